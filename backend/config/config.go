@@ -1,0 +1,185 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Defaults used when a variable is unset.
+const (
+	DefaultDatabaseURL = "postgres://postgres@127.0.0.1:5432/mangabookmark?sslmode=disable"
+	DefaultListenAddr  = "127.0.0.1:8080"
+	// MinTokenKeyLen is the shortest TOKEN_KEY accepted: tokens are HMACs
+	// under it, so a short key would make them guessable offline.
+	MinTokenKeyLen = 32
+)
+
+// RemovedPaceKnobs are the settings that used to size one shared polling
+// pace. Pace now lives only in the Site registry; a deployment that still
+// sets one of these would silently expect behaviour that no longer exists,
+// so the backend refuses to start and names it.
+var RemovedPaceKnobs = []string{
+	"LATEST_CHAPTER_POLL_COOLDOWN",
+	"LATEST_CHAPTER_POLL_BROWSER_COOLDOWN",
+	"LATEST_CHAPTER_POLL_INTERVAL",
+	"LATEST_CHAPTER_POLL_BATCH",
+	"LATEST_CHAPTER_POLL_STAGGER",
+}
+
+// Config is the validated environment of the backend.
+type Config struct {
+	DatabaseURL         string
+	ListenAddr          string
+	PublicBaseURL       string
+	TokenKey            []byte
+	OwnerDiscordID      string
+	DiscordClientID     string
+	DiscordClientSecret string
+	DiscordGuildID      string
+	DiscordWebhookURL   string
+	BrowserWSURL        string
+	SiteOrigins         string // raw; parsed against the registry by the caller
+	PollEnabled         bool
+}
+
+// OAuthEnabled reports whether Discord login is configured.
+func (c Config) OAuthEnabled() bool { return c.DiscordClientID != "" }
+
+// Error is a configuration problem with one variable.
+type Error struct {
+	Var    string
+	Reason string
+}
+
+func (e *Error) Error() string { return "config: " + e.Var + ": " + e.Reason }
+
+// Load reads and validates the environment through getenv (os.Getenv in
+// main, a map in tests). It reports every problem it finds, joined.
+func Load(getenv func(string) string) (Config, error) {
+	var errs []error
+	bad := func(name, reason string) { errs = append(errs, &Error{Var: name, Reason: reason}) }
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+
+	for _, k := range RemovedPaceKnobs {
+		if getenv(k) != "" {
+			bad(k, "this setting was removed: pace lives in the Site registry now; delete it from the environment (LATEST_CHAPTER_POLL_ENABLED is the only poll switch)")
+		}
+	}
+
+	c := Config{
+		DatabaseURL:         get("DATABASE_URL"),
+		ListenAddr:          get("LISTEN_ADDR"),
+		PublicBaseURL:       strings.TrimRight(get("PUBLIC_BASE_URL"), "/"),
+		OwnerDiscordID:      get("OWNER_DISCORD_ID"),
+		DiscordClientID:     get("DISCORD_CLIENT_ID"),
+		DiscordClientSecret: get("DISCORD_CLIENT_SECRET"),
+		DiscordGuildID:      get("DISCORD_GUILD_ID"),
+		DiscordWebhookURL:   get("DISCORD_WEBHOOK_URL"),
+		BrowserWSURL:        get("BROWSER_WS_URL"),
+		SiteOrigins:         get("SITE_ORIGINS"),
+		PollEnabled:         true,
+	}
+
+	if c.DatabaseURL == "" {
+		c.DatabaseURL = DefaultDatabaseURL
+	}
+	if _, err := pgxpool.ParseConfig(c.DatabaseURL); err != nil {
+		// The parse error can quote the URL, password included: never echo it.
+		bad("DATABASE_URL", "not a valid PostgreSQL connection URL (postgres://user@host:port/db) or key=value string")
+	}
+
+	if c.ListenAddr == "" {
+		c.ListenAddr = DefaultListenAddr
+	}
+	if host, port, err := net.SplitHostPort(c.ListenAddr); err != nil {
+		bad("LISTEN_ADDR", fmt.Sprintf("%q is not host:port (for example 127.0.0.1:8080 or :8080)", c.ListenAddr))
+	} else if p, err := strconv.Atoi(port); err != nil || p < 0 || p > 65535 {
+		bad("LISTEN_ADDR", fmt.Sprintf("port %q is not a number from 0 to 65535", port))
+	} else if host != "" && net.ParseIP(host) == nil && host != "localhost" {
+		bad("LISTEN_ADDR", fmt.Sprintf("host %q is not an IP address or localhost", host))
+	}
+
+	if c.PublicBaseURL == "" {
+		c.PublicBaseURL = "http://" + c.ListenAddr
+		if strings.HasPrefix(c.ListenAddr, ":") {
+			c.PublicBaseURL = "http://localhost" + c.ListenAddr
+		}
+	} else if u, err := url.Parse(c.PublicBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		bad("PUBLIC_BASE_URL", "must be an absolute http(s) URL such as https://manga.example.org")
+	}
+
+	if k := getenv("TOKEN_KEY"); k != "" {
+		if len(k) < MinTokenKeyLen {
+			bad("TOKEN_KEY", fmt.Sprintf("too short: use at least %d random characters (openssl rand -hex 32)", MinTokenKeyLen))
+		}
+		c.TokenKey = []byte(k)
+	}
+
+	if c.OwnerDiscordID != "" && !isSnowflake(c.OwnerDiscordID) {
+		bad("OWNER_DISCORD_ID", "must be a Discord user id (digits only)")
+	}
+	if c.DiscordGuildID != "" && !isSnowflake(c.DiscordGuildID) {
+		bad("DISCORD_GUILD_ID", "must be a Discord guild id (digits only)")
+	}
+	oauth := []string{c.DiscordClientID, c.DiscordClientSecret, c.DiscordGuildID}
+	set := 0
+	for _, v := range oauth {
+		if v != "" {
+			set++
+		}
+	}
+	if set != 0 && set != len(oauth) {
+		bad("DISCORD_CLIENT_ID", "Discord login needs DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET and DISCORD_GUILD_ID together; set all three or none")
+	}
+
+	if c.DiscordWebhookURL != "" {
+		// The URL embeds the webhook's secret token: the reason never quotes it.
+		if u, err := url.Parse(c.DiscordWebhookURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("DISCORD_WEBHOOK_URL", "must be the https URL Discord shows for the webhook")
+		}
+	}
+
+	if c.BrowserWSURL != "" {
+		if u, err := url.Parse(c.BrowserWSURL); err != nil || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http") || u.Host == "" {
+			bad("BROWSER_WS_URL", "must be a DevTools address such as ws://127.0.0.1:9222/devtools/browser/<id> or http://127.0.0.1:9222")
+		}
+	}
+
+	if v := get("LATEST_CHAPTER_POLL_ENABLED"); v != "" {
+		on, ok := parseBool(v)
+		if !ok {
+			bad("LATEST_CHAPTER_POLL_ENABLED", fmt.Sprintf("%q is not a boolean (true/false, 1/0, yes/no, on/off)", v))
+		}
+		c.PollEnabled = on
+	}
+
+	return c, errors.Join(errs...)
+}
+
+func isSnowflake(s string) bool {
+	if len(s) > 20 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(v) {
+	case "1", "t", "true", "yes", "y", "on":
+		return true, true
+	case "0", "f", "false", "no", "n", "off":
+		return false, true
+	}
+	return false, false
+}
