@@ -114,4 +114,3 @@ func notFound(what string, err error) error {
 	}
 	return fmt.Errorf("store: %s: %w", what, err)
 }
-
