@@ -1,0 +1,64 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+)
+
+type identityKey struct{}
+
+// IdentityFrom returns the Identity the auth middleware attached.
+func IdentityFrom(ctx context.Context) (Identity, bool) {
+	id, ok := ctx.Value(identityKey{}).(Identity)
+	return id, ok
+}
+
+// reader wraps h so it runs only for a valid token of any Reader.
+func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := s.authenticate(w, r)
+		if !ok {
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
+	}
+}
+
+// admin wraps h so it runs only for the Owner's token: 401 without a valid
+// token, 403 for any other Reader.
+func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := s.authenticate(w, r)
+		if !ok {
+			return
+		}
+		if !id.Owner {
+			writeError(w, http.StatusForbidden, "this path is for the Owner only; use the Owner's token")
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
+	}
+}
+
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (Identity, bool) {
+	h := r.Header.Get("Authorization")
+	token, found := strings.CutPrefix(h, "Bearer ")
+	token = strings.TrimSpace(token)
+	if !found || token == "" {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mangabookmark"`)
+		writeError(w, http.StatusUnauthorized, "send your API token as Authorization: Bearer <token>")
+		return Identity{}, false
+	}
+	if s.Auth == nil {
+		writeError(w, http.StatusUnauthorized, "this server has no token store configured")
+		return Identity{}, false
+	}
+	id, err := s.Auth.Authenticate(r.Context(), token)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mangabookmark", error="invalid_token"`)
+		writeError(w, http.StatusUnauthorized, "the token is unknown or revoked; log in again to get a new one")
+		return Identity{}, false
+	}
+	return id, true
+}

@@ -1,0 +1,131 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// MaxBodyBytes is the largest request body accepted (413 above it).
+const MaxBodyBytes = 1 << 20
+
+// Identity is who a valid token belongs to.
+type Identity struct {
+	ReaderID  int64
+	TokenID   int64
+	DiscordID string
+	Name      string
+	Owner     bool
+}
+
+// Authenticator resolves a bearer token to an Identity. It returns an error
+// for a missing, unknown or revoked token (answered 401).
+type Authenticator interface {
+	Authenticate(ctx context.Context, token string) (Identity, error)
+}
+
+// Lanes is what the admin API needs of the running Poll Lanes: waking a Lane
+// so a Forced Poll or a pause takes effect at once, and the in-process facts
+// the database does not hold. A nil Lanes means polling is not running here.
+type Lanes interface {
+	Wake(site string)
+	Runtime(site string) LaneRuntime
+}
+
+// LaneRuntime is the in-process state of one Lane.
+type LaneRuntime struct {
+	Enabled          bool       // the poll switch is on
+	NoBrowser        bool       // a browser Site with no BROWSER_WS_URL
+	BrowserDownUntil *time.Time // the shared browser-lost gate, when set
+}
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Store    *store.Store
+	Sites    *sites.Registry
+	Auth     Authenticator
+	Lanes    Lanes
+	Log      *slog.Logger
+	Now      func() time.Time
+	BaseURL  string       // PUBLIC_BASE_URL
+	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
+	Metrics  http.Handler // /metrics; nil serves an empty exposition
+	Version  string
+	Extra    func(mux *http.ServeMux)
+	Userjs   []byte // the userscript template; nil serves 404
+	NoLimits bool   // disable per-token write rate limits (benchmarks)
+}
+
+// Server is the HTTP handler of the whole contract.
+type Server struct {
+	Deps
+	mux     *http.ServeMux
+	limiter *writeLimiter
+}
+
+// New builds the Server and its routes.
+func New(d Deps) *Server {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{Deps: d, mux: http.NewServeMux(), limiter: newWriteLimiter(d.Now)}
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.Handle("GET /metrics", s.metricsHandler())
+	if d.OAuth != nil {
+		s.mux.Handle("/auth/discord/", d.OAuth)
+	}
+	s.readerRoutes()
+	s.adminRoutes()
+	if d.Extra != nil {
+		d.Extra(s.mux)
+	}
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
+	})
+	return s
+}
+
+// ServeHTTP applies the body limit and recovers from handler panics.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.Log.Error("handler panic", "path", r.URL.Path, "panic", v)
+			writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
+		}
+	}()
+	if r.ContentLength > MaxBodyBytes {
+		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	s.mux.ServeHTTP(w, r)
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if s.Store == nil || s.Store.Ping(ctx) != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "error": "the database does not answer"})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+func (s *Server) metricsHandler() http.Handler {
+	if s.Metrics != nil {
+		return s.Metrics
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+	})
+}
