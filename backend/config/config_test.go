@@ -1,0 +1,116 @@
+package config
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DatabaseURL != DefaultDatabaseURL || c.ListenAddr != DefaultListenAddr || !c.PollEnabled {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.PublicBaseURL != "http://127.0.0.1:8080" {
+		t.Fatalf("public base url %q", c.PublicBaseURL)
+	}
+}
+
+func TestRemovedKnobsStopStartup(t *testing.T) {
+	t.Parallel()
+	for _, knob := range RemovedPaceKnobs {
+		t.Run(knob, func(t *testing.T) {
+			t.Parallel()
+			_, err := Load(env(map[string]string{knob: "30s"}))
+			if err == nil {
+				t.Fatalf("%s accepted", knob)
+			}
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Var != knob {
+				t.Fatalf("error %v does not name %s", err, knob)
+			}
+			if !strings.Contains(err.Error(), knob) {
+				t.Fatalf("message %q lacks the knob name", err)
+			}
+		})
+	}
+}
+
+func TestBadValuesNameTheVariable(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, key, value string
+	}{
+		{"database url", "DATABASE_URL", "postgres://user:hunter2@host:notaport/db"},
+		{"listen addr no port", "LISTEN_ADDR", "localhost"},
+		{"listen addr bad port", "LISTEN_ADDR", "127.0.0.1:99999"},
+		{"listen addr bad host", "LISTEN_ADDR", "not a host:80"},
+		{"public base url", "PUBLIC_BASE_URL", "ftp://x"},
+		{"token key short", "TOKEN_KEY", "short-secret-value"},
+		{"owner id", "OWNER_DISCORD_ID", "abc"},
+		{"webhook", "DISCORD_WEBHOOK_URL", "::not a url::/secret-token"},
+		{"browser", "BROWSER_WS_URL", "file:///etc/passwd"},
+		{"poll switch", "LATEST_CHAPTER_POLL_ENABLED", "maybe"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Load(env(map[string]string{tc.key: tc.value}))
+			if err == nil {
+				t.Fatalf("%s=%q accepted", tc.key, tc.value)
+			}
+			if !strings.Contains(err.Error(), tc.key) {
+				t.Fatalf("error %q does not name %s", err, tc.key)
+			}
+		})
+	}
+}
+
+func TestSecretsNeverInErrors(t *testing.T) {
+	t.Parallel()
+	secrets := map[string]string{
+		"DATABASE_URL":          "postgres://u:hunter2secret@h:bad/db",
+		"TOKEN_KEY":             "tooshort-but-secret",
+		"DISCORD_WEBHOOK_URL":   "https://discord.example/api/webhooks/1/sekrit-webhook-token\x7f",
+		"DISCORD_CLIENT_SECRET": "oauth-client-secret",
+	}
+	_, err := Load(env(secrets))
+	if err == nil {
+		t.Fatal("bad config accepted")
+	}
+	for _, leak := range []string{"hunter2secret", "tooshort-but-secret", "sekrit-webhook-token", "oauth-client-secret"} {
+		if strings.Contains(err.Error(), leak) {
+			t.Errorf("error leaks %q: %v", leak, err)
+		}
+	}
+}
+
+func TestOAuthAllOrNothing(t *testing.T) {
+	t.Parallel()
+	_, err := Load(env(map[string]string{"DISCORD_CLIENT_ID": "1"}))
+	if err == nil || !strings.Contains(err.Error(), "DISCORD_CLIENT_SECRET") {
+		t.Fatalf("partial oauth: %v", err)
+	}
+	c, err := Load(env(map[string]string{"DISCORD_CLIENT_ID": "1", "DISCORD_CLIENT_SECRET": "s", "DISCORD_GUILD_ID": "42"}))
+	if err != nil || !c.OAuthEnabled() {
+		t.Fatalf("full oauth: %v %v", c.OAuthEnabled(), err)
+	}
+}
+
+func TestPollSwitch(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{"false": false, "0": false, "off": false, "TRUE": true, "yes": true} {
+		c, err := Load(env(map[string]string{"LATEST_CHAPTER_POLL_ENABLED": v}))
+		if err != nil || c.PollEnabled != want {
+			t.Errorf("%q: got %v %v", v, c.PollEnabled, err)
+		}
+	}
+}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/store/dbtest"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds the real mangabookmark binary once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mbbin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mangabookmark")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build: %v", buildErr)
+	}
+	return binPath
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// cleanEnv is the test process environment without any of the backend's
+// variables, so a developer's shell cannot change what the test sees.
+func cleanEnv(extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "LATEST_CHAPTER_"), strings.HasPrefix(k, "DISCORD_"),
+			k == "DATABASE_URL", k == "LISTEN_ADDR", k == "PUBLIC_BASE_URL", k == "TOKEN_KEY",
+			k == "OWNER_DISCORD_ID", k == "BROWSER_WS_URL", k == "SITE_ORIGINS":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, extra...)
+}
+
+func TestServeAnswersHealthzAndShutsDownGracefully(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	addr := freeAddr(t)
+	cmd := exec.Command(binary(t), "serve")
+	cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "LATEST_CHAPTER_POLL_ENABLED=false",
+		"TOKEN_KEY=0123456789abcdef0123456789abcdef")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	var resp *http.Response
+	var err error
+	for i := 0; i < 100; i++ {
+		resp, err = http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("healthz never answered: %v\n%s", err, stderr.String())
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("healthz %d", resp.StatusCode)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v\n%s", err, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not stop on SIGTERM\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "stopped") {
+		t.Fatalf("no orderly stop in log:\n%s", stderr.String())
+	}
+}
+
+func TestStartupErrorsAreClear(t *testing.T) {
+	cases := []struct {
+		name string
+		env  []string
+		want string
+		code int
+	}{
+		{"removed knob", []string{"LATEST_CHAPTER_POLL_STAGGER=20s"}, "LATEST_CHAPTER_POLL_STAGGER", 2},
+		{"bad listen", []string{"LISTEN_ADDR=nonsense"}, "LISTEN_ADDR", 2},
+		{"bad database url", []string{"DATABASE_URL=postgres://u:pw@h:port/db"}, "DATABASE_URL", 2},
+		{"unreachable database", []string{"DATABASE_URL=postgres://postgres@127.0.0.1:1/x?connect_timeout=2"}, "cannot reach PostgreSQL", 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, binary(t), "serve")
+			cmd.Env = cleanEnv(tc.env...)
+			out, err := cmd.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				t.Fatalf("want exit %d, got %v\n%s", tc.code, err, out)
+			}
+			if ee.ExitCode() != tc.code {
+				t.Fatalf("exit %d, want %d\n%s", ee.ExitCode(), tc.code, out)
+			}
+			if !strings.Contains(string(out), tc.want) {
+				t.Fatalf("output lacks %q:\n%s", tc.want, out)
+			}
+			if strings.Contains(string(out), "goroutine ") || strings.Contains(string(out), "panic") {
+				t.Fatalf("stack trace in output:\n%s", out)
+			}
+			if strings.Contains(string(out), ":pw@") {
+				t.Fatalf("password echoed:\n%s", out)
+			}
+		})
+	}
+}
