@@ -1,0 +1,19 @@
+# Static mangabookmark and mbctl binaries on an empty base, run as non-root.
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+ARG VERSION=dev
+RUN CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mangabookmark ./cmd/mangabookmark \
+ && CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=${VERSION}" -o /out/mbctl ./cmd/mbctl
+
+FROM scratch
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
+COPY --from=build /out/mangabookmark /out/mbctl /usr/local/bin/
+USER 65532:65532
+ENV LISTEN_ADDR=0.0.0.0:8080
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s CMD ["/usr/local/bin/mbctl", "health", "--server", "http://127.0.0.1:8080"]
+ENTRYPOINT ["/usr/local/bin/mangabookmark"]
+CMD ["serve"]
