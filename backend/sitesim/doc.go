@@ -1,0 +1,32 @@
+// Package sitesim is a local stand-in for the six Sites: one in-process
+// simulator serving each Site in its own format (MangaDex's JSON API,
+// WeebCentral's and MangaPill's HTML, Kagane's JSON API, Comix's title page
+// with its initial-data JSON, Natomanga's page and chapter JSON) on its own
+// loopback port, so tests, the demo and benchmarks never touch the internet.
+//
+// Series are generated from their index, so any number per Site costs no
+// memory: only behaviour overrides are stored. Ids have each Site's real
+// shape (UUID for MangaDex, ULID for WeebCentral, a number for MangaPill,
+// hid-slug for Comix, a slug for Natomanga, a UUIDv7-like id for Kagane).
+//
+// Usage:
+//
+//	sim := sitesim.New(sitesim.Config{SeriesPerSite: 100, Now: clock.Now})
+//	if err := sim.Start(); err != nil { ... }   // or StartOn("127.0.0.1:18080")
+//	defer sim.Close()
+//	reg, _ := registry.New(sim.Origins())       // SITE_ORIGINS = sim.OriginsValue()
+//	ids := sim.SeriesIDs("mangadex", 10)
+//	ref, _ := reg.Canonicalize(sim.SeriesURL("mangadex", ids[0]))
+//	sim.SetSeries("mangadex", ids[1], sitesim.Behavior{Mode: sitesim.Gone})
+//	sim.SetSite("weebcentral", sitesim.Behavior{NewEvery: time.Hour})
+//	want := sim.Latest("mangadex", ids[0])      // "105" or "105.5"
+//
+// Behaviour is scripted per Site (SetSite) or per Series (SetSeries, which
+// wins): steady, a new chapter every NewEvery of simulated time (read from
+// Config.Now), gone, changed layout, 5xx, slow, hanging, oversized or endless
+// bodies, redirects away or in a loop, a huge Content-Length, malformed or
+// wrongly typed bodies, a Cloudflare challenge, and a script challenge that
+// only a real browser passes (JSChallenge) or that never clears
+// (JSChallengeStuck). Behaviour applies to a Series' pages and data, not to
+// cover images, which are always small real PNG or JPEG images.
+package sitesim

@@ -1,0 +1,121 @@
+package sitesim
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// serveMangaDex stands in for both mangadex.org and its API host:
+// /manga/{id}, /manga/{id}/feed (API), /title/{id}/{slug} (page),
+// /covers/{id}/{file} (uploads host), /chapter/{id} (reader page).
+func (s *Sim) serveMangaDex(w http.ResponseWriter, r *http.Request) {
+	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(p) >= 2 && p[0] == "covers" {
+		serveCover(w, r)
+		return
+	}
+	if len(p) == 2 && p[0] == "chapter" {
+		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Chapter - MangaDex</title></head><body><div id=\"__nuxt\"></div></body></html>")
+		return
+	}
+	api := len(p) >= 2 && p[0] == "manga" && (len(p) == 2 || (len(p) == 3 && p[2] == "feed"))
+	page := len(p) >= 2 && p[0] == "title"
+	if !api && !page {
+		mangadexError(w, "no route matched")
+		return
+	}
+	id := strings.ToLower(p[1])
+	i, ok := s.lookup(MangaDex, id)
+	if !ok {
+		mangadexError(w, "Manga with id "+id+" not found")
+		return
+	}
+	b := s.behavior(MangaDex, id)
+	kind := kindJSON
+	if page {
+		kind = kindHTML
+	}
+	if s.misbehave(w, r, b, kind) {
+		return
+	}
+	if b.Mode == Gone {
+		mangadexError(w, "Manga with id "+id+" not found")
+		return
+	}
+	x := s.series(MangaDex, i, b)
+	switch {
+	case page:
+		writeHTML(w, http.StatusOK, fmt.Sprintf(`<!DOCTYPE html><html><head><title>%s - MangaDex</title>
+<meta property="og:image" content="%s"></head><body><div id="__nuxt"></div></body></html>`,
+			html.EscapeString(x.title), s.Origin(MangaDex)+"/covers/"+id+"/"+mangadexCover(x)+".512.jpg"))
+	case len(p) == 2:
+		writeJSON(w, http.StatusOK, mangadexManga(x))
+	default:
+		writeJSON(w, http.StatusOK, mangadexFeed(x, b.Mode == LayoutChanged))
+	}
+}
+
+func mangadexCover(x simSeries) string { return uuidFor("cover", 4, uint64(x.i), 1) + ".jpg" }
+
+func mangadexError(w http.ResponseWriter, detail string) {
+	writeJSON(w, http.StatusNotFound, map[string]any{"result": "error", "errors": []any{map[string]any{
+		"id": "9c346bb4-8e8e-4a2b-9d0a-2f8a3f6f2a11", "status": 404, "title": "not_found_http_exception", "detail": detail, "context": nil}}})
+}
+
+func mangadexManga(x simSeries) any {
+	return map[string]any{"result": "ok", "response": "entity", "data": map[string]any{
+		"id": x.id, "type": "manga",
+		"attributes": map[string]any{
+			"title":                        map[string]string{"en": x.title},
+			"altTitles":                    []map[string]string{{"ja-ro": x.title + " (romaji)"}},
+			"description":                  map[string]string{"en": "A generated Series."},
+			"originalLanguage":             "ja",
+			"status":                       "ongoing",
+			"contentRating":                "safe",
+			"latestUploadedChapter":        uuidFor("chapter", 4, uint64(x.i)<<20|uint64(x.latest), 2),
+			"availableTranslatedLanguages": []string{"en"},
+		},
+		"relationships": []any{
+			map[string]any{"id": uuidFor("author", 4, uint64(x.i), 3), "type": "author"},
+			map[string]any{"id": uuidFor("coverid", 4, uint64(x.i), 4), "type": "cover_art",
+				"attributes": map[string]any{"fileName": mangadexCover(x), "volume": "1", "locale": "ja"}},
+		},
+	}}
+}
+
+func mangadexFeed(x simSeries, changed bool) any {
+	var rows []any
+	row := func(id, number any, title string, at time.Time, external any, pages int) {
+		attrs := map[string]any{"volume": nil, "title": title, "translatedLanguage": "en",
+			"externalUrl": external, "publishAt": at.Format("2006-01-02T15:04:05+00:00"),
+			"readableAt": at.Format("2006-01-02T15:04:05+00:00"), "pages": pages, "version": 1}
+		if changed {
+			attrs["chapterNumber"] = number
+		} else {
+			attrs["chapter"] = number
+		}
+		rows = append(rows, map[string]any{"id": id, "type": "chapter", "attributes": attrs,
+			"relationships": []any{map[string]any{"id": uuidFor("group", 4, uint64(x.i), 5), "type": "scanlation_group"}}})
+	}
+	if x.i%11 == 3 { // an external chapter with no pages: adapters must skip it
+		row(uuidFor("chapter", 4, uint64(x.i)<<20|0xfffff, 2), fmt.Sprint(x.latest+1), "Read on the publisher's site",
+			x.released(x.latest, false), "https://publisher.invalid/ch", 0)
+	}
+	for _, c := range x.chapters(true) {
+		var num any = c.number
+		if c.whole < 0 {
+			num = nil // MangaDex gives specials and oneshots a null chapter
+		}
+		t := ""
+		if c.whole >= 0 {
+			t = fmt.Sprintf("Episode %s", c.number)
+		} else {
+			t = c.name
+		}
+		row(uuidFor("chapter", 4, uint64(x.i)<<20|uint64(chapterKey(c)), 2), num, t, c.at, nil, 18)
+	}
+	return map[string]any{"result": "ok", "response": "collection", "data": rows, "limit": 100, "offset": 0, "total": len(rows)}
+}

@@ -1,0 +1,100 @@
+package sitesim
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// serveNatomanga: /manga/{slug} (series page: title and cover),
+// /manga/{slug}/{chapter_slug} (reader), /api/manga/{slug}/chapters
+// (chapter JSON, newest first), /cover/{slug}.jpg.
+func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
+	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(p) == 2 && p[0] == "cover" {
+		serveCover(w, r)
+		return
+	}
+	api := len(p) == 4 && p[0] == "api" && p[1] == "manga" && p[3] == "chapters"
+	page := len(p) == 2 && p[0] == "manga"
+	if len(p) == 3 && p[0] == "manga" {
+		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Chapter - MangaNato</title></head><body><div class=\"container-chapter-reader\"></div></body></html>")
+		return
+	}
+	if !api && !page {
+		writeHTML(w, http.StatusNotFound, natomangaNotFound)
+		return
+	}
+	slug := strings.ToLower(p[1])
+	if api {
+		slug = strings.ToLower(p[2])
+	}
+	i, ok := s.lookup(Natomanga, slug)
+	if !ok {
+		natomangaGone(w, api)
+		return
+	}
+	b := s.behavior(Natomanga, slug)
+	kind := kindHTML
+	if api {
+		kind = kindJSON
+	}
+	if s.misbehave(w, r, b, kind) {
+		return
+	}
+	if b.Mode == Gone {
+		natomangaGone(w, api)
+		return
+	}
+	x := s.series(Natomanga, i, b)
+	o := s.Origin(Natomanga)
+	if api {
+		writeJSON(w, http.StatusOK, natomangaChapters(x, b.Mode == LayoutChanged))
+		return
+	}
+	t := html.EscapeString(x.title)
+	writeHTML(w, http.StatusOK, fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>%[1]s Manga Online Free - MangaNato</title></head>
+<body><div class="container"><div class="main-wrapper"><div class="leftCol">
+<div class="manga-info-top">
+ <div class="manga-info-pic"><img src="%[2]s/cover/%[3]s.jpg" alt="%[1]s" onerror="this.src='/images/404-avatar.png'" /></div>
+ <ul class="manga-info-text">
+  <li><h1>%[1]s</h1><h2 class="story-alternative">Alternative : %[1]s</h2></li>
+  <li>Author(s) : <a href="/author/generated">Generated</a></li>
+  <li>Status : Ongoing</li>
+ </ul>
+</div>
+<div class="chapter-list" id="chapter-list-container"><div class="row"><span>Loading chapters…</span></div></div>
+</div></div></div></body></html>`, t, o, x.id))
+}
+
+const natomangaNotFound = `<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><div class="panel-not-found"><p>Sorry, the page you have requested cannot be found.</p></div></body></html>`
+
+func natomangaGone(w http.ResponseWriter, api bool) {
+	if api {
+		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "message": "Manga not found"})
+		return
+	}
+	writeHTML(w, http.StatusNotFound, natomangaNotFound)
+}
+
+func natomangaChapters(x simSeries, changed bool) any {
+	var rows []any
+	for _, c := range x.chapters(true) {
+		num := 0.0
+		slug := "special-2"
+		if c.whole >= 0 {
+			num, _ = strconv.ParseFloat(c.number, 64)
+			slug = "chapter-" + strings.ReplaceAll(c.number, ".", "-")
+		}
+		rows = append(rows, map[string]any{"chapter_name": c.name, "chapter_slug": slug,
+			"chapter_num": num, "updated_at": c.at.Format("2006-01-02T15:04:05.000000Z"), "view": 1000 + x.i})
+	}
+	key := "chapters"
+	if changed {
+		key = "chapter_items"
+	}
+	return map[string]any{"success": true, "data": map[string]any{key: rows,
+		"pagination": map[string]any{"current_page": 1, "last_page": 1, "total": len(rows)}}}
+}
