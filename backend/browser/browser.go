@@ -1,0 +1,236 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
+	"github.com/go-rod/rod/lib/proto"
+
+	"mangabookmark/backend/sites"
+)
+
+// ErrClosed is returned by Fetch and Ping after Close. It wraps
+// sites.ErrUnreachable so a read cut short by shutdown writes no failure row.
+var ErrClosed = fmt.Errorf("browser: closed: %w", sites.ErrUnreachable)
+
+// Browser is the browser route: a sites.Fetcher that reads pages through
+// one tab of a Chrome sidecar. It is safe for concurrent use; concurrent
+// Fetches take turns on the tab.
+type Browser struct {
+	endpoint string
+	opts     options
+
+	tab chan struct{} // one slot: the tab, held by the running Fetch
+
+	mu     sync.Mutex // guards c and closed
+	c      *conn
+	stale  proto.TargetTargetID // tab of a lost connection, closed on reconnect
+	closed bool
+}
+
+var _ sites.Fetcher = (*Browser)(nil)
+
+// New returns a Browser for the DevTools endpoint: a ws:// URL (Chrome's
+// "DevTools listening on ws://..." or a hosted browser's URL) or an
+// http://host:port remote debugging address. It does not connect; the
+// first Fetch or Ping does.
+func New(endpoint string, opts ...Option) *Browser {
+	o := defaultOptions()
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return &Browser{endpoint: endpoint, opts: o, tab: make(chan struct{}, 1)}
+}
+
+// Connected reports whether a live connection to the sidecar is held now.
+// It never dials.
+func (b *Browser) Connected() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.c != nil && b.c.broken() == ""
+}
+
+// Ping connects if needed and checks that the sidecar answers. Its error
+// wraps sites.ErrUnreachable when the sidecar cannot be reached.
+func (b *Browser) Ping(ctx context.Context) error {
+	c, err := b.conn(ctx)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.opts.dialTimeout)
+	defer cancel()
+	if err := c.ping(ctx); err != nil {
+		b.drop(c, err)
+		return fmt.Errorf("browser: ping: %w (%v)", sites.ErrUnreachable, err)
+	}
+	return nil
+}
+
+// Close closes the tab and the connection. Later calls return ErrClosed.
+func (b *Browser) Close() error {
+	b.mu.Lock()
+	c := b.c
+	b.c = nil
+	b.closed = true
+	b.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+	return nil
+}
+
+// Fetch reads one document through the tab; see the package doc for the
+// steps and for which errors wrap sites.ErrChallenge and
+// sites.ErrUnreachable.
+func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response, error) {
+	page, err := url.Parse(req.Page)
+	if err != nil || (page.Scheme != "http" && page.Scheme != "https") {
+		return nil, fmt.Errorf("browser: page %q is not an http(s) URL", req.Page)
+	}
+	select {
+	case b.tab <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("browser: wait for the tab: %w", ctx.Err())
+	}
+	defer func() { <-b.tab }()
+
+	c, err := b.conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := b.open(ctx, c, req.Page)
+	if err != nil {
+		return nil, b.fail(ctx, c, "open "+req.Page, err)
+	}
+	var res *sites.Response
+	if req.Data != "" {
+		res, err = b.readData(ctx, c, req)
+	} else {
+		res, err = b.readPage(ctx, c, doc)
+	}
+	if err != nil {
+		return nil, b.fail(ctx, c, "read", err)
+	}
+	return res, nil
+}
+
+// conn returns the live connection, dialling (and opening the tab) when
+// there is none or the last one broke. The dial holds b.mu, so Connected
+// and Ping wait for it.
+func (b *Browser) conn(ctx context.Context) (*conn, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, ErrClosed
+	}
+	if b.c != nil {
+		why := b.c.broken()
+		if why == "" {
+			return b.c, nil
+		}
+		b.opts.logger.Info("browser: reconnecting", "reason", why)
+		b.stale = b.c.target
+		old := b.c
+		b.c = nil
+		old.close()
+	}
+	dctx, cancel := context.WithTimeout(ctx, b.opts.dialTimeout)
+	defer cancel()
+	c, err := b.connect(dctx)
+	if err != nil {
+		return nil, fmt.Errorf("browser: connect sidecar: %w (%v)", sites.ErrUnreachable, err)
+	}
+	if err := c.openTab(dctx); err != nil {
+		c.close()
+		return nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)
+	}
+	if b.stale != "" {
+		// The tab of a connection lost while the browser lived on is
+		// still open there; after a browser restart this finds nothing.
+		_ = c.call(dctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: b.stale}, nil)
+		b.stale = ""
+	}
+	b.opts.logger.Info("browser: connected")
+	b.c = c
+	return c, nil
+}
+
+// connect resolves the endpoint and dials it. A ws:// browser URL names
+// one browser run by id; when the sidecar restarted, the handshake is
+// refused and the current URL is asked of the same host's /json/version.
+func (b *Browser) connect(ctx context.Context) (*conn, error) {
+	wsURL, err := resolveEndpoint(ctx, b.endpoint)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dial(ctx, wsURL)
+	var bad *cdp.BadHandshakeError
+	if err != nil && errors.As(err, &bad) {
+		if u, perr := url.Parse(wsURL); perr == nil && (u.Scheme == "ws" || u.Scheme == "wss") {
+			scheme := "http"
+			if u.Scheme == "wss" {
+				scheme = "https"
+			}
+			if alt, rerr := resolveEndpoint(ctx, scheme+"://"+u.Host); rerr == nil && alt != wsURL {
+				return dial(ctx, alt)
+			}
+		}
+	}
+	return c, err
+}
+
+// drop forgets c (when it is still the current connection) and closes it,
+// so the next Fetch dials again.
+func (b *Browser) drop(c *conn, cause error) {
+	b.mu.Lock()
+	if b.c == c {
+		b.c = nil
+		b.stale = c.target
+	}
+	b.mu.Unlock()
+	b.opts.logger.Warn("browser: sidecar lost", "error", cause)
+	c.close()
+}
+
+// fail turns a failed step into Fetch's error. The caller's own
+// cancellation stays as it is; a challenge keeps its sentinel; a lost
+// connection, a dead tab or a sidecar that stopped answering becomes
+// sites.ErrUnreachable and drops the connection; anything Chrome answered
+// (a page that failed to load, a script error) is a plain error.
+func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
+	if errors.Is(err, sites.ErrChallenge) {
+		return fmt.Errorf("browser: %s: %w", op, err)
+	}
+	if why := c.broken(); why != "" {
+		b.drop(c, err)
+		return fmt.Errorf("browser: %s: %w (%s: %v)", op, sites.ErrUnreachable, why, err)
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("browser: %s: %w", op, err)
+	}
+	var pageErr *pageError
+	if isProtocolError(err) || errors.As(err, &pageErr) {
+		return fmt.Errorf("browser: %s: %w", op, err)
+	}
+	// No answer within our own bound: a slow Site or a hung sidecar. Ask
+	// the browser itself to tell them apart.
+	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if perr := c.ping(pctx); perr != nil {
+		b.drop(c, err)
+		return fmt.Errorf("browser: %s: %w (%v)", op, sites.ErrUnreachable, err)
+	}
+	return fmt.Errorf("browser: %s: %w", op, err)
+}
+
+// pageError is a failure the page itself reported: a navigation error
+// (DNS, refused connection to the Site), a rejected in-page fetch, a
+// timeout waiting on the Site. It is never about the sidecar.
+type pageError struct{ msg string }
+
+func (e *pageError) Error() string { return e.msg }

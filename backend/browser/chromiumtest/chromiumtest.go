@@ -1,0 +1,200 @@
+// Package chromiumtest starts Debian's Chromium for tests of the browser
+// route: headless, remote debugging on loopback, a fresh profile, and a
+// process group that is killed when the test ends. Tests skip when Chromium
+// is not installed, unless CI=true, where a missing Chromium fails them.
+package chromiumtest
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Path is where Debian's chromium package puts the browser.
+const Path = "/usr/bin/chromium"
+
+// InstallHint is what a skipped test says.
+const InstallHint = "install Chromium: apt-get install -y chromium"
+
+// Chromium is one Chromium process (and its restarts) owned by a test.
+type Chromium struct {
+	t     testing.TB
+	port  int // remote debugging port, kept across restarts
+	cmd   *exec.Cmd
+	wsURL string
+	runs  int
+}
+
+// Require skips the test when Chromium is missing, or fails it under CI.
+func Require(t testing.TB) {
+	t.Helper()
+	if _, err := os.Stat(Path); err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("chromiumtest: %s missing under CI; %s", Path, InstallHint)
+	}
+	t.Skipf("chromiumtest: %s missing; %s", Path, InstallHint)
+}
+
+// Start starts Chromium and returns its DevTools WebSocket URL and a stop
+// function (also run at cleanup).
+func Start(t testing.TB) (wsURL string, stop func()) {
+	c := Launch(t)
+	return c.WSURL(), c.Stop
+}
+
+// Launch starts Chromium on a free loopback port; it is stopped at cleanup.
+func Launch(t testing.TB) *Chromium {
+	t.Helper()
+	Require(t)
+	c := &Chromium{t: t}
+	t.Cleanup(c.Stop)
+	c.start()
+	return c
+}
+
+// WSURL is the browser's DevTools WebSocket URL for the current run.
+func (c *Chromium) WSURL() string { return c.wsURL }
+
+// HTTPURL is the remote debugging address as http://127.0.0.1:port. It stays
+// the same across restarts.
+func (c *Chromium) HTTPURL() string { return "http://127.0.0.1:" + strconv.Itoa(c.port) }
+
+// Running reports whether the process is up.
+func (c *Chromium) Running() bool { return c.cmd != nil }
+
+// Kill kills Chromium's whole process group at once, as a sidecar crash
+// would, and reaps it.
+func (c *Chromium) Kill() {
+	if c.cmd == nil {
+		return
+	}
+	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	_ = c.cmd.Wait()
+	c.cmd = nil
+}
+
+// Restart kills Chromium if it runs and starts it again on the same port
+// with a fresh profile. It returns the new WebSocket URL (the browser id in
+// its path changes).
+func (c *Chromium) Restart() string {
+	c.t.Helper()
+	c.Kill()
+	c.start()
+	return c.wsURL
+}
+
+// Stop kills Chromium; it is safe to call more than once.
+func (c *Chromium) Stop() { c.Kill() }
+
+// Target is one entry of the DevTools /json/list endpoint.
+type Target struct {
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+// Pages lists the open page targets (tabs).
+func (c *Chromium) Pages() ([]Target, error) {
+	res, err := http.Get(c.HTTPURL() + "/json/list")
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	var all []Target
+	if err := json.NewDecoder(res.Body).Decode(&all); err != nil {
+		return nil, err
+	}
+	var pages []Target
+	for _, tg := range all {
+		if tg.Type == "page" {
+			pages = append(pages, tg)
+		}
+	}
+	return pages, nil
+}
+
+func (c *Chromium) start() {
+	c.t.Helper()
+	c.runs++
+	dir := filepath.Join(c.t.TempDir(), "profile-"+strconv.Itoa(c.runs))
+	logPath := filepath.Join(c.t.TempDir(), "stderr-"+strconv.Itoa(c.runs)+".log")
+	logFile, err := os.Create(logPath)
+	if err != nil {
+		c.t.Fatalf("chromiumtest: %v", err)
+	}
+	defer logFile.Close()
+	cmd := exec.Command(Path,
+		"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync",
+		"--disable-dev-shm-usage", "--mute-audio",
+		"--user-data-dir="+dir,
+		"--remote-debugging-address=127.0.0.1",
+		"--remote-debugging-port="+strconv.Itoa(c.port),
+		"about:blank",
+	)
+	// stderr goes to a file, not a pipe, so no goroutine copies it and
+	// goroutine counts in tests see none of ours.
+	cmd.Stdout = logFile
+	cmd.Stderr = logFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		c.t.Fatalf("chromiumtest: start %s: %v", Path, err)
+	}
+	c.cmd = cmd
+	ws, err := waitListening(logPath, 30*time.Second)
+	if err != nil {
+		c.Kill()
+		log, _ := os.ReadFile(logPath)
+		c.t.Fatalf("chromiumtest: %v\n%s", err, tail(string(log), 2000))
+	}
+	u, err := url.Parse(ws)
+	if err != nil {
+		c.Kill()
+		c.t.Fatalf("chromiumtest: bad DevTools URL %q: %v", ws, err)
+	}
+	_, port, _ := net.SplitHostPort(u.Host)
+	c.port, _ = strconv.Atoi(port)
+	c.wsURL = ws
+}
+
+// waitListening reads the log until Chromium prints its DevTools URL.
+func waitListening(logPath string, limit time.Duration) (string, error) {
+	const marker = "DevTools listening on "
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		if f, err := os.Open(logPath); err == nil {
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				if i := strings.Index(sc.Text(), marker); i >= 0 {
+					f.Close()
+					return strings.TrimSpace(sc.Text()[i+len(marker):]), nil
+				}
+			}
+			f.Close()
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return "", errors.New("no \"DevTools listening on\" line within " + limit.String())
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return fmt.Sprintf("...%s", s[len(s)-n:])
+}

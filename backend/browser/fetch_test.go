@@ -1,0 +1,243 @@
+package browser_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/browser"
+	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/sites"
+)
+
+// newBrowser returns a Browser for endpoint with short test bounds; it is
+// closed at cleanup.
+func newBrowser(t testing.TB, endpoint string, opts ...browser.Option) *browser.Browser {
+	t.Helper()
+	opts = append([]browser.Option{
+		browser.WithChallengeWait(10 * time.Second),
+		browser.WithReadTimeout(10 * time.Second),
+		browser.WithPollInterval(20 * time.Millisecond),
+	}, opts...)
+	b := browser.New(endpoint, opts...)
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+func fetch(t testing.TB, b *browser.Browser, page, data string) (*sites.Response, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return b.Fetch(ctx, sites.Request{Page: page, Data: data})
+}
+
+func mustFetch(t testing.TB, b *browser.Browser, page, data string) *sites.Response {
+	t.Helper()
+	res, err := fetch(t, b, page, data)
+	if err != nil {
+		t.Fatalf("Fetch(%s, %q): %v", page, data, err)
+	}
+	return res
+}
+
+// plainGet is what the plain route would see: no JavaScript, no cookie.
+func plainGet(t *testing.T, u string) (int, http.Header, string) {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	return res.StatusCode, res.Header, string(body)
+}
+
+func TestChallengePageReadThroughBrowser(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	page := s.URL + "/cf/series/7"
+
+	status, header, body := plainGet(t, page)
+	if status != http.StatusForbidden || header.Get("Cf-Mitigated") != "challenge" || !strings.Contains(body, "Just a moment") {
+		t.Fatalf("plain GET: status %d, cf-mitigated %q; want the 403 challenge", status, header.Get("Cf-Mitigated"))
+	}
+
+	b := newBrowser(t, chrome.WSURL())
+	res := mustFetch(t, b, page, "")
+	if res.Status != http.StatusOK {
+		t.Errorf("status = %d, want 200", res.Status)
+	}
+	if !strings.Contains(string(res.Body), `class="latest"`) || strings.Contains(string(res.Body), "Just a moment") {
+		t.Errorf("body is not the Series page:\n%s", res.Body)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+		t.Errorf("Content-Type = %q, want text/html", ct)
+	}
+	if res.FinalURL == nil || res.FinalURL.String() != page {
+		t.Errorf("FinalURL = %v, want %s", res.FinalURL, page)
+	}
+}
+
+func TestChallengeDataFetchedInsidePage(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	page, data := s.URL+"/cf/series/7", s.URL+"/cf/api/manga/7/chapters?limit=-1"
+
+	if status, _, _ := plainGet(t, data); status != http.StatusForbidden {
+		t.Fatalf("plain GET of the data URL: status %d, want 403", status)
+	}
+
+	b := newBrowser(t, chrome.WSURL())
+	res := mustFetch(t, b, page, data)
+	if res.Status != http.StatusOK || string(res.Body) != chaptersJSON {
+		t.Fatalf("in-page fetch: status %d body %q; want 200 %q", res.Status, res.Body, chaptersJSON)
+	}
+	if ct := res.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
+	if res.FinalURL == nil || res.FinalURL.String() != data {
+		t.Errorf("FinalURL = %v, want %s", res.FinalURL, data)
+	}
+}
+
+func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(time.Second))
+
+	_, err := fetch(t, b, s.URL+"/never/series/7", "")
+	if !errors.Is(err, sites.ErrChallenge) {
+		t.Fatalf("err = %v, want sites.ErrChallenge", err)
+	}
+	if errors.Is(err, sites.ErrUnreachable) {
+		t.Fatalf("err = %v also wraps ErrUnreachable", err)
+	}
+	// The tab is still good: a refusal is about the page, not the sidecar.
+	if !b.Connected() {
+		t.Fatal("a refusal dropped the connection")
+	}
+	if res := mustFetch(t, b, s.URL+"/open/series/7", ""); res.Status != http.StatusOK {
+		t.Fatalf("after a refusal: status %d", res.Status)
+	}
+}
+
+func TestNotFoundPageKeepsItsStatus(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	b := newBrowser(t, chrome.WSURL())
+
+	res := mustFetch(t, b, s.URL+"/gone/series/7", "")
+	if res.Status != http.StatusNotFound || !strings.Contains(string(res.Body), "No such series") {
+		t.Fatalf("status %d body %q; want the 404 page", res.Status, res.Body)
+	}
+	// In-page data fetch of a missing document reports its status too.
+	res = mustFetch(t, b, s.URL+"/open/series/7", s.URL+"/gone/api/7")
+	if res.Status != http.StatusNotFound {
+		t.Fatalf("data status %d, want 404", res.Status)
+	}
+}
+
+func TestBodyOverLimitIsCut(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	const limit = 4 << 10
+	b := newBrowser(t, chrome.WSURL(), browser.WithMaxBody(limit))
+
+	for _, data := range []string{"", s.URL + "/big/data"} {
+		res := mustFetch(t, b, s.URL+"/big/page", data)
+		if len(res.Body) != limit+1 {
+			t.Errorf("data %q: body %d bytes, want limit+1 = %d", data, len(res.Body), limit+1)
+		}
+	}
+	// Under the limit the body comes back whole.
+	res := mustFetch(t, b, s.URL+"/open/series/7", s.URL+"/open/api/7")
+	if string(res.Body) != chaptersJSON {
+		t.Errorf("small body = %q", res.Body)
+	}
+}
+
+func TestSiteDownIsNotUnreachable(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	dead := s.URL
+	s.Close() // the Site, not the sidecar, is down
+	b := newBrowser(t, chrome.WSURL())
+
+	_, err := fetch(t, b, dead+"/open/series/7", "")
+	if err == nil || errors.Is(err, sites.ErrUnreachable) || errors.Is(err, sites.ErrChallenge) {
+		t.Fatalf("err = %v; want a plain error (the Site refused, the sidecar is fine)", err)
+	}
+	if !b.Connected() {
+		t.Fatal("a Site error dropped the sidecar connection")
+	}
+}
+
+func TestHTTPEndpointIsResolved(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	b := newBrowser(t, chrome.HTTPURL())
+	if res := mustFetch(t, b, s.URL+"/open/series/7", ""); res.Status != http.StatusOK {
+		t.Fatalf("status %d", res.Status)
+	}
+}
+
+func TestConnectsLazily(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	s := newSite(t)
+	before := pageCount(t, chrome)
+	b := newBrowser(t, chrome.WSURL())
+	if b.Connected() || pageCount(t, chrome) != before {
+		t.Fatal("New touched the sidecar")
+	}
+	mustFetch(t, b, s.URL+"/open/series/7", "")
+	if !b.Connected() || pageCount(t, chrome) != before+1 {
+		t.Fatalf("after Fetch: connected %v, pages %d; want one tab more than %d", b.Connected(), pageCount(t, chrome), before)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := pageCount(t, chrome); n != before {
+		t.Fatalf("after Close: %d pages, want %d", n, before)
+	}
+	if _, err := fetch(t, b, s.URL+"/open/series/7", ""); !errors.Is(err, browser.ErrClosed) {
+		t.Fatalf("Fetch after Close: %v, want ErrClosed", err)
+	}
+}
+
+func TestNoSidecarIsUnreachable(t *testing.T) {
+	t.Parallel()
+	for _, endpoint := range []string{
+		"ws://127.0.0.1:1/devtools/browser/none",
+		"http://127.0.0.1:1",
+	} {
+		b := newBrowser(t, endpoint)
+		_, err := fetch(t, b, "http://127.0.0.1:1/series/7", "")
+		if !errors.Is(err, sites.ErrUnreachable) {
+			t.Errorf("%s: err = %v, want sites.ErrUnreachable", endpoint, err)
+		}
+		if err := b.Ping(context.Background()); !errors.Is(err, sites.ErrUnreachable) {
+			t.Errorf("%s: Ping = %v, want sites.ErrUnreachable", endpoint, err)
+		}
+	}
+}
+
+func pageCount(t testing.TB, c *chromiumtest.Chromium) int {
+	t.Helper()
+	pages, err := c.Pages()
+	if err != nil {
+		t.Fatalf("list pages: %v", err)
+	}
+	return len(pages)
+}

@@ -1,0 +1,114 @@
+package browser
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+// evalResult is the part of Runtime.evaluate's answer Fetch uses.
+type evalResult struct {
+	Result struct {
+		Value json.RawMessage `json:"value"`
+	} `json:"result"`
+	ExceptionDetails *struct {
+		Text      string `json:"text"`
+		Exception *struct {
+			Description string `json:"description"`
+		} `json:"exception"`
+	} `json:"exceptionDetails"`
+}
+
+// evalParams is Runtime.evaluate's request with the fields Fetch sets.
+type evalParams struct {
+	Expression    string `json:"expression"`
+	ReturnByValue bool   `json:"returnByValue"`
+	AwaitPromise  bool   `json:"awaitPromise,omitempty"`
+}
+
+// eval runs expr in the tab's page and decodes its value into out (when
+// not nil). A script exception comes back as a *pageError.
+func (b *Browser) eval(ctx context.Context, c *conn, expr string, await bool, out any) error {
+	var res evalResult
+	err := c.tabCall(ctx, "Runtime.evaluate", evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await}, &res)
+	if err != nil {
+		return err
+	}
+	if d := res.ExceptionDetails; d != nil {
+		msg := d.Text
+		if d.Exception != nil && d.Exception.Description != "" {
+			msg = d.Exception.Description
+		}
+		return &pageError{msg: "script: " + msg}
+	}
+	if out == nil || len(res.Result.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(res.Result.Value, out)
+}
+
+// fetched is fetchJS's answer.
+type fetched struct {
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+	URL     string            `json:"url"`
+	Body    string            `json:"body"`
+	Over    bool              `json:"over"`
+}
+
+// readData fetches req.Data from inside the page that open left in the tab.
+func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*sites.Response, error) {
+	timeout := b.opts.readTimeout
+	rctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second) // the page's own abort fires first
+	defer cancel()
+	dataURL, _ := json.Marshal(req.Data)
+	accept, _ := json.Marshal(req.Accept)
+	expr := fmt.Sprintf("(%s)(%s, %s, %d, %d)", fetchJS, dataURL, accept, b.opts.maxBody, timeout.Milliseconds())
+	var f fetched
+	if err := b.eval(rctx, c, expr, true, &f); err != nil {
+		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
+	}
+	body, err := base64.StdEncoding.DecodeString(f.Body)
+	if err != nil {
+		return nil, &pageError{msg: fmt.Sprintf("fetch %s in page: body: %v", req.Data, err)}
+	}
+	h := http.Header{}
+	for k, v := range f.Headers {
+		h.Set(k, v)
+	}
+	res := &sites.Response{Status: f.Status, Header: h, Body: b.limit(body)}
+	if u, err := url.Parse(f.URL); err == nil && f.URL != "" {
+		res.FinalURL = u
+	}
+	return res, nil
+}
+
+// readPage returns the settled page's HTML with its navigation status.
+func (b *Browser) readPage(ctx context.Context, c *conn, doc *document) (*sites.Response, error) {
+	rctx, cancel := context.WithTimeout(ctx, b.opts.readTimeout)
+	defer cancel()
+	var html string
+	if err := b.eval(rctx, c, htmlJS, false, &html); err != nil {
+		return nil, fmt.Errorf("page html: %w", err)
+	}
+	res := &sites.Response{Status: doc.status, Header: doc.header, Body: b.limit([]byte(html))}
+	if u, err := url.Parse(doc.url); err == nil && doc.url != "" {
+		res.FinalURL = u
+	}
+	return res, nil
+}
+
+// limit cuts a body over the limit to limit+1 bytes: enough for the
+// classification to see it is too large, without carrying all of it.
+func (b *Browser) limit(body []byte) []byte {
+	if len(body) > b.opts.maxBody {
+		return body[:b.opts.maxBody+1]
+	}
+	return body
+}

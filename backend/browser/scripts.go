@@ -1,0 +1,98 @@
+package browser
+
+// Scripts run inside the tab with Runtime.evaluate. They are plain ES2020
+// and return JSON-able values.
+
+// markJS tags the document that is about to be left, so the wait can tell
+// it from the one the navigation brings.
+const markJS = `window.__mangabookmarkPrev = true`
+
+// unmarkJS clears the tag after a same-document navigation (a change of
+// fragment only), which keeps the document.
+const unmarkJS = `delete window.__mangabookmarkPrev`
+
+// probeJS reports the state of the current document: whether it is the one
+// the navigation brought (fresh), its readyState, whether it shows a
+// challenge, its navigation status and URL. Strong signs (the titles,
+// Cloudflare's error elements and _cf_chl_opt/__cf_chl markers) count on any
+// status; a challenges.cloudflare.com script or frame counts only on the
+// statuses challenges use (403, 429, 503), since ordinary pages embed
+// Turnstile widgets too.
+const probeJS = `(() => {
+  const d = document, w = window;
+  const nav = performance.getEntriesByType('navigation')[0];
+  const status = nav && nav.responseStatus ? nav.responseStatus : 0;
+  const title = (d.title || '').toLowerCase();
+  let challenge = /just a moment|attention required|verify you are human|verifying you are human|checking your browser/.test(title)
+    || typeof w._cf_chl_opt !== 'undefined'
+    || !!d.querySelector('#challenge-error-title, #challenge-error-text, #challenge-form, #cf-challenge-running, form[action*="__cf_chl"]');
+  if (!challenge) {
+    for (const s of d.scripts) {
+      const text = (s.src || '') + ' ' + (s.textContent || '').slice(0, 65536);
+      if (text.includes('__cf_chl') || text.includes('cf_chl_opt')) { challenge = true; break; }
+    }
+  }
+  if (!challenge && (status === 403 || status === 429 || status === 503)) {
+    challenge = !!d.querySelector('script[src*="challenges.cloudflare.com"], iframe[src*="challenges.cloudflare.com"]');
+  }
+  return {
+    fresh: !w.__mangabookmarkPrev,
+    state: d.readyState,
+    challenge,
+    status,
+    url: location.href,
+    contentType: d.contentType || '',
+  };
+})()`
+
+// htmlJS serialises the document with its doctype.
+const htmlJS = `(() => {
+  const d = document;
+  const head = d.doctype ? new XMLSerializer().serializeToString(d.doctype) + '\n' : '';
+  return head + (d.documentElement ? d.documentElement.outerHTML : '');
+})()`
+
+// fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
+// from inside the page (same origin, the page's cookies stay in Chrome),
+// reads at most limit+1 bytes and returns status, headers, final URL and
+// the body as base64 so binary bodies survive.
+const fetchJS = `async (url, accept, limit, timeoutMs) => {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  try {
+    const init = {credentials: 'same-origin', signal: ctl.signal, headers: {}};
+    if (accept) init.headers['Accept'] = accept;
+    const r = await fetch(url, init);
+    const headers = {};
+    r.headers.forEach((v, k) => { headers[k] = v; });
+    const parts = [];
+    let n = 0, over = false;
+    if (r.body) {
+      const reader = r.body.getReader();
+      for (;;) {
+        const {done, value} = await reader.read();
+        if (done) break;
+        parts.push(value);
+        n += value.length;
+        if (n > limit) { over = true; await reader.cancel(); break; }
+      }
+    }
+    const all = new Uint8Array(n);
+    let off = 0;
+    for (const p of parts) { all.set(p, off); off += p.length; }
+    const body = over ? all.subarray(0, limit + 1) : all;
+    let b64;
+    if (typeof body.toBase64 === 'function') {
+      b64 = body.toBase64();
+    } else {
+      let bin = '';
+      for (let i = 0; i < body.length; i += 0x8000) {
+        bin += String.fromCharCode.apply(null, body.subarray(i, i + 0x8000));
+      }
+      b64 = btoa(bin);
+    }
+    return {status: r.status, headers, url: r.url, body: b64, over};
+  } finally {
+    clearTimeout(timer);
+  }
+}`
