@@ -1,0 +1,246 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Notice is one open owner-notice episode (one row of owner_notices). Site
+// is "" for the sidecar-down kind. NotifiedAt is nil until the Owner was
+// told.
+type Notice struct {
+	Kind       string
+	Site       string
+	OpenedAt   time.Time
+	NotifiedAt *time.Time
+}
+
+// ListNotices returns every open owner-notice episode, oldest first. It is
+// the canonical read behind GET /api/admin/notices.
+func (s *Store) ListNotices(ctx context.Context) ([]Notice, error) {
+	rows, err := s.pool.Query(ctx, `SELECT kind, site, opened_at, notified_at
+		FROM owner_notices ORDER BY opened_at, kind, site`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list notices: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Notice, error) {
+		var n Notice
+		err := r.Scan(&n.Kind, &n.Site, &n.OpenedAt, &n.NotifiedAt)
+		return n, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: list notices: %w", err)
+	}
+	return out, nil
+}
+
+// OpenNotice makes sure an episode row exists for (kind, site), opened at
+// at. An existing row is left as it is (the row's presence is the lock: the
+// first Lane to notice writes it, the others find it). It reports whether
+// this call created the row.
+func (s *Store) OpenNotice(ctx context.Context, kind, site string, at time.Time) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO owner_notices (kind, site, opened_at)
+		VALUES ($1, $2, $3) ON CONFLICT (kind, site) DO NOTHING`, kind, site, at)
+	if err != nil {
+		return false, fmt.Errorf("store: open notice: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// CloseNotice deletes the episode row of (kind, site): the condition no
+// longer holds, so a recurrence is a new episode. It reports whether a row
+// was there.
+func (s *Store) CloseNotice(ctx context.Context, kind, site string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM owner_notices WHERE kind = $1 AND site = $2`, kind, site)
+	if err != nil {
+		return false, fmt.Errorf("store: close notice: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
+
+// NotifyNotice tells the Owner about an open, not yet notified episode at
+// most once. It locks the row (skipping it when another Lane holds it, so
+// concurrent Lanes stay quiet), calls send while holding the lock, and on
+// success stamps notified_at = at. When the row is absent, already notified
+// or locked elsewhere, send is not called and sent is false. A send error
+// leaves notified_at NULL, so the next pass retries; it is returned as is.
+func (s *Store) NotifyNotice(ctx context.Context, kind, site string, at time.Time, send func(context.Context) error) (sent bool, err error) {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return false, fmt.Errorf("store: notify notice: %w", err)
+	}
+	defer func() { _ = tx.Rollback(context.Background()) }()
+	var one int
+	err = tx.QueryRow(ctx, `SELECT 1 FROM owner_notices
+		WHERE kind = $1 AND site = $2 AND notified_at IS NULL
+		FOR UPDATE SKIP LOCKED`, kind, site).Scan(&one)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: notify notice: %w", err)
+	}
+	if err := send(ctx); err != nil {
+		return false, err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE owner_notices SET notified_at = $3
+		WHERE kind = $1 AND site = $2`, kind, site, at); err != nil {
+		return false, fmt.Errorf("store: notify notice: %w", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		return false, fmt.Errorf("store: notify notice: %w", err)
+	}
+	return true, nil
+}
+
+// The facts below are what the owner-notice evaluation derives its ages
+// from. Nothing about an episode's age is stored: every age comes from
+// poll_passes and poll_failures. Passes are ordered by (started_at, id);
+// a Site's passes never overlap, so that is the order they ran in.
+
+// StallRun describes a Site's current run of stall passes (due > 0,
+// checked = 0, skip = '', refused = 0, unreachable = 0). Passes skipped as
+// paused are ignored: they neither start nor break a run.
+type StallRun struct {
+	LastSkip  string     // skip of the Site's latest pass of any kind
+	HasPasses bool       // the Site has at least one pass
+	Passes    int        // stall passes since the latest non-stall pass
+	Since     *time.Time // start of the run's first pass; nil when Passes == 0
+	Due       int        // due count of the run's latest pass
+}
+
+// NoticeStallRun returns the current stall run of site.
+func (s *Store) NoticeStallRun(ctx context.Context, site string) (StallRun, error) {
+	var r StallRun
+	var lastSkip *string
+	var due *int32
+	err := s.pool.QueryRow(ctx, `
+		WITH p AS (
+			SELECT id, started_at, due,
+				(due > 0 AND checked = 0 AND skip = '' AND refused = 0 AND unreachable = 0) AS stall
+			FROM poll_passes WHERE site = $1 AND skip <> 'paused'
+		), brk AS (
+			SELECT started_at, id FROM p WHERE NOT stall ORDER BY started_at DESC, id DESC LIMIT 1
+		)
+		SELECT
+			(SELECT skip FROM poll_passes WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT 1),
+			count(*), min(started_at),
+			(array_agg(due ORDER BY started_at DESC, id DESC))[1]
+		FROM p
+		WHERE NOT EXISTS (SELECT 1 FROM brk) OR (started_at, id) > (SELECT started_at, id FROM brk)`,
+		site).Scan(&lastSkip, &r.Passes, &r.Since, &due)
+	if err != nil {
+		return StallRun{}, fmt.Errorf("store: stall run: %w", err)
+	}
+	if lastSkip != nil {
+		r.HasPasses, r.LastSkip = true, *lastSkip
+	}
+	if due != nil {
+		r.Due = int(*due)
+	}
+	return r, nil
+}
+
+// RefusalRun describes a Site's current run of refusing passes: passes
+// where the Site gave no answer (ok + not_found + no_chapter + unfetchable
+// = 0) and either refused a read or were skipped by the refusal gate,
+// counted since the latest pass in which the Site answered a read. Other
+// passes (paused, nothing due, errors only) are neutral.
+type RefusalRun struct {
+	Passes      int
+	Since       *time.Time // start of the run's first refusing pass
+	Last        *time.Time // start of the run's latest refusing pass
+	RefuseUntil *time.Time // poll_lanes.refuse_until, nil when never set
+}
+
+// NoticeRefusalRun returns the current refusing run of site.
+func (s *Store) NoticeRefusalRun(ctx context.Context, site string) (RefusalRun, error) {
+	var r RefusalRun
+	err := s.pool.QueryRow(ctx, `
+		WITH brk AS (
+			SELECT started_at, id FROM poll_passes
+			WHERE site = $1 AND ok + not_found + no_chapter + unfetchable > 0
+			ORDER BY started_at DESC, id DESC LIMIT 1
+		)
+		SELECT count(*), min(started_at), max(started_at),
+			(SELECT refuse_until FROM poll_lanes WHERE site = $1)
+		FROM poll_passes
+		WHERE site = $1 AND ok + not_found + no_chapter + unfetchable = 0
+			AND (refused > 0 OR skip = 'refusing')
+			AND (NOT EXISTS (SELECT 1 FROM brk) OR (started_at, id) > (SELECT started_at, id FROM brk))`,
+		site).Scan(&r.Passes, &r.Since, &r.Last, &r.RefuseUntil)
+	if err != nil {
+		return RefusalRun{}, fmt.Errorf("store: refusal run: %w", err)
+	}
+	return r, nil
+}
+
+// SidecarRun describes, across the given browser Sites, the passes that
+// failed to reach the browser sidecar since the latest pass that reached
+// it. A pass reached the sidecar when a Site answered at least one read
+// through it (ok + not_found + no_chapter + unfetchable + refused > 0); it
+// failed to when it was skipped as browser_down or no_browser, or lost the
+// sidecar (unreachable > 0) without any such answer. Every other pass
+// (asleep, paused, refusing, nothing due, errors only) is neutral.
+type SidecarRun struct {
+	Series int        // Series held by the browser Sites
+	Passes int        // failed passes since the latest reaching pass
+	Since  *time.Time // start of the first of them
+	Last   *time.Time // start of the latest of them
+}
+
+// NoticeSidecarRun returns the current sidecar-unreached run of the
+// browser Sites named.
+func (s *Store) NoticeSidecarRun(ctx context.Context, browserSites []string) (SidecarRun, error) {
+	var r SidecarRun
+	err := s.pool.QueryRow(ctx, `
+		WITH p AS (
+			SELECT started_at, id,
+				(ok + not_found + no_chapter + unfetchable + refused > 0) AS reached,
+				(skip IN ('browser_down', 'no_browser') OR unreachable > 0) AS missed
+			FROM poll_passes WHERE site = ANY($1)
+		), brk AS (
+			SELECT started_at, id FROM p WHERE reached ORDER BY started_at DESC, id DESC LIMIT 1
+		)
+		SELECT (SELECT count(*) FROM series WHERE site = ANY($1)),
+			count(*), min(started_at), max(started_at)
+		FROM p
+		WHERE missed AND NOT reached
+			AND (NOT EXISTS (SELECT 1 FROM brk) OR (started_at, id) > (SELECT started_at, id FROM brk))`,
+		browserSites).Scan(&r.Series, &r.Passes, &r.Since, &r.Last)
+	if err != nil {
+		return SidecarRun{}, fmt.Errorf("store: sidecar run: %w", err)
+	}
+	return r, nil
+}
+
+// NoChapterShare counts a Site's Series and those of them whose no_chapter
+// failure row is at least as old as cutoff. Since is the failing_since that
+// made the share pass one half: the (Series/2 + 1)-th oldest such row, nil
+// when fewer rows exist.
+type NoChapterShare struct {
+	Series  int
+	Failing int
+	Since   *time.Time
+}
+
+// NoticeNoChapterShare returns site's no_chapter share at cutoff.
+func (s *Store) NoticeNoChapterShare(ctx context.Context, site string, cutoff time.Time) (NoChapterShare, error) {
+	var r NoChapterShare
+	err := s.pool.QueryRow(ctx, `
+		WITH f AS (
+			SELECT failing_since FROM poll_failures
+			WHERE site = $1 AND outcome = 'no_chapter' AND failing_since <= $2
+		), n AS (SELECT count(*) AS c FROM series WHERE site = $1)
+		SELECT n.c, (SELECT count(*) FROM f),
+			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1)
+		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since)
+	if err != nil {
+		return NoChapterShare{}, fmt.Errorf("store: no_chapter share: %w", err)
+	}
+	return r, nil
+}
