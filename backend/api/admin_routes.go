@@ -1,4 +1,13 @@
 package api
 
-// adminRoutes registers the admin API (owned by the console work: issue 7).
-func (s *Server) adminRoutes() {}
+// adminRoutes registers the Owner's admin API (shared/API.md, Admin). Every
+// route is wrapped in s.admin: 401 without a valid token, 403 for a Reader.
+func (s *Server) adminRoutes() {
+	s.mux.HandleFunc("GET /api/admin/lanes", s.admin(s.adminLanes))
+	s.mux.HandleFunc("GET /api/admin/lanes/{site}/passes", s.admin(s.adminPasses))
+	s.mux.HandleFunc("POST /api/admin/lanes/{site}/pause", s.admin(s.adminPause))
+	s.mux.HandleFunc("DELETE /api/admin/lanes/{site}/pause", s.admin(s.adminResume))
+	s.mux.HandleFunc("GET /api/admin/failing", s.admin(s.adminFailing))
+	s.mux.HandleFunc("POST /api/admin/series/{site}/{series_id}/force", s.admin(s.adminForce))
+	s.mux.HandleFunc("GET /api/admin/notices", s.admin(s.adminNotices))
+}

@@ -1,0 +1,125 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+func (s *Server) adminLanes(w http.ResponseWriter, r *http.Request) {
+	lanes, err := s.adminLaneViews(r.Context(), s.Sites.All())
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, client.LanesResponse{Lanes: lanes})
+}
+
+// adminLaneViews reads and derives the given Lanes, in the order given.
+func (s *Server) adminLaneViews(ctx context.Context, list []*sites.Site) ([]client.Lane, error) {
+	now := s.Now()
+	in := make([]store.AdminLaneSite, len(list))
+	for i, site := range list {
+		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
+	}
+	snaps, err := s.Store.AdminLaneSnapshots(ctx, now, in)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]client.Lane, 0, len(snaps))
+	for i, snap := range snaps {
+		out = append(out, s.adminLaneView(now, list[i], snap))
+	}
+	return out, nil
+}
+
+func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.AdminLaneSnapshot) client.Lane {
+	behind := adminBehindBy(now, site.Rest, snap.OldestDue)
+	in := adminStateInput{
+		now: now, browser: site.Browser, pausedUntil: snap.PausedUntil, refuseUntil: snap.RefuseUntil,
+		due: snap.Due, forcedPending: snap.ForcedPending, behindBy: behind,
+	}
+	if s.Lanes != nil {
+		rt := s.Lanes.Runtime(site.Name)
+		in.running, in.noBrowser, in.browserDown = rt.Enabled, rt.NoBrowser, rt.BrowserDownUntil
+	}
+	l := client.Lane{
+		Site:          site.Name,
+		Browser:       site.Browser,
+		State:         adminLaneState(in),
+		RestS:         adminSeconds(site.Rest),
+		GapS:          adminSeconds(site.Gap),
+		EffectiveGapS: adminSeconds(adminEffectiveGap(site.Gap, snap.Series)),
+		Series:        snap.Series,
+		Due:           snap.Due,
+		BehindByS:     adminSeconds(behind),
+		ForcedPending: snap.ForcedPending,
+		Failing:       snap.Failing,
+		RefuseUntil:   adminUTC(snap.RefuseUntil),
+		PausedUntil:   adminUTC(snap.PausedUntil),
+		PauseReason:   snap.PauseReason,
+	}
+	if snap.LastPass != nil {
+		p := adminPassView(*snap.LastPass)
+		l.LastPass = &p
+	}
+	return l
+}
+
+func adminPassView(p store.AdminPass) client.Pass {
+	return client.Pass{
+		StartedAt: p.StartedAt.UTC(), FinishedAt: p.FinishedAt.UTC(),
+		Due: p.Due, Checked: p.Checked, OK: p.OK, New: p.New, NotFound: p.NotFound,
+		NoChapter: p.NoChapter, Unfetchable: p.Unfetchable, Errors: p.Errors,
+		Refused: p.Refused, Unreachable: p.Unreachable, Skip: p.Skip,
+		BehindByS: adminSeconds(p.BehindBy),
+	}
+}
+
+func adminSeconds(d time.Duration) int64 { return int64(d / time.Second) }
+
+func adminUTC(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// adminSite resolves {site}, answering 404 naming the known Sites when
+// it is not one of them.
+func (s *Server) adminSite(w http.ResponseWriter, r *http.Request) (*sites.Site, bool) {
+	name := r.PathValue("site")
+	site := s.Sites.Get(name)
+	if site == nil {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no Site named %q; the known Sites are %s",
+			name, strings.Join(s.Sites.Names(), ", ")))
+		return nil, false
+	}
+	return site, true
+}
+
+// adminLaneAfterAct answers a pause or resume with the Lane as it now stands and
+// wakes the running Lane so the act takes effect at once.
+func (s *Server) adminLaneAfterAct(w http.ResponseWriter, r *http.Request, site *sites.Site) {
+	if s.Lanes != nil {
+		s.Lanes.Wake(site.Name)
+	}
+	lanes, err := s.adminLaneViews(r.Context(), []*sites.Site{site})
+	if err != nil || len(lanes) != 1 {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, lanes[0])
+}
+
+func (s *Server) adminInternalError(w http.ResponseWriter, r *http.Request, err error) {
+	s.Log.Error("admin request failed", "path", r.URL.Path, "error", err)
+	writeError(w, http.StatusInternalServerError, "the server could not read the database; try again, and check the backend log if it persists")
+}

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/store"
+)
+
+// Limits of the list endpoints.
+const (
+	adminPassesDefault  = 50
+	adminPassesMax      = 1000
+	adminFailingDefault = 1000
+	adminFailingMax     = 10000
+)
+
+func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
+	site, ok := s.adminSite(w, r)
+	if !ok {
+		return
+	}
+	limit, ok := adminLimit(w, r, adminPassesDefault, adminPassesMax)
+	if !ok {
+		return
+	}
+	passes, err := s.Store.AdminPasses(r.Context(), site.Name, limit)
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	out := client.PassesResponse{Passes: make([]client.Pass, len(passes))}
+	for i, p := range passes {
+		out.Passes[i] = adminPassView(p)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f := store.AdminFailingFilter{Site: q.Get("site"), Outcome: q.Get("outcome")}
+	if f.Site != "" && s.Sites.Get(f.Site) == nil {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("site=%q is not a known Site; the known Sites are %s",
+			f.Site, strings.Join(s.Sites.Names(), ", ")))
+		return
+	}
+	if f.Outcome != "" && !slices.Contains(client.Outcomes, f.Outcome) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("outcome=%q is not a failure outcome; use one of %s",
+			f.Outcome, strings.Join(client.Outcomes, ", ")))
+		return
+	}
+	limit, ok := adminLimit(w, r, adminFailingDefault, adminFailingMax)
+	if !ok {
+		return
+	}
+	f.Limit = limit
+	rows, total, err := s.Store.AdminFailingList(r.Context(), f)
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	out := client.FailingResponse{Failing: make([]client.Failing, len(rows)), Total: total}
+	for i, a := range rows {
+		out.Failing[i] = client.Failing{
+			Site: a.Site, SeriesID: a.SeriesID, Title: a.Title, URL: a.URL, Outcome: a.Outcome,
+			FailingSince: a.FailingSince.UTC(), LatestCheckedAt: adminUTC(a.LatestCheckedAt),
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
+	rows, err := s.Store.AdminNotices(r.Context())
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	out := client.NoticesResponse{Notices: make([]client.Notice, len(rows))}
+	for i, n := range rows {
+		out.Notices[i] = client.Notice{Kind: n.Kind, Site: n.Site, Since: n.OpenedAt.UTC(), NotifiedAt: adminUTC(n.NotifiedAt)}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// adminLimit reads ?limit=, answering 400 itself when it is not a whole
+// number from 1 to max.
+func adminLimit(w http.ResponseWriter, r *http.Request, def, max int) (int, bool) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > max {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("limit=%q must be a whole number from 1 to %d", v, max))
+		return 0, false
+	}
+	return n, true
+}

@@ -1,0 +1,157 @@
+package admintest
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+)
+
+// Tokens the fixture's Authenticator knows.
+const (
+	OwnerToken  = "owner-token"
+	ReaderToken = "reader-token"
+)
+
+// Now is the fixture's fixed clock.
+var Now = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+// SiteNames is the registry order of the fixture's Sites.
+var SiteNames = []string{"kagane", "comix", "mangadex", "weebcentral", "mangapill", "natomanga"}
+
+// Fixture is a running server over a seeded database.
+type Fixture struct {
+	Store  *store.Store
+	Sites  *sites.Registry
+	Lanes  *FakeLanes
+	Server *httptest.Server
+	Clock  *Clock
+}
+
+// URL is the base URL of the running server.
+func (f *Fixture) URL() string { return f.Server.URL }
+
+// Start seeds a fresh database and starts the server; both end with t.
+func Start(t testing.TB) *Fixture {
+	t.Helper()
+	st := dbtest.New(t)
+	reg := Registry(t)
+	clock := &Clock{t: Now}
+	lanes := &FakeLanes{runtime: map[string]api.LaneRuntime{}}
+	for _, n := range SiteNames {
+		lanes.runtime[n] = api.LaneRuntime{Enabled: true}
+	}
+	lanes.runtime["natomanga"] = api.LaneRuntime{Enabled: true, NoBrowser: true}
+	if err := Seed(context.Background(), st, Now); err != nil {
+		t.Fatalf("admintest: seed: %v", err)
+	}
+	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: clock.Now})
+	hs := httptest.NewServer(srv)
+	t.Cleanup(hs.Close)
+	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs, Clock: clock}
+}
+
+// Registry is the fixture's six Sites, three of them on the browser route.
+func Registry(t testing.TB) *sites.Registry {
+	t.Helper()
+	var list []*sites.Site
+	for _, n := range SiteNames {
+		browser := n == "kagane" || n == "comix" || n == "natomanga"
+		list = append(list, &sites.Site{Name: n, Hosts: []string{n + ".test"}, Browser: browser, Adapter: adapter{}})
+	}
+	reg, err := sites.NewRegistry(list)
+	if err != nil {
+		t.Fatalf("admintest: registry: %v", err)
+	}
+	return reg
+}
+
+type adapter struct{}
+
+func (adapter) SeriesID(u *url.URL) (string, error) { return "", errors.New("admintest: no ids") }
+func (adapter) SeriesURL(s *sites.Site, id string) string {
+	return "https://" + s.Name + ".test/series/" + id
+}
+func (adapter) Read(context.Context, *sites.Site, sites.Fetcher, string) sites.Result {
+	return sites.Result{Outcome: "errors"}
+}
+
+// Auth knows two tokens: the Owner's and one Reader's.
+type Auth struct{}
+
+// Authenticate resolves OwnerToken and ReaderToken.
+func (Auth) Authenticate(_ context.Context, token string) (api.Identity, error) {
+	switch token {
+	case OwnerToken:
+		return api.Identity{ReaderID: 1, TokenID: 1, DiscordID: "100", Name: "owner", Owner: true}, nil
+	case ReaderToken:
+		return api.Identity{ReaderID: 2, TokenID: 2, DiscordID: "200", Name: "reader"}, nil
+	}
+	return api.Identity{}, errors.New("admintest: unknown token")
+}
+
+// FakeLanes records wakes and answers a fixed runtime per Site.
+type FakeLanes struct {
+	mu      sync.Mutex
+	runtime map[string]api.LaneRuntime
+	wakes   []string
+}
+
+// Wake records the Site woken.
+func (l *FakeLanes) Wake(site string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.wakes = append(l.wakes, site)
+}
+
+// Runtime answers the Site's fixed runtime.
+func (l *FakeLanes) Runtime(site string) api.LaneRuntime {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.runtime[site]
+}
+
+// SetRuntime replaces one Site's runtime.
+func (l *FakeLanes) SetRuntime(site string, rt api.LaneRuntime) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.runtime[site] = rt
+}
+
+// Wakes returns the Sites woken so far, in order.
+func (l *FakeLanes) Wakes() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.wakes...)
+}
+
+// Clock is a settable clock.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Set moves the clock.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
+// DisabledRuntime is a Lane whose poll switch is off.
+func DisabledRuntime() api.LaneRuntime { return api.LaneRuntime{} }

@@ -1,0 +1,115 @@
+package client
+
+import "time"
+
+// Lane states, as the admin API reports them.
+const (
+	StateRunning     = "running"      // Series are due and the Lane is polling
+	StateIdle        = "idle"         // nothing is due
+	StatePaused      = "paused"       // the Owner paused the Lane
+	StateRefusing    = "refusing"     // the Site held reads behind a challenge; backing off
+	StateBrowserDown = "browser_down" // the browser sidecar was lost; backing off
+	StateNoBrowser   = "no_browser"   // a browser Site with no sidecar configured
+	StateAsleep      = "asleep"       // a browser Lane waiting for enough due work to wake Chrome
+	StateDisabled    = "disabled"     // the poll switch is off (or no Lanes run in this process)
+)
+
+// Failure outcomes a failing Series can hold.
+var Outcomes = []string{"not_found", "no_chapter", "unfetchable", "errors"}
+
+// Pass is one Lane pass: its counts of due, checked and each outcome.
+type Pass struct {
+	StartedAt   time.Time `json:"started_at"`
+	FinishedAt  time.Time `json:"finished_at"`
+	Due         int       `json:"due"`
+	Checked     int       `json:"checked"`
+	OK          int       `json:"ok"`
+	New         int       `json:"new"`
+	NotFound    int       `json:"not_found"`
+	NoChapter   int       `json:"no_chapter"`
+	Unfetchable int       `json:"unfetchable"`
+	Errors      int       `json:"errors"`
+	Refused     int       `json:"refused"`
+	Unreachable int       `json:"unreachable"`
+	Skip        string    `json:"skip"`
+	BehindByS   int64     `json:"behind_by_s"`
+}
+
+// Lane is one Site's Poll Lane as the Owner sees it.
+type Lane struct {
+	Site          string     `json:"site"`
+	Browser       bool       `json:"browser"`
+	State         string     `json:"state"`
+	RestS         int64      `json:"rest_s"`
+	GapS          int64      `json:"gap_s"`
+	EffectiveGapS int64      `json:"effective_gap_s"`
+	Series        int        `json:"series"`
+	Due           int        `json:"due"`
+	BehindByS     int64      `json:"behind_by_s"`
+	ForcedPending int        `json:"forced_pending"`
+	Failing       int        `json:"failing"`
+	RefuseUntil   *time.Time `json:"refuse_until"`
+	PausedUntil   *time.Time `json:"paused_until"`
+	PauseReason   string     `json:"pause_reason"`
+	LastPass      *Pass      `json:"last_pass"`
+}
+
+// LanesResponse is the body of GET /api/admin/lanes.
+type LanesResponse struct {
+	Lanes []Lane `json:"lanes"`
+}
+
+// PassesResponse is the body of GET /api/admin/lanes/{site}/passes.
+type PassesResponse struct {
+	Passes []Pass `json:"passes"`
+}
+
+// Failing is one Series whose reads keep failing.
+type Failing struct {
+	Site            string     `json:"site"`
+	SeriesID        string     `json:"series_id"`
+	Title           string     `json:"title"`
+	URL             string     `json:"url"`
+	Outcome         string     `json:"outcome"`
+	FailingSince    time.Time  `json:"failing_since"`
+	LatestCheckedAt *time.Time `json:"latest_checked_at"`
+}
+
+// FailingResponse is the body of GET /api/admin/failing. Total counts every
+// match; Failing holds at most the limit asked for, oldest failure first.
+type FailingResponse struct {
+	Failing []Failing `json:"failing"`
+	Total   int       `json:"total"`
+}
+
+// FailingFilter narrows the failing worklist; zero fields match all.
+type FailingFilter struct {
+	Site    string
+	Outcome string
+	Limit   int // 0 = the server's default
+}
+
+// ForceResponse is the body of a 202 to a Forced Poll.
+type ForceResponse struct {
+	ForcePollAt time.Time `json:"force_poll_at"`
+}
+
+// PauseRequest pauses a Lane for ForS seconds or until Until (exactly one).
+type PauseRequest struct {
+	ForS   *int64     `json:"for_s,omitempty"`
+	Until  *time.Time `json:"until,omitempty"`
+	Reason string     `json:"reason,omitempty"`
+}
+
+// Notice is one open owner-notice episode; Site is "" for sidecar-down.
+type Notice struct {
+	Kind       string     `json:"kind"`
+	Site       string     `json:"site"`
+	Since      time.Time  `json:"since"`
+	NotifiedAt *time.Time `json:"notified_at"`
+}
+
+// NoticesResponse is the body of GET /api/admin/notices.
+type NoticesResponse struct {
+	Notices []Notice `json:"notices"`
+}

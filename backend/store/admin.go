@@ -1,0 +1,285 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The admin reads and writes of the Owner's console. Names carry an Admin
+// prefix so they never collide with the Lanes' own store methods.
+
+// AdminLaneSite names one Site and its Rest, the input of AdminLaneSnapshots.
+type AdminLaneSite struct {
+	Site string
+	Rest time.Duration
+}
+
+// AdminLaneSnapshot is what the database knows of one Lane at one instant.
+type AdminLaneSnapshot struct {
+	Site          string
+	Series        int
+	Due           int // rest-due plus forced-pending Series
+	ForcedPending int
+	Failing       int
+	// OldestDue is the reference time of the oldest rest-due Series: its
+	// latest_checked_at, or created_at when it was never checked. Nil when
+	// nothing is rest-due.
+	OldestDue   *time.Time
+	PausedUntil *time.Time
+	PauseReason string
+	RefuseUntil *time.Time
+	LastPass    *AdminPass
+}
+
+// AdminPass is one poll_passes row.
+type AdminPass struct {
+	Site        string
+	StartedAt   time.Time
+	FinishedAt  time.Time
+	Due         int
+	Checked     int
+	OK          int
+	New         int
+	NotFound    int
+	NoChapter   int
+	Unfetchable int
+	Errors      int
+	Refused     int
+	Unreachable int
+	Skip        string
+	BehindBy    time.Duration
+}
+
+const adminPassColumns = `site, started_at, finished_at, due, checked, ok, new, not_found,
+	no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms`
+
+func scanAdminPass(row scanner) (AdminPass, error) {
+	var p AdminPass
+	var ms int64
+	err := row.Scan(&p.Site, &p.StartedAt, &p.FinishedAt, &p.Due, &p.Checked, &p.OK, &p.New,
+		&p.NotFound, &p.NoChapter, &p.Unfetchable, &p.Errors, &p.Refused, &p.Unreachable,
+		&p.Skip, &ms)
+	p.BehindBy = time.Duration(ms) * time.Millisecond
+	return p, err
+}
+
+// adminLanesSQL reads every asked-for Lane in one round trip. Each lateral
+// subquery is driven by one index: series_due_idx for the counts and the
+// oldest due, series_forced_idx for pending forces,
+// poll_failures_site_outcome_idx for failing, poll_passes_site_started_idx
+// for the last pass.
+const adminLanesSQL = `
+WITH l AS (
+	SELECT site, ord, $3::timestamptz - rest_ms * interval '1 millisecond' AS cutoff
+	FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS u(site, rest_ms, ord)
+)
+SELECT l.site,
+	(SELECT count(*) FROM series s WHERE s.site = l.site),
+	(SELECT count(*) FROM series s WHERE s.site = l.site
+		AND (s.latest_checked_at IS NULL OR s.latest_checked_at <= l.cutoff)),
+	(SELECT count(*) FROM series s WHERE s.site = l.site AND s.force_poll_at IS NOT NULL
+		AND (s.latest_checked_at IS NULL OR s.force_poll_at > s.latest_checked_at)),
+	(SELECT count(*) FROM series s WHERE s.site = l.site AND s.force_poll_at IS NOT NULL
+		AND s.latest_checked_at > l.cutoff AND s.force_poll_at > s.latest_checked_at),
+	(SELECT count(*) FROM poll_failures f WHERE f.site = l.site),
+	(SELECT min(s.created_at) FROM series s WHERE s.site = l.site AND s.latest_checked_at IS NULL),
+	(SELECT s.latest_checked_at FROM series s WHERE s.site = l.site AND s.latest_checked_at <= l.cutoff
+		ORDER BY s.latest_checked_at LIMIT 1),
+	pl.paused_until, coalesce(pl.pause_reason, ''), pl.refuse_until,
+	lp.site, lp.started_at, lp.finished_at, lp.due, lp.checked, lp.ok, lp.new, lp.not_found,
+	lp.no_chapter, lp.unfetchable, lp.errors, lp.refused, lp.unreachable, lp.skip, lp.behind_by_ms
+FROM l
+LEFT JOIN poll_lanes pl ON pl.site = l.site
+LEFT JOIN LATERAL (
+	SELECT ` + adminPassColumns + ` FROM poll_passes p WHERE p.site = l.site
+	ORDER BY p.started_at DESC LIMIT 1
+) lp ON true
+ORDER BY l.ord`
+
+// AdminLaneSnapshots reads the state of each given Lane at now, in the
+// order given.
+func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []AdminLaneSite) ([]AdminLaneSnapshot, error) {
+	names := make([]string, len(lanes))
+	rests := make([]int64, len(lanes))
+	for i, l := range lanes {
+		names[i] = l.Site
+		rests[i] = l.Rest.Milliseconds()
+	}
+	rows, err := s.pool.Query(ctx, adminLanesSQL, names, rests, now)
+	if err != nil {
+		return nil, fmt.Errorf("store: admin lanes: %w", err)
+	}
+	defer rows.Close()
+	var out []AdminLaneSnapshot
+	for rows.Next() {
+		var (
+			snap                   AdminLaneSnapshot
+			forcedNotRestDue       int
+			oldestNew, oldestCheck *time.Time
+			pSite, pSkip           *string
+			pStart, pFinish        *time.Time
+			pDue, pChecked, pOK    *int
+			pNew, pNF, pNC, pUnf   *int
+			pErr, pRef, pUnr       *int
+			pBehind                *int64
+		)
+		if err := rows.Scan(&snap.Site, &snap.Series, &snap.Due, &snap.ForcedPending, &forcedNotRestDue,
+			&snap.Failing, &oldestNew, &oldestCheck, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
+			&pSite, &pStart, &pFinish, &pDue, &pChecked, &pOK, &pNew, &pNF, &pNC, &pUnf, &pErr, &pRef, &pUnr,
+			&pSkip, &pBehind); err != nil {
+			return nil, fmt.Errorf("store: admin lanes: %w", err)
+		}
+		snap.Due += forcedNotRestDue
+		snap.OldestDue = earliest(oldestNew, oldestCheck)
+		if pSite != nil {
+			snap.LastPass = &AdminPass{
+				Site: *pSite, StartedAt: *pStart, FinishedAt: *pFinish, Due: *pDue, Checked: *pChecked,
+				OK: *pOK, New: *pNew, NotFound: *pNF, NoChapter: *pNC, Unfetchable: *pUnf, Errors: *pErr,
+				Refused: *pRef, Unreachable: *pUnr, Skip: *pSkip,
+				BehindBy: time.Duration(*pBehind) * time.Millisecond,
+			}
+		}
+		out = append(out, snap)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: admin lanes: %w", err)
+	}
+	return out, nil
+}
+
+func earliest(a, b *time.Time) *time.Time {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	case b.Before(*a):
+		return b
+	}
+	return a
+}
+
+// AdminPasses returns a Site's most recent passes, newest first.
+func (s *Store) AdminPasses(ctx context.Context, site string, limit int) ([]AdminPass, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+adminPassColumns+` FROM poll_passes
+		WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT $2`, site, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: admin passes: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminPass, error) { return scanAdminPass(r) })
+	if err != nil {
+		return nil, fmt.Errorf("store: admin passes: %w", err)
+	}
+	return out, nil
+}
+
+// AdminFailingFilter narrows the failing worklist; empty fields match all.
+type AdminFailingFilter struct {
+	Site    string
+	Outcome string
+	Limit   int
+}
+
+// AdminFailing is one row of the failing worklist.
+type AdminFailing struct {
+	Site            string
+	SeriesID        string
+	Title           string
+	URL             string
+	Outcome         string
+	FailingSince    time.Time
+	LatestCheckedAt *time.Time
+}
+
+// AdminFailingList returns up to f.Limit failing Series, oldest failure
+// first, and how many match in all.
+func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]AdminFailing, int, error) {
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM poll_failures
+		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2)`, f.Site, f.Outcome).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
+	}
+	rows, err := s.pool.Query(ctx, `
+		SELECT f.site, f.series_id, s.title, s.url, f.outcome, f.failing_since, s.latest_checked_at
+		FROM poll_failures f JOIN series s ON s.site = f.site AND s.series_id = f.series_id
+		WHERE ($1 = '' OR f.site = $1) AND ($2 = '' OR f.outcome = $2)
+		ORDER BY f.failing_since, f.site, f.series_id
+		LIMIT $3`, f.Site, f.Outcome, f.Limit)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: admin failing: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminFailing, error) {
+		var a AdminFailing
+		err := r.Scan(&a.Site, &a.SeriesID, &a.Title, &a.URL, &a.Outcome, &a.FailingSince, &a.LatestCheckedAt)
+		return a, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: admin failing: %w", err)
+	}
+	return out, total, nil
+}
+
+// AdminNotice is one open owner-notice episode.
+type AdminNotice struct {
+	Kind       string
+	Site       string
+	OpenedAt   time.Time
+	NotifiedAt *time.Time
+}
+
+// AdminNotices lists the open owner notices, oldest first.
+func (s *Store) AdminNotices(ctx context.Context) ([]AdminNotice, error) {
+	rows, err := s.pool.Query(ctx, `SELECT kind, site, opened_at, notified_at FROM owner_notices
+		ORDER BY opened_at, kind, site`)
+	if err != nil {
+		return nil, fmt.Errorf("store: admin notices: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminNotice, error) {
+		var n AdminNotice
+		err := r.Scan(&n.Kind, &n.Site, &n.OpenedAt, &n.NotifiedAt)
+		return n, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: admin notices: %w", err)
+	}
+	return out, nil
+}
+
+// AdminForcePoll stamps a Forced Poll on one Series at now and returns the
+// stamp, or ErrNotFound for an unknown Series.
+func (s *Store) AdminForcePoll(ctx context.Context, site, seriesID string, now time.Time) (time.Time, error) {
+	var at time.Time
+	err := s.pool.QueryRow(ctx, `UPDATE series SET force_poll_at = $3
+		WHERE site = $1 AND series_id = $2 RETURNING force_poll_at`, site, seriesID, now).Scan(&at)
+	if err != nil {
+		return time.Time{}, notFound("admin force poll", err)
+	}
+	return at, nil
+}
+
+// AdminPauseLane pauses a Site's Lane until the given time with a reason.
+func (s *Store) AdminPauseLane(ctx context.Context, site string, until time.Time, reason string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO poll_lanes (site, paused_until, pause_reason, updated_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (site) DO UPDATE SET paused_until = EXCLUDED.paused_until,
+			pause_reason = EXCLUDED.pause_reason, updated_at = EXCLUDED.updated_at`,
+		site, until, reason, now)
+	if err != nil {
+		return fmt.Errorf("store: admin pause lane: %w", err)
+	}
+	return nil
+}
+
+// AdminResumeLane lifts a Site's pause; resuming an unpaused Lane is a no-op.
+func (s *Store) AdminResumeLane(ctx context.Context, site string, now time.Time) error {
+	_, err := s.pool.Exec(ctx, `
+		UPDATE poll_lanes SET paused_until = NULL, pause_reason = '', updated_at = $2
+		WHERE site = $1`, site, now)
+	if err != nil {
+		return fmt.Errorf("store: admin resume lane: %w", err)
+	}
+	return nil
+}
