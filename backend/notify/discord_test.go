@@ -1,0 +1,247 @@
+package notify_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/notify"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// secretPath is a fake webhook path; its token must never leak.
+const secretPath = "/api/webhooks/1234567890/s3cr3t-T0KEN-do-not-log"
+
+var sample = notify.Notice{
+	Kind:        notify.KindStall,
+	Site:        "mangapill",
+	Subject:     "mangapill",
+	DeepLink:    "https://manga.example.org/api/admin/lanes/mangapill/passes",
+	Description: "mangapill has checked nothing for 13h although 42 Series are due; look at its Lane with mbctl and at the backend log.",
+	At:          time.Date(2026, 9, 1, 13, 0, 0, 0, time.UTC),
+}
+
+// captured records what a test webhook received.
+type captured struct {
+	mu     sync.Mutex
+	bodies [][]byte
+	ctype  []string
+	method []string
+}
+
+func (c *captured) handler(status int, answer string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		c.mu.Lock()
+		c.bodies = append(c.bodies, b)
+		c.ctype = append(c.ctype, r.Header.Get("Content-Type"))
+		c.method = append(c.method, r.Method)
+		c.mu.Unlock()
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, answer)
+	}
+}
+
+func TestEmbedPayloadGolden(t *testing.T) {
+	t.Parallel()
+	var c captured
+	srv := httptest.NewServer(c.handler(http.StatusNoContent, ""))
+	defer srv.Close()
+	d := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil)
+	if err := d.Send(context.Background(), sample); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if len(c.bodies) != 1 || c.method[0] != http.MethodPost || c.ctype[0] != "application/json" {
+		t.Fatalf("posts %d, method %v, content type %v", len(c.bodies), c.method, c.ctype)
+	}
+	var got bytes.Buffer
+	if err := json.Indent(&got, c.bodies[0], "", "  "); err != nil {
+		t.Fatalf("posted body is not JSON: %v", err)
+	}
+	got.WriteByte('\n')
+	golden := filepath.Join("testdata", "embed.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("read golden (run with -update to create): %v", err)
+	}
+	if !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("payload differs from %s:\n got: %s\nwant: %s", golden, got.Bytes(), want)
+	}
+}
+
+func TestEmbedHasNothingElse(t *testing.T) {
+	t.Parallel()
+	b, err := notify.Payload(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string][]map[string]any
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	if len(top) != 1 || len(top["embeds"]) != 1 {
+		t.Fatalf("want exactly one embed and no other key: %s", b)
+	}
+	keys := map[string]bool{}
+	for k := range top["embeds"][0] {
+		keys[k] = true
+	}
+	for _, k := range []string{"title", "url", "description", "color", "timestamp", "footer"} {
+		if !keys[k] {
+			t.Errorf("embed lacks %q", k)
+		}
+		delete(keys, k)
+	}
+	if len(keys) != 0 {
+		t.Errorf("embed has extra keys %v", keys)
+	}
+	if top["embeds"][0]["color"] != float64(13589581) {
+		t.Errorf("color %v", top["embeds"][0]["color"])
+	}
+	noLink := sample
+	noLink.DeepLink = ""
+	b, _ = notify.Payload(noLink)
+	if strings.Contains(string(b), `"url"`) {
+		t.Errorf("empty deep link still sent a url: %s", b)
+	}
+}
+
+func TestSendStatuses(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name        string
+		status      int
+		answer      string
+		wantErr     bool
+		rateLimited bool
+		wantText    string
+	}{
+		{name: "no content", status: http.StatusNoContent},
+		{name: "ok", status: http.StatusOK, answer: `{"id":"1"}`},
+		{name: "rate limited", status: http.StatusTooManyRequests, answer: `{"message":"You are being rate limited.","retry_after":1.5,"global":false}`, wantErr: true, rateLimited: true, wantText: "retry after 1.5s"},
+		{name: "server error", status: http.StatusInternalServerError, answer: `{"message":"Internal"}`, wantErr: true, wantText: "answered 500: Internal"},
+		{name: "unknown webhook", status: http.StatusNotFound, answer: `{"message":"Unknown Webhook","code":10015}`, wantErr: true, wantText: "answered 404"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var c captured
+			srv := httptest.NewServer(c.handler(tc.status, tc.answer))
+			defer srv.Close()
+			err := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil).Send(context.Background(), sample)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
+			}
+			if err == nil {
+				return
+			}
+			if errors.Is(err, notify.ErrRateLimited) != tc.rateLimited {
+				t.Errorf("rate limited = %v, want %v (%v)", errors.Is(err, notify.ErrRateLimited), tc.rateLimited, err)
+			}
+			if !strings.Contains(err.Error(), tc.wantText) {
+				t.Errorf("error %q lacks %q", err, tc.wantText)
+			}
+		})
+	}
+}
+
+func TestRetryAfterHeader(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "3")
+		w.WriteHeader(http.StatusTooManyRequests)
+	}))
+	defer srv.Close()
+	err := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil).Send(context.Background(), sample)
+	if !errors.Is(err, notify.ErrRateLimited) || !strings.Contains(err.Error(), "retry after 3s") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestWebhookURLNeverLeaks drives every failure path with a debug-level
+// logger and checks neither errors nor log lines carry the secret path.
+func TestWebhookURLNeverLeaks(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	// A server that echoes the request path in its error message.
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		_ = json.NewEncoder(w).Encode(map[string]string{"message": "bad request to " + r.URL.Path})
+	}))
+	defer echo.Close()
+	limited := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = io.WriteString(w, `{"retry_after":2}`)
+	}))
+	defer limited.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closedURL := closed.URL
+	closed.Close()
+	hang := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-hang }))
+	defer slow.Close()
+	defer close(hang)
+
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name string
+		url  string
+		ctx  context.Context
+	}{
+		{"echoing 400", echo.URL + secretPath, context.Background()},
+		{"429", limited.URL + secretPath, context.Background()},
+		{"refused connection", closedURL + secretPath, context.Background()},
+		{"canceled", slow.URL + secretPath, canceled},
+		{"malformed", "http://[::1]:namedport" + secretPath, context.Background()},
+	}
+	var errs []error
+	for _, tc := range cases {
+		err := notify.NewDiscord(tc.url, nil, log).Send(tc.ctx, sample)
+		if err == nil {
+			t.Errorf("%s: want an error", tc.name)
+			continue
+		}
+		errs = append(errs, err)
+		if strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "1234567890") {
+			t.Errorf("%s: error leaks the webhook: %v", tc.name, err)
+		}
+	}
+	if !errors.Is(errs[3], context.Canceled) {
+		t.Errorf("canceled send does not wrap context.Canceled: %v", errs[3])
+	}
+	if strings.Contains(logs.String(), "s3cr3t") {
+		t.Errorf("log leaks the webhook:\n%s", logs.String())
+	}
+	// The off switch logs once and returns nil; on logs once without the URL.
+	logs.Reset()
+	if f := notify.FromWebhook("", nil, log); f != nil {
+		t.Error("empty webhook URL gave a sender")
+	}
+	if f := notify.FromWebhook(echo.URL+secretPath, nil, log); f == nil {
+		t.Error("webhook URL gave no sender")
+	}
+	if n := strings.Count(logs.String(), "\n"); n != 2 || strings.Contains(logs.String(), "s3cr3t") {
+		t.Errorf("start logs (%d lines):\n%s", n, logs.String())
+	}
+}
