@@ -1,0 +1,148 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+)
+
+func seedAt(t testing.TB, st *store.Store, site, id string, created time.Time, checked, forced *time.Time) {
+	t.Helper()
+	_, err := st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at, force_poll_at)
+		VALUES ($1, $2, 'https://x/' || $2, $3, $4, $5)`, site, id, created, checked, forced)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func ptr(t time.Time) *time.Time { return &t }
+
+func TestDueOrderAndCutoff(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rest := time.Hour
+	c := now.Add(-48 * time.Hour)
+	seedAt(t, st, "s", "rested-2h", c, ptr(now.Add(-2*time.Hour)), nil)
+	seedAt(t, st, "s", "rested-1h", c, ptr(now.Add(-rest)), nil) // exactly at the cutoff: due
+	seedAt(t, st, "s", "fresh", c, ptr(now.Add(-59*time.Minute)), nil)
+	seedAt(t, st, "s", "never", now.Add(-10*time.Minute), nil, nil)
+	seedAt(t, st, "s", "forced", c, ptr(now.Add(-time.Minute)), ptr(now.Add(-30*time.Second)))
+	seedAt(t, st, "s", "old-force", c, ptr(now.Add(-time.Minute)), ptr(now.Add(-2*time.Minute))) // force answered
+	seedAt(t, st, "other", "x", c, nil, nil)
+
+	got, err := st.DueBatch(ctx, "s", rest, now, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range got {
+		ids = append(ids, d.SeriesID)
+	}
+	want := []string{"forced", "never", "rested-2h", "rested-1h"}
+	if len(ids) != len(want) {
+		t.Fatalf("due = %v, want %v", ids, want)
+	}
+	for i := range want {
+		if ids[i] != want[i] {
+			t.Fatalf("due = %v, want %v", ids, want)
+		}
+	}
+	if two, _ := st.DueBatch(ctx, "s", rest, now, 2); len(two) != 2 || two[1].SeriesID != "never" {
+		t.Fatalf("limit 2: %+v", two)
+	}
+	sum, err := st.DueSummary(ctx, "s", rest, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Oldest due: rested-2h became due an hour ago.
+	if sum.Due != 4 || sum.Forced != 1 || sum.BehindBy(now) != time.Hour {
+		t.Fatalf("summary %+v behind %v", sum, sum.BehindBy(now))
+	}
+	if ok, err := st.StampChecked(ctx, "s", "forced", now); err != nil || !ok {
+		t.Fatalf("stamp: %v %v", ok, err)
+	}
+	if s, _ := st.GetSeries(ctx, "s", "forced"); s.ForcePollAt != nil || !s.LatestCheckedAt.Equal(now) {
+		t.Fatalf("stamp did not consume the force: %+v", s)
+	}
+	if ok, _ := st.StampChecked(ctx, "s", "gone", now); ok {
+		t.Fatal("stamped a missing series")
+	}
+	empty, err := st.DueSummary(ctx, "nothing", rest, now)
+	if err != nil || empty.Due != 0 || empty.BehindBy(now) != 0 {
+		t.Fatalf("empty summary: %+v %v", empty, err)
+	}
+}
+
+func TestNextDueAt(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if _, ok, err := st.NextDueAt(ctx, "s", time.Hour, now); err != nil || ok {
+		t.Fatalf("empty site: %v %v", ok, err)
+	}
+	seedAt(t, st, "s", "a", now, ptr(now.Add(-20*time.Minute)), nil)
+	seedAt(t, st, "s", "b", now, ptr(now.Add(-10*time.Minute)), nil)
+	next, ok, err := st.NextDueAt(ctx, "s", time.Hour, now)
+	if err != nil || !ok || !next.Equal(now.Add(40*time.Minute)) {
+		t.Fatalf("next = %v %v %v", next, ok, err)
+	}
+	if _, err := st.ForcePoll(ctx, "s", "b", now); err != nil {
+		t.Fatal(err)
+	}
+	if next, _, _ := st.NextDueAt(ctx, "s", time.Hour, now); !next.Equal(now) {
+		t.Fatalf("forced: next = %v", next)
+	}
+	if _, err := st.ForcePoll(ctx, "s", "zzz", now); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("force unknown: %v", err)
+	}
+}
+
+func TestRecordOK(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	seedAt(t, st, "s", "1", now, nil, nil)
+	if err := st.UpsertFailure(ctx, "s", "1", "errors", now); err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.RecordOK(ctx, "s", "1", store.ReadFacts{Title: "T", CoverURL: "https://c/1.jpg", Number: "10", ChURL: "https://x/1/10"}, now)
+	if err != nil || r.New || !r.NeedCover || r.CoverURL != "https://c/1.jpg" {
+		t.Fatalf("first ok: %+v %v", r, err)
+	}
+	var n int
+	_ = st.Pool().QueryRow(ctx, `SELECT count(*) FROM poll_failures`).Scan(&n)
+	if n != 0 {
+		t.Fatal("failure row survived a good read")
+	}
+	// Same chapter later: latest_seen_at stays; title kept when the read has none.
+	r, err = st.RecordOK(ctx, "s", "1", store.ReadFacts{Number: "10.0"}, now.Add(time.Hour))
+	if err != nil || r.New {
+		t.Fatalf("same chapter: %+v %v", r, err)
+	}
+	s, _ := st.GetSeries(ctx, "s", "1")
+	if s.Title != "T" || s.CoverURL != "https://c/1.jpg" || !s.LatestSeenAt.Equal(now) {
+		t.Fatalf("after same chapter: %+v", s)
+	}
+	if err := st.PutCover(ctx, "s", "1", store.Cover{ContentType: "image/jpeg", Body: []byte{1}, FetchedAt: now, SourceURL: "https://c/1.jpg"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err = st.RecordOK(ctx, "s", "1", store.ReadFacts{Number: "11", CoverURL: "https://c/1.jpg"}, now.Add(2*time.Hour))
+	if err != nil || !r.New || r.NeedCover {
+		t.Fatalf("moved chapter: %+v %v", r, err)
+	}
+	s, _ = st.GetSeries(ctx, "s", "1")
+	if s.LatestNumber != "11" || !s.LatestSeenAt.Equal(now.Add(2*time.Hour)) {
+		t.Fatalf("after move: %+v", s)
+	}
+	if _, err := st.RecordOK(ctx, "s", "nope", store.ReadFacts{Number: "1"}, now); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing series: %v", err)
+	}
+}

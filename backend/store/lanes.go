@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Lane is one poll_lanes row: the Owner's pause window and the refusal
+// backoff of one Site's Lane. A Site with no row reads as the zero Lane.
+type Lane struct {
+	Site        string
+	PausedUntil *time.Time // the Owner's pause; nil when never paused
+	PauseReason string
+	RefuseUntil *time.Time // refusal backoff; nil when never refused
+	UpdatedAt   time.Time
+}
+
+// Paused reports whether the pause window is open at now.
+func (l Lane) Paused(now time.Time) bool { return l.PausedUntil != nil && l.PausedUntil.After(now) }
+
+// Refusing reports whether the refusal backoff is open at now.
+func (l Lane) Refusing(now time.Time) bool { return l.RefuseUntil != nil && l.RefuseUntil.After(now) }
+
+const laneColumns = `site, paused_until, pause_reason, refuse_until, updated_at`
+
+func scanLane(row scanner) (Lane, error) {
+	var l Lane
+	err := row.Scan(&l.Site, &l.PausedUntil, &l.PauseReason, &l.RefuseUntil, &l.UpdatedAt)
+	return l, err
+}
+
+// GetLane returns the Site's poll_lanes row, or the zero Lane (Site set,
+// no windows) when the Site has none yet.
+func (s *Store) GetLane(ctx context.Context, site string) (Lane, error) {
+	l, err := scanLane(s.pool.QueryRow(ctx, `SELECT `+laneColumns+` FROM poll_lanes WHERE site = $1`, site))
+	if err != nil {
+		if notFound("get lane", err) == ErrNotFound {
+			return Lane{Site: site}, nil
+		}
+		return Lane{}, fmt.Errorf("store: get lane: %w", err)
+	}
+	return l, nil
+}
+
+// ListLanes returns every poll_lanes row, keyed by Site.
+func (s *Store) ListLanes(ctx context.Context) (map[string]Lane, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+laneColumns+` FROM poll_lanes`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list lanes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Lane{}
+	for rows.Next() {
+		l, err := scanLane(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list lanes: %w", err)
+		}
+		out[l.Site] = l
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list lanes: %w", err)
+	}
+	return out, nil
+}
+
+// PauseLane opens the Owner's pause window until the given time, with an
+// optional reason, and returns the row as stored.
+func (s *Store) PauseLane(ctx context.Context, site string, until time.Time, reason string) (Lane, error) {
+	l, err := scanLane(s.pool.QueryRow(ctx, `
+		INSERT INTO poll_lanes (site, paused_until, pause_reason, updated_at) VALUES ($1, $2, $3, now())
+		ON CONFLICT (site) DO UPDATE SET paused_until = EXCLUDED.paused_until,
+			pause_reason = EXCLUDED.pause_reason, updated_at = now()
+		RETURNING `+laneColumns, site, until, reason))
+	if err != nil {
+		return Lane{}, fmt.Errorf("store: pause lane: %w", err)
+	}
+	return l, nil
+}
+
+// ResumeLane closes the pause window (the reason goes with it) and returns
+// the row as stored. Resuming a Lane that was never paused is not an error.
+func (s *Store) ResumeLane(ctx context.Context, site string) (Lane, error) {
+	l, err := scanLane(s.pool.QueryRow(ctx, `
+		INSERT INTO poll_lanes (site, updated_at) VALUES ($1, now())
+		ON CONFLICT (site) DO UPDATE SET paused_until = NULL, pause_reason = '', updated_at = now()
+		RETURNING `+laneColumns, site))
+	if err != nil {
+		return Lane{}, fmt.Errorf("store: resume lane: %w", err)
+	}
+	return l, nil
+}
+
+// SetRefuseUntil opens (or, with a time in the past, closes) the Lane's
+// refusal backoff.
+func (s *Store) SetRefuseUntil(ctx context.Context, site string, until time.Time) error {
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO poll_lanes (site, refuse_until, updated_at) VALUES ($1, $2, now())
+		ON CONFLICT (site) DO UPDATE SET refuse_until = EXCLUDED.refuse_until, updated_at = now()`, site, until)
+	if err != nil {
+		return fmt.Errorf("store: set refuse until: %w", err)
+	}
+	return nil
+}

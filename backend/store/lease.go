@@ -1,0 +1,112 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// LockAppName is the application_name of every Lane lock connection, so an
+// operator (or a test) can find them in pg_stat_activity.
+const LockAppName = "mangabookmark-lane-lock"
+
+// LaneLock is the ownership of one Site's Lane across processes: a
+// session-level advisory lock held on a connection of its own, outside the
+// pool. When the process dies its connection closes and PostgreSQL releases
+// the lock, so another process can take the Lane. Not safe for concurrent
+// use; each Lane's owner goroutine has its own.
+type LaneLock struct {
+	dsn  string
+	site string
+	key  int64
+
+	mu   sync.Mutex
+	conn *pgx.Conn
+	held bool
+}
+
+// LaneLockKey is the advisory-lock key of a Site's Lane.
+func LaneLockKey(site string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("mangabookmark lane " + site))
+	return int64(h.Sum64())
+}
+
+// NewLaneLock prepares the lock of one Site's Lane; it connects lazily.
+func (s *Store) NewLaneLock(site string) *LaneLock {
+	return &LaneLock{dsn: s.dsn, site: site, key: LaneLockKey(site)}
+}
+
+// TryAcquire connects when needed and tries the advisory lock without
+// waiting. It reports whether this process now holds the Lane.
+func (l *LaneLock) TryAcquire(ctx context.Context) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held {
+		return true, nil
+	}
+	if l.conn == nil || l.conn.IsClosed() {
+		cfg, err := pgx.ParseConfig(l.dsn)
+		if err != nil {
+			return false, errors.New("store: lane lock: the database URL does not parse")
+		}
+		cfg.RuntimeParams["application_name"] = LockAppName
+		c, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return false, fmt.Errorf("store: lane lock %s: connect: %w", l.site, err)
+		}
+		l.conn = c
+	}
+	var ok bool
+	if err := l.conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, l.key).Scan(&ok); err != nil {
+		l.closeLocked()
+		return false, fmt.Errorf("store: lane lock %s: try: %w", l.site, err)
+	}
+	l.held = ok
+	return ok, nil
+}
+
+// Check reports whether the lock is still held: the dedicated connection
+// must answer. On an error the connection is dropped and the lock counts as
+// lost (PostgreSQL releases a session lock with its connection).
+func (l *LaneLock) Check(ctx context.Context) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.held || l.conn == nil {
+		return errors.New("store: lane lock: not held")
+	}
+	if err := l.conn.Ping(ctx); err != nil {
+		l.closeLocked()
+		return fmt.Errorf("store: lane lock %s: connection lost: %w", l.site, err)
+	}
+	return nil
+}
+
+// Held reports whether the lock was held at the last acquire or check.
+func (l *LaneLock) Held() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.held
+}
+
+// Release gives the Lane up and closes the dedicated connection.
+func (l *LaneLock) Release(ctx context.Context) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.conn != nil && l.held && !l.conn.IsClosed() {
+		_, _ = l.conn.Exec(ctx, `SELECT pg_advisory_unlock($1)`, l.key)
+	}
+	l.closeLocked()
+}
+
+func (l *LaneLock) closeLocked() {
+	if l.conn != nil {
+		_ = l.conn.Close(context.Background())
+	}
+	l.conn = nil
+	l.held = false
+}

@@ -1,0 +1,68 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+)
+
+func TestLaneLockExclusiveAndReleasedWithConnection(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	a, b := st.NewLaneLock("comix"), st.NewLaneLock("comix")
+	defer a.Release(ctx)
+	defer b.Release(ctx)
+	if ok, err := a.TryAcquire(ctx); err != nil || !ok {
+		t.Fatalf("a: %v %v", ok, err)
+	}
+	if ok, err := b.TryAcquire(ctx); err != nil || ok {
+		t.Fatalf("b took a held lock: %v %v", ok, err)
+	}
+	other := st.NewLaneLock("kagane")
+	defer other.Release(ctx)
+	if ok, _ := other.TryAcquire(ctx); !ok {
+		t.Fatal("another Site's lock was blocked")
+	}
+	if err := a.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Kill every lock connection of this database except b's and other's: a's
+	// session ends, so its lock goes with it.
+	var pids []int32
+	rows, err := st.Pool().Query(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ($1::bigint & 4294967295)::oid AND granted`, store.LaneLockKey("comix"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var p int32
+		_ = rows.Scan(&p)
+		pids = append(pids, p)
+	}
+	rows.Close()
+	if len(pids) != 1 {
+		t.Fatalf("holders of comix lock: %v", pids)
+	}
+	if _, err := st.Pool().Exec(ctx, `SELECT pg_terminate_backend($1, 5000)`, pids[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Check(ctx); err == nil {
+		t.Fatal("check passed on a killed connection")
+	}
+	if a.Held() {
+		t.Fatal("a still claims the lock")
+	}
+	if ok, err := b.TryAcquire(ctx); err != nil || !ok {
+		t.Fatalf("b after a died: %v %v", ok, err)
+	}
+	// a reconnects but cannot take it back.
+	if ok, err := a.TryAcquire(ctx); err != nil || ok {
+		t.Fatalf("a retook a held lock: %v %v", ok, err)
+	}
+	b.Release(ctx)
+	if ok, _ := a.TryAcquire(ctx); !ok {
+		t.Fatal("a could not take a released lock")
+	}
+}
