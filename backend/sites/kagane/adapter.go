@@ -1,0 +1,61 @@
+package kagane
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"mangabookmark/backend/sites"
+)
+
+var (
+	uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	b32Re  = regexp.MustCompile(`^[0-9a-z]{26}$`)
+)
+
+// Adapter is the Kagane adapter.
+type Adapter struct{}
+
+var _ sites.Adapter = Adapter{}
+
+// SeriesID accepts /series/{id}[/reader/{book}], with a UUID-like id or an
+// older 26-character base32 id.
+func (Adapter) SeriesID(u *url.URL) (string, error) {
+	p := sites.PathSegments(u)
+	if len(p) >= 2 && p[0] == "series" {
+		id := strings.ToLower(p[1])
+		if uuidRe.MatchString(id) || b32Re.MatchString(id) {
+			return id, nil
+		}
+		return "", fmt.Errorf("kagane: %q is not a Kagane Series id: %w", p[1], sites.ErrNoSeries)
+	}
+	return "", fmt.Errorf("kagane: expected /series/{id}: %w", sites.ErrNoSeries)
+}
+
+// SeriesURL is {origin}/series/{id}.
+func (Adapter) SeriesURL(s *sites.Site, id string) string {
+	return s.Base() + "/series/" + id
+}
+
+// Request is what Read asks the route for: open the Series page, fetch the
+// details JSON from inside it with the Origin and Referer the API expects.
+func Request(s *sites.Site, id string) sites.Request {
+	base := s.Base()
+	return sites.Request{Site: s, Page: base + "/series/" + id, Data: base + "/api/v2/series/" + id,
+		Accept: "application/json", Header: map[string][]string{"Origin": {base}, "Referer": {base + "/"}}}
+}
+
+// Read fetches and parses the details.
+func (Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
+	resp, res, ok := sites.Fetch(ctx, f, Request(s, id), sites.JSON)
+	if !ok {
+		return res
+	}
+	facts, out, err := ParseSeries(resp.Body, s.Base(), id)
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+}

@@ -1,0 +1,167 @@
+package mangadex
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+type apiError struct {
+	Status int    `json:"status"`
+	Title  string `json:"title"`
+	Detail string `json:"detail"`
+}
+
+type envelope struct {
+	Result string     `json:"result"`
+	Errors []apiError `json:"errors"`
+}
+
+// errorOutcome reads {"result":"error"} bodies: a 404 inside is not_found.
+func (e envelope) errorOutcome() (sites.Outcome, error) {
+	for _, x := range e.Errors {
+		if x.Status == 404 {
+			return sites.NotFound, fmt.Errorf("mangadex: %s", x.Detail)
+		}
+	}
+	return sites.Unfetchable, fmt.Errorf("mangadex: API error %+v: %w", e.Errors, sites.ErrUnusable)
+}
+
+type mangaBody struct {
+	envelope
+	Data *struct {
+		ID         string `json:"id"`
+		Attributes struct {
+			Title     map[string]string   `json:"title"`
+			AltTitles []map[string]string `json:"altTitles"`
+		} `json:"attributes"`
+		Relationships []struct {
+			Type       string `json:"type"`
+			Attributes *struct {
+				FileName string `json:"fileName"`
+			} `json:"attributes"`
+		} `json:"relationships"`
+	} `json:"data"`
+}
+
+// ParseManga reads the title and cover from a /manga/{id}?includes[]=cover_art
+// body. Covers point at {uploads}/covers/{id}/{fileName}.512.jpg.
+func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, error) {
+	var m mangaBody
+	if err := json.Unmarshal(body, &m); err != nil {
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangadex: manga: %v: %w", err, sites.ErrUnusable)
+	}
+	if m.Result == "error" {
+		out, err := m.errorOutcome()
+		return sites.Facts{}, out, err
+	}
+	if m.Data == nil {
+		return sites.Facts{}, sites.NoChapter, fmt.Errorf("mangadex: manga body has no data")
+	}
+	f := sites.Facts{Title: pickTitle(m.Data.Attributes.Title)}
+	for _, alt := range m.Data.Attributes.AltTitles {
+		if f.Title != "" {
+			break
+		}
+		f.Title = alt["en"]
+	}
+	for _, r := range m.Data.Relationships {
+		if r.Type == "cover_art" && r.Attributes != nil {
+			fn := r.Attributes.FileName
+			if fn != "" && !strings.ContainsAny(fn, "/?#\\") {
+				f.CoverURL = sites.Resolve(uploads, "/covers/"+url.PathEscape(id)+"/"+url.PathEscape(fn)+".512.jpg")
+			}
+			break
+		}
+	}
+	return f, sites.OK, nil
+}
+
+// pickTitle prefers English, then romanised Japanese, then any language
+// (alphabetically by code, so the choice is stable).
+func pickTitle(t map[string]string) string {
+	for _, k := range []string{"en", "ja-ro"} {
+		if v := strings.TrimSpace(t[k]); v != "" {
+			return v
+		}
+	}
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if v := strings.TrimSpace(t[k]); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+type feedBody struct {
+	envelope
+	Data []struct {
+		ID         string `json:"id"`
+		Attributes struct {
+			Chapter     *string `json:"chapter"`
+			Title       *string `json:"title"`
+			ExternalURL *string `json:"externalUrl"`
+			Pages       int     `json:"pages"`
+			PublishAt   string  `json:"publishAt"`
+		} `json:"attributes"`
+	} `json:"data"`
+}
+
+// ParseFeed picks the Latest Chapter from a /manga/{id}/feed body; chapter
+// links point at {site}/chapter/{id}. An empty body (HTTP 204) or a feed
+// without a usable row is no_chapter.
+func ParseFeed(body []byte, site string) (*sites.Chapter, sites.Outcome, error) {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, sites.NoChapter, fmt.Errorf("mangadex: empty feed")
+	}
+	var fb feedBody
+	if err := json.Unmarshal(body, &fb); err != nil {
+		return nil, sites.Unfetchable, fmt.Errorf("mangadex: feed: %v: %w", err, sites.ErrUnusable)
+	}
+	if fb.Result == "error" {
+		out, err := fb.errorOutcome()
+		return nil, out, err
+	}
+	var best *sites.Chapter
+	for _, row := range fb.Data {
+		a := row.Attributes
+		if a.ExternalURL != nil && a.Pages == 0 {
+			continue // hosted elsewhere; not readable here
+		}
+		if a.Chapter == nil {
+			continue
+		}
+		num, ok := sites.ParseNumber(*a.Chapter)
+		if !ok {
+			continue
+		}
+		if best != nil && sites.CompareNumbers(num, best.Number) <= 0 {
+			continue
+		}
+		ch := &sites.Chapter{Number: num, Title: "Chapter " + num}
+		if a.Title != nil && strings.TrimSpace(*a.Title) != "" {
+			ch.Title = strings.TrimSpace(*a.Title)
+		}
+		if uuidRe.MatchString(row.ID) {
+			ch.URL = sites.Resolve(site, "/chapter/"+row.ID)
+		}
+		if t, err := time.Parse(time.RFC3339, a.PublishAt); err == nil {
+			ch.ReleasedAt = t.UTC()
+		}
+		best = ch
+	}
+	if best == nil {
+		return nil, sites.NoChapter, fmt.Errorf("mangadex: feed has %d rows, none with a chapter number", len(fb.Data))
+	}
+	return best, sites.OK, nil
+}

@@ -1,0 +1,10 @@
+// Package mangapill reads MangaPill's server-rendered Series page (plain
+// route, with the Referer the Site expects): title, lazy-loaded cover
+// (img[data-src]) and the chapter list under #chapters, newest first. The
+// Site gives no chapter dates.
+//
+// Chapter numbers come from the link text ("Chapter 1183.5"). Links without
+// a "Chapter N" ("Special 2") are skipped; "S2 Chapter 3" reads as 3. The
+// first link that yields a number is the Latest Chapter (the Site's order
+// is newest first). No such link, or no #chapters: no_chapter.
+package mangapill

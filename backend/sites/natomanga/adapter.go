@@ -1,0 +1,66 @@
+package natomanga
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"mangabookmark/backend/sites"
+)
+
+var slugRe = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,199}$`)
+
+// Adapter is the Natomanga adapter.
+type Adapter struct{}
+
+var _ sites.Adapter = Adapter{}
+
+// SeriesID accepts /manga/{slug} and chapter links /manga/{slug}/{chapter}.
+func (Adapter) SeriesID(u *url.URL) (string, error) {
+	p := sites.PathSegments(u)
+	if len(p) >= 2 && p[0] == "manga" {
+		slug := strings.ToLower(p[1])
+		if slugRe.MatchString(slug) {
+			return slug, nil
+		}
+		return "", fmt.Errorf("natomanga: %q is not a Series slug: %w", p[1], sites.ErrNoSeries)
+	}
+	return "", fmt.Errorf("natomanga: expected /manga/{slug}: %w", sites.ErrNoSeries)
+}
+
+// SeriesURL is {origin}/manga/{slug}.
+func (Adapter) SeriesURL(s *sites.Site, id string) string {
+	return s.Base() + "/manga/" + id
+}
+
+// ChaptersURL is the chapter JSON endpoint of a Series.
+func ChaptersURL(s *sites.Site, id string) string {
+	return s.Base() + "/api/manga/" + url.PathEscape(id) + "/chapters?limit=-1"
+}
+
+// Read fetches the Series page, then the chapter JSON from inside it.
+func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
+	page := a.SeriesURL(s, id)
+	resp, res, ok := sites.Fetch(ctx, f, sites.Request{Site: s, Page: page, Accept: "text/html"}, sites.HTML)
+	if !ok {
+		return res
+	}
+	facts, out, err := ParsePage(resp.Body, s.Base())
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	req := sites.Request{Site: s, Page: page, Data: ChaptersURL(s, id), Accept: "application/json",
+		Header: map[string][]string{"Referer": {page}}}
+	resp, res, ok = sites.Fetch(ctx, f, req, sites.JSON)
+	if !ok {
+		return res
+	}
+	ch, out, err := ParseChapters(resp.Body, s.Base(), id)
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	facts.Latest = ch
+	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+}

@@ -1,0 +1,94 @@
+package natomanga
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/internal/dom"
+)
+
+// ParsePage reads the title (h1 in ul.manga-info-text, else the first h1)
+// and cover (div.manga-info-pic img or span.info-image img) of a Series
+// page. A body starting "REDIRECT :" is not_found.
+func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
+	if bytes.HasPrefix(bytes.TrimSpace(body), []byte("REDIRECT :")) {
+		return sites.Facts{}, sites.NotFound, fmt.Errorf("natomanga: the Site says the Series moved")
+	}
+	doc, err := dom.Parse(body)
+	if err != nil {
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("natomanga: page: %v: %w", err, sites.ErrUnusable)
+	}
+	var f sites.Facts
+	info := dom.Find(doc, func(n *dom.Node) bool { return dom.Is(n, "ul") && dom.HasClass(n, "manga-info-text") })
+	if info == nil {
+		info = doc
+	}
+	if h := dom.Find(info, dom.Tag("h1")); h != nil {
+		f.Title = dom.Text(h)
+	}
+	pic := dom.Find(doc, func(n *dom.Node) bool {
+		return (dom.Is(n, "div") && dom.HasClass(n, "manga-info-pic")) || (dom.Is(n, "span") && dom.HasClass(n, "info-image"))
+	})
+	if img := dom.Find(pic, dom.Tag("img")); pic != nil && img != nil {
+		v, _ := dom.Attr(img, "src")
+		f.CoverURL = sites.Resolve(base, v)
+	}
+	return f, sites.OK, nil
+}
+
+type chaptersBody struct {
+	Success *bool `json:"success"`
+	Data    *struct {
+		Chapters *[]struct {
+			Name      string   `json:"chapter_name"`
+			Slug      string   `json:"chapter_slug"`
+			Num       *float64 `json:"chapter_num"`
+			UpdatedAt string   `json:"updated_at"`
+		} `json:"chapters"`
+	} `json:"data"`
+}
+
+// ParseChapters reads the chapter JSON; chapter links are
+// {base}/manga/{slug}/{chapter_slug}.
+func ParseChapters(body []byte, base, slug string) (*sites.Chapter, sites.Outcome, error) {
+	var b chaptersBody
+	if err := json.Unmarshal(body, &b); err != nil {
+		return nil, sites.Unfetchable, fmt.Errorf("natomanga: chapters: %v: %w", err, sites.ErrUnusable)
+	}
+	if b.Success != nil && !*b.Success {
+		return nil, sites.NotFound, fmt.Errorf("natomanga: chapter API says success false")
+	}
+	if b.Data == nil || b.Data.Chapters == nil {
+		return nil, sites.NoChapter, fmt.Errorf("natomanga: chapter JSON has no data.chapters")
+	}
+	var best *sites.Chapter
+	for _, c := range *b.Data.Chapters {
+		num, ok := sites.NumberFromName(c.Name)
+		if !ok && c.Num != nil && *c.Num > 0 {
+			num, ok = sites.NumberFromFloat(*c.Num)
+		}
+		if !ok || (best != nil && sites.CompareNumbers(num, best.Number) <= 0) {
+			continue
+		}
+		ch := &sites.Chapter{Number: num, Title: strings.TrimSpace(c.Name)}
+		if ch.Title == "" {
+			ch.Title = "Chapter " + num
+		}
+		if c.Slug != "" {
+			ch.URL = sites.Resolve(base, "/manga/"+url.PathEscape(slug)+"/"+url.PathEscape(c.Slug))
+		}
+		if t, err := time.Parse(time.RFC3339Nano, c.UpdatedAt); err == nil {
+			ch.ReleasedAt = t.UTC()
+		}
+		best = ch
+	}
+	if best == nil {
+		return nil, sites.NoChapter, fmt.Errorf("natomanga: %d chapters, none with a number", len(*b.Data.Chapters))
+	}
+	return best, sites.OK, nil
+}

@@ -1,0 +1,66 @@
+package weebcentral
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+
+	"mangabookmark/backend/sites"
+)
+
+var ulidRe = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{26}$`)
+
+// Adapter is the WeebCentral adapter.
+type Adapter struct{}
+
+var _ sites.Adapter = Adapter{}
+
+// SeriesID accepts /series/{ULID}[/Slug...]. Chapter links (/chapters/{ULID})
+// do not name their Series and are refused.
+func (Adapter) SeriesID(u *url.URL) (string, error) {
+	p := sites.PathSegments(u)
+	if len(p) >= 2 && p[0] == "series" {
+		id := strings.ToUpper(p[1])
+		if ulidRe.MatchString(id) {
+			return id, nil
+		}
+		return "", fmt.Errorf("weebcentral: %q is not a WeebCentral Series id: %w", p[1], sites.ErrNoSeries)
+	}
+	if len(p) >= 1 && p[0] == "chapters" {
+		return "", fmt.Errorf("weebcentral: a chapter link does not say which Series it belongs to; use the Series page link: %w", sites.ErrNoSeries)
+	}
+	return "", fmt.Errorf("weebcentral: expected /series/{id}: %w", sites.ErrNoSeries)
+}
+
+// SeriesURL is {origin}/series/{id}; the slug after it is cosmetic.
+func (Adapter) SeriesURL(s *sites.Site, id string) string {
+	return s.Base() + "/series/" + id
+}
+
+// Read fetches the Series page, then the full chapter list.
+func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
+	page := a.SeriesURL(s, id)
+	req := sites.Request{Site: s, Page: page, Accept: "text/html"}
+	resp, res, ok := sites.Fetch(ctx, f, req, sites.HTML)
+	if !ok {
+		return res
+	}
+	facts, out, err := ParsePage(resp.Body, s.Base())
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	req.Page = page + "/full-chapter-list"
+	req.Header = map[string][]string{"Referer": {page}}
+	resp, res, ok = sites.Fetch(ctx, f, req, sites.HTML)
+	if !ok {
+		return res
+	}
+	ch, out, err := ParseChapterList(resp.Body, s.Base())
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	facts.Latest = ch
+	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+}
