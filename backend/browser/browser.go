@@ -198,12 +198,13 @@ func (b *Browser) drop(c *conn, cause error) {
 }
 
 // fail turns a failed step into Fetch's error. The caller's own
-// cancellation stays as it is; a challenge keeps its sentinel; a lost
+// cancellation stays as it is; a challenge or an oversized body keeps its
+// sentinel; a lost
 // connection, a dead tab or a sidecar that stopped answering becomes
 // sites.ErrUnreachable and drops the connection; anything Chrome answered
 // (a page that failed to load, a script error) is a plain error.
 func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
-	if errors.Is(err, sites.ErrChallenge) {
+	if errors.Is(err, sites.ErrChallenge) || errors.Is(err, sites.ErrTooLarge) {
 		return fmt.Errorf("browser: %s: %w", op, err)
 	}
 	if why := c.broken(); why != "" {

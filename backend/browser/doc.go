@@ -31,9 +31,10 @@
 //     sites.ErrChallenge (refused). A refused, closed or lost sidecar
 //     connection, or a crashed or closed tab, wraps sites.ErrUnreachable
 //     (unreachable); the connection is then dropped and the next Fetch dials
-//     again. Everything else (404 pages, 5xx, a body over the size limit)
-//     comes back as a Response for the sites classification to judge; a body
-//     over the limit is cut to limit+1 bytes so it reads as too large.
+//     again. A body over the size limit wraps sites.ErrTooLarge
+//     (unfetchable), as on the plain route. Everything else (404 pages, 5xx,
+//     a challenge the page still shows in its status and headers) comes back
+//     as a Response for the sites classification to judge.
 //
 //   - No leaks across reconnects. Each connection has exactly one goroutine
 //     of ours (the event pump) and one of rod's (the socket reader); both end

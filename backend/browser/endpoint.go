@@ -10,6 +10,11 @@ import (
 	"strings"
 )
 
+// versionClient asks /json/version without keeping the connection: the
+// question comes once per reconnect, and an idle keep-alive connection
+// would outlive the Browser.
+var versionClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
 // resolveEndpoint turns the configured endpoint into a DevTools WebSocket
 // URL. ws:// and wss:// URLs are used as given; http(s)://host:port is asked
 // for its browser URL at /json/version, the way Chrome publishes it.
@@ -31,7 +36,7 @@ func resolveEndpoint(ctx context.Context, endpoint string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := versionClient.Do(req)
 	if err != nil {
 		return "", err
 	}

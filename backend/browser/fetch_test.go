@@ -153,9 +153,12 @@ func TestBodyOverLimitIsCut(t *testing.T) {
 	b := newBrowser(t, chrome.WSURL(), browser.WithMaxBody(limit))
 
 	for _, data := range []string{"", s.URL + "/big/data"} {
-		res := mustFetch(t, b, s.URL+"/big/page", data)
-		if len(res.Body) != limit+1 {
-			t.Errorf("data %q: body %d bytes, want limit+1 = %d", data, len(res.Body), limit+1)
+		res, err := fetch(t, b, s.URL+"/big/page", data)
+		if !errors.Is(err, sites.ErrTooLarge) || res != nil {
+			t.Errorf("data %q: res %v err %v, want sites.ErrTooLarge", data, res, err)
+		}
+		if got := sites.ClassifyError(err); got != sites.Unfetchable {
+			t.Errorf("data %q: classified %s, want unfetchable", data, got)
 		}
 	}
 	// Under the limit the body comes back whole.

@@ -3,6 +3,8 @@ package browser
 import (
 	"log/slog"
 	"time"
+
+	"mangabookmark/backend/sites"
 )
 
 // Defaults of a Browser; each has an Option.
@@ -12,8 +14,8 @@ const (
 	DefaultChallengeWait = 30 * time.Second
 	// DefaultReadTimeout bounds the in-page read after the page is ready.
 	DefaultReadTimeout = 30 * time.Second
-	// DefaultMaxBody is the largest body handed back whole (5 MiB).
-	DefaultMaxBody = 5 << 20
+	// DefaultMaxBody is the largest body read, the plain route's limit.
+	DefaultMaxBody = sites.DefaultBodyLimit
 	// DefaultDialTimeout bounds reaching the sidecar.
 	DefaultDialTimeout = 10 * time.Second
 )
@@ -94,8 +96,8 @@ func WithSettle(d time.Duration) Option {
 	}
 }
 
-// WithMaxBody sets the body size limit in bytes. A larger body is returned
-// cut to limit+1 bytes so the classification sees it as too large.
+// WithMaxBody sets the body size limit in bytes. A larger body is an error
+// wrapping sites.ErrTooLarge (unfetchable).
 func WithMaxBody(n int) Option {
 	return func(o *options) {
 		if n > 0 {

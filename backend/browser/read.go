@@ -74,6 +74,9 @@ func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*si
 	if err := b.eval(rctx, c, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
 	}
+	if f.Over {
+		return nil, fmt.Errorf("fetch %s in page: body over %d bytes: %w", req.Data, b.opts.maxBody, sites.ErrTooLarge)
+	}
 	body, err := base64.StdEncoding.DecodeString(f.Body)
 	if err != nil {
 		return nil, &pageError{msg: fmt.Sprintf("fetch %s in page: body: %v", req.Data, err)}
@@ -82,7 +85,7 @@ func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*si
 	for k, v := range f.Headers {
 		h.Set(k, v)
 	}
-	res := &sites.Response{Status: f.Status, Header: h, Body: b.limit(body)}
+	res := &sites.Response{Status: f.Status, Header: h, Body: body}
 	if u, err := url.Parse(f.URL); err == nil && f.URL != "" {
 		res.FinalURL = u
 	}
@@ -97,18 +100,12 @@ func (b *Browser) readPage(ctx context.Context, c *conn, doc *document) (*sites.
 	if err := b.eval(rctx, c, htmlJS, false, &html); err != nil {
 		return nil, fmt.Errorf("page html: %w", err)
 	}
-	res := &sites.Response{Status: doc.status, Header: doc.header, Body: b.limit([]byte(html))}
+	if len(html) > b.opts.maxBody {
+		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(html), b.opts.maxBody, sites.ErrTooLarge)
+	}
+	res := &sites.Response{Status: doc.status, Header: doc.header, Body: []byte(html)}
 	if u, err := url.Parse(doc.url); err == nil && doc.url != "" {
 		res.FinalURL = u
 	}
 	return res, nil
-}
-
-// limit cuts a body over the limit to limit+1 bytes: enough for the
-// classification to see it is too large, without carrying all of it.
-func (b *Browser) limit(body []byte) []byte {
-	if len(body) > b.opts.maxBody {
-		return body[:b.opts.maxBody+1]
-	}
-	return body
 }

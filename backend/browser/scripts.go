@@ -54,8 +54,8 @@ const htmlJS = `(() => {
 
 // fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
 // from inside the page (same origin, the page's cookies stay in Chrome),
-// reads at most limit+1 bytes and returns status, headers, final URL and
-// the body as base64 so binary bodies survive.
+// stops reading past limit bytes (over: true, no body) and returns status,
+// headers, final URL and the body as base64 so binary bodies survive.
 const fetchJS = `async (url, accept, limit, timeoutMs) => {
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
@@ -80,7 +80,7 @@ const fetchJS = `async (url, accept, limit, timeoutMs) => {
     const all = new Uint8Array(n);
     let off = 0;
     for (const p of parts) { all.set(p, off); off += p.length; }
-    const body = over ? all.subarray(0, limit + 1) : all;
+    const body = over ? new Uint8Array(0) : all;
     let b64;
     if (typeof body.toBase64 === 'function') {
       b64 = body.toBase64();

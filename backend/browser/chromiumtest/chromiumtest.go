@@ -107,9 +107,13 @@ type Target struct {
 	URL  string `json:"url"`
 }
 
+// listClient keeps no idle connections, so tests counting goroutines see
+// none of its.
+var listClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
 // Pages lists the open page targets (tabs).
 func (c *Chromium) Pages() ([]Target, error) {
-	res, err := http.Get(c.HTTPURL() + "/json/list")
+	res, err := listClient.Get(c.HTTPURL() + "/json/list")
 	if err != nil {
 		return nil, err
 	}
