@@ -1,0 +1,139 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/store"
+)
+
+// BookmarkJSON is one bookmark as the Reader API shows it.
+type BookmarkJSON struct {
+	Site     string        `json:"site"`
+	SeriesID string        `json:"series_id"`
+	Title    string        `json:"title"`
+	URL      string        `json:"url"`
+	CoverURL string        `json:"cover_url"`
+	Latest   *LatestJSON   `json:"latest"`
+	Progress *ProgressJSON `json:"progress"`
+	New      bool          `json:"new"`
+}
+
+// LatestJSON is a Series' Latest Chapter.
+type LatestJSON struct {
+	Number string     `json:"number"`
+	Title  string     `json:"title"`
+	URL    string     `json:"url"`
+	SeenAt *time.Time `json:"seen_at"`
+}
+
+// ProgressJSON is a Reader's Progress on a Series.
+type ProgressJSON struct {
+	Number string    `json:"number"`
+	URL    string    `json:"url,omitempty"`
+	ReadAt time.Time `json:"read_at"`
+}
+
+func (s *Server) bookmarkJSON(b store.Bookmark) BookmarkJSON {
+	out := BookmarkJSON{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, CoverURL: b.CoverURL, New: b.New}
+	if b.HasCover {
+		out.CoverURL = s.coverURL(b.Site, b.SeriesID)
+	}
+	if b.LatestNumber != "" {
+		l := &LatestJSON{Number: b.LatestNumber, Title: b.LatestTitle, URL: b.LatestURL}
+		if b.LatestSeenAt != nil {
+			t := b.LatestSeenAt.UTC()
+			l.SeenAt = &t
+		}
+		out.Latest = l
+	}
+	if b.ProgressNumber != "" && b.ProgressReadAt != nil {
+		out.Progress = &ProgressJSON{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
+	}
+	return out
+}
+
+// coverURL is our own /covers/ path for a stored cover.
+func (s *Server) coverURL(site, seriesID string) string {
+	return strings.TrimRight(s.BaseURL, "/") + "/covers/" + url.PathEscape(site) + "/" + url.PathEscape(seriesID)
+}
+
+func (s *Server) listBookmarks(w http.ResponseWriter, r *http.Request) {
+	id, _ := IdentityFrom(r.Context())
+	list, err := s.Store.ListBookmarks(r.Context(), id.ReaderID)
+	if err != nil {
+		s.internalError(w, r, "list bookmarks", err)
+		return
+	}
+	out := make([]BookmarkJSON, 0, len(list))
+	for _, b := range list {
+		out = append(out, s.bookmarkJSON(b))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"bookmarks": out})
+}
+
+type addBookmarkBody struct {
+	URL *string `json:"url"`
+}
+
+// addBookmark bookmarks the Series of any Series or chapter URL. A new
+// bookmark is 201; re-adding an existing one is 200 with the same body.
+func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
+	id, _ := IdentityFrom(r.Context())
+	var body addBookmarkBody
+	if !decodeJSON(w, r, &body) {
+		return
+	}
+	if body.URL == nil || strings.TrimSpace(*body.URL) == "" {
+		writeError(w, http.StatusBadRequest, `field "url" is required: send the URL of a Series or chapter page`)
+		return
+	}
+	if s.Sites == nil {
+		writeError(w, http.StatusUnprocessableEntity, "this server has no Sites registered")
+		return
+	}
+	ref, err := s.Sites.Canonicalize(*body.URL)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, canonicalReason(err))
+		return
+	}
+	created, err := s.Store.AddBookmark(r.Context(), id.ReaderID, ref.Site, ref.SeriesID, ref.URL)
+	if err != nil {
+		s.internalError(w, r, "add bookmark", err)
+		return
+	}
+	b, err := s.Store.GetBookmark(r.Context(), id.ReaderID, ref.Site, ref.SeriesID)
+	if err != nil {
+		s.internalError(w, r, "read bookmark back", err)
+		return
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	writeJSON(w, status, s.bookmarkJSON(b))
+}
+
+// removeBookmark deletes one bookmark (204); the Series goes with the last
+// one. An unknown Site or an absent bookmark is 404.
+func (s *Server) removeBookmark(w http.ResponseWriter, r *http.Request) {
+	id, _ := IdentityFrom(r.Context())
+	site := s.siteOr404(w, r.PathValue("site"))
+	if site == nil {
+		return
+	}
+	seriesID := r.PathValue("series_id")
+	err := s.Store.RemoveBookmark(r.Context(), id.ReaderID, site.Name, seriesID)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "you have no bookmark for that Series on "+site.Name)
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "remove bookmark", err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

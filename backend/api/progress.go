@@ -1,0 +1,170 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// MaxReadsPerBatch bounds one POST /api/progress.
+const MaxReadsPerBatch = 500
+
+// maxFutureSkew is how far ahead of the server's clock a read_at may be
+// (a Reader's clock may run fast); further is refused as bogus.
+const maxFutureSkew = 24 * time.Hour
+
+// ReadJSON is one read in POST /api/progress. Every field is a string so a
+// number sent as a JSON number is a clear 400, not a silent float.
+type ReadJSON struct {
+	Site     string `json:"site"`
+	SeriesID string `json:"series_id"`
+	Number   string `json:"number"`
+	URL      string `json:"url"`
+	ReadAt   string `json:"read_at"`
+}
+
+type progressBody struct {
+	Reads *[]ReadJSON `json:"reads"`
+}
+
+// ReadErrorJSON reports one refused read of a batch by its index.
+type ReadErrorJSON struct {
+	Index int    `json:"index"`
+	Error string `json:"error"`
+}
+
+// ProgressResultJSON answers POST /api/progress. Applied reads created or
+// moved Progress; ignored reads were valid but changed nothing (a replay,
+// or not beyond the stored Progress); each refused read is listed under
+// errors, so applied + ignored + len(errors) is the number of reads sent.
+type ProgressResultJSON struct {
+	Applied int             `json:"applied"`
+	Ignored int             `json:"ignored"`
+	Errors  []ReadErrorJSON `json:"errors"`
+}
+
+// postProgress applies a batch of reads. Invalid entries are reported and
+// skipped; the valid ones apply. Progress moves only forward (see
+// store.ProgressUpsertSQL), so the call is idempotent in any order.
+func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
+	id, _ := IdentityFrom(r.Context())
+	var body progressBody
+	if !decodeJSON(w, r, &body) {
+		return
+	}
+	if body.Reads == nil {
+		writeError(w, http.StatusBadRequest, `field "reads" is required: send {"reads":[...]}`)
+		return
+	}
+	reads := *body.Reads
+	if len(reads) > MaxReadsPerBatch {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf(`field "reads" holds %d reads; send at most %d per request`, len(reads), MaxReadsPerBatch))
+		return
+	}
+	res := ProgressResultJSON{Errors: []ReadErrorJSON{}}
+	valid := make([]store.Read, 0, len(reads))
+	now := s.Now()
+	for i, in := range reads {
+		rd, err := s.validateRead(in, now)
+		if err != nil {
+			res.Errors = append(res.Errors, ReadErrorJSON{Index: i, Error: err.Error()})
+			continue
+		}
+		rd.ReaderID = id.ReaderID
+		valid = append(valid, rd)
+	}
+	moved, err := s.Store.ApplyReads(r.Context(), valid)
+	if err != nil {
+		s.internalError(w, r, "apply reads", err)
+		return
+	}
+	for _, m := range moved {
+		if m {
+			res.Applied++
+		} else {
+			res.Ignored++
+		}
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// validateRead checks one read: a registered Site, a plausible Series id
+// (it survives a round trip through the Site's canonical URL), a decimal
+// number, an RFC 3339 time not far in the future, and a URL, when given,
+// on the Site and (when it names one) of the same Series.
+func (s *Server) validateRead(in ReadJSON, now time.Time) (store.Read, error) {
+	if s.Sites == nil {
+		return store.Read{}, errors.New("this server has no Sites registered")
+	}
+	site := s.Sites.Get(in.Site)
+	if site == nil {
+		return store.Read{}, fmt.Errorf("site %q is not one of the Sites (%s)", in.Site, s.siteNames())
+	}
+	if !plausibleID(in.SeriesID) {
+		return store.Read{}, errors.New(`series_id must be the Site's Series id (non-empty, at most 200 printable characters)`)
+	}
+	ref, err := s.Sites.Canonicalize(site.Adapter.SeriesURL(site, in.SeriesID))
+	if err != nil || ref.Site != site.Name || ref.SeriesID != in.SeriesID {
+		return store.Read{}, fmt.Errorf("series_id %q is not a %s Series id", in.SeriesID, site.Name)
+	}
+	number, ok := sites.ParseNumber(in.Number)
+	if !ok {
+		return store.Read{}, fmt.Errorf(`number %q must be a decimal chapter number such as "12" or "12.5"`, in.Number)
+	}
+	readAt, err := time.Parse(time.RFC3339, in.ReadAt)
+	if err != nil {
+		return store.Read{}, fmt.Errorf("read_at %q must be an RFC 3339 time such as 2026-01-02T15:04:05Z", in.ReadAt)
+	}
+	if readAt.After(now.Add(maxFutureSkew)) {
+		return store.Read{}, fmt.Errorf("read_at %s is in the future; check the device's clock", in.ReadAt)
+	}
+	if err := s.checkReadURL(site, in); err != nil {
+		return store.Read{}, err
+	}
+	return store.Read{Site: site.Name, SeriesID: in.SeriesID, SeriesURL: ref.URL, Number: number,
+		URL: strings.TrimSpace(in.URL), ReadAt: readAt.UTC()}, nil
+}
+
+func (s *Server) checkReadURL(site *sites.Site, in ReadJSON) error {
+	raw := strings.TrimSpace(in.URL)
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || len(raw) > sites.MaxURLLength || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("url must be the absolute http(s) URL of the chapter page")
+	}
+	if !site.OwnsHost(u.Host) {
+		return fmt.Errorf("url is not on %s", site.Name)
+	}
+	ref, err := s.Sites.Canonicalize(raw)
+	if errors.Is(err, sites.ErrNoSeries) {
+		return nil // a chapter URL that does not name its Series (MangaDex, WeebCentral)
+	}
+	if err != nil {
+		return errors.New("url is not a usable chapter URL: " + strings.TrimPrefix(err.Error(), "sites: "))
+	}
+	if ref.Site != site.Name || ref.SeriesID != in.SeriesID {
+		return fmt.Errorf("url names Series %q of %s, not %q", ref.SeriesID, ref.Site, in.SeriesID)
+	}
+	return nil
+}
+
+func plausibleID(id string) bool {
+	if id == "" || len(id) > 200 || strings.TrimSpace(id) != id {
+		return false
+	}
+	for _, r := range id {
+		if !unicode.IsPrint(r) || r == '/' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,54 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mangabookmark/backend/sites"
+)
+
+// limitWrites answers 429 when the calling token has used up its write
+// budget (Deps.NoLimits turns the limit off for benchmarks).
+func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, _ := IdentityFrom(r.Context())
+		if !s.NoLimits && !s.limiter.allow(id.TokenID) {
+			w.Header().Set("Retry-After", strconv.Itoa(5))
+			writeError(w, http.StatusTooManyRequests, "too many writes with this token; wait a few seconds and send them again")
+			return
+		}
+		h(w, r)
+	}
+}
+
+// siteOr404 returns the registered Site named in the path, or answers 404
+// naming the known Sites.
+func (s *Server) siteOr404(w http.ResponseWriter, name string) *sites.Site {
+	if s.Sites != nil {
+		if site := s.Sites.Get(name); site != nil {
+			return site
+		}
+	}
+	writeError(w, http.StatusNotFound, "unknown Site "+strconv.Quote(name)+"; the Sites are: "+s.siteNames())
+	return nil
+}
+
+func (s *Server) siteNames() string {
+	if s.Sites == nil {
+		return "(none registered)"
+	}
+	return strings.Join(s.Sites.Names(), ", ")
+}
+
+// internalError logs err and answers 500 without its text.
+func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	s.Log.Error(what, "path", r.URL.Path, "error", err)
+	writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
+}
+
+// canonicalReason turns a Canonicalize error into the sentence of a 422.
+func canonicalReason(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "sites: ")
+	return "that URL cannot be bookmarked: " + msg
+}

@@ -1,0 +1,56 @@
+package auth
+
+import (
+	"html/template"
+	"net/http"
+)
+
+var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>{{.Title}} · mangabookmark</title>
+<style>
+body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;color:#222;background:#fafafa}
+h1{font-size:1.4rem}
+code,.token{font-family:ui-monospace,monospace}
+.token{display:block;padding:.75rem;background:#fff;border:1px solid #ccc;border-radius:6px;word-break:break-all;user-select:all}
+ol li{margin:.3rem 0}
+.note{color:#666;font-size:.9rem}
+</style></head><body>
+<h1>{{.Title}}</h1>
+<p>{{.Message}}</p>
+{{if .Token}}
+<p>Your API token, shown this once:</p>
+<code class="token" id="token">{{.Token}}</code>
+<ol>
+<li>Install the userscript from <a href="/userscript/mangabookmark.user.js">/userscript/mangabookmark.user.js</a> (Tampermonkey or Violentmonkey) if you have not yet.</li>
+<li>Open any chapter on one of the Sites and click the <b>mb</b> panel in the bottom corner, then <b>settings</b>.</li>
+<li>Paste the token into the <b>Token</b> field, check the backend URL, and save.</li>
+</ol>
+<p class="note">Keep the token private: it is your password here. Logging in again makes a new one; ask the Owner to revoke a lost one.</p>
+{{else}}
+<p><a href="/auth/discord/login">Log in with Discord</a></p>
+{{end}}
+</body></html>`))
+
+type pageData struct {
+	Title, Message, Token string
+}
+
+func (o *OAuth) page(w http.ResponseWriter, status int, title, msg, token string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	w.WriteHeader(status)
+	if err := pageTmpl.Execute(w, pageData{Title: title, Message: msg, Token: token}); err != nil {
+		o.log.Warn("oauth page render failed", "error", err)
+	}
+}
+
+func (o *OAuth) tokenPage(w http.ResponseWriter, name, token string) {
+	o.page(w, http.StatusOK, "Welcome, "+name, "You are logged in to mangabookmark.", token)
+}

@@ -1,0 +1,222 @@
+package auth
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/store"
+)
+
+// TokenPrefix starts every API token, so a leaked one is recognisable.
+const TokenPrefix = "mb_"
+
+// tokenBytes is the entropy of a token.
+const tokenBytes = 32
+
+// touchEvery throttles last_used_at writes per token.
+const touchEvery = time.Minute
+
+// ErrInvalidToken is returned for a malformed, unknown or revoked token;
+// the three are deliberately indistinguishable to the caller.
+var ErrInvalidToken = errors.New("auth: invalid token")
+
+// ErrNoOwner is returned when an Owner token is asked for but
+// OWNER_DISCORD_ID is not set.
+var ErrNoOwner = errors.New("auth: OWNER_DISCORD_ID is not set: set it to the Owner's Discord user id to mint an Owner token")
+
+// Service mints, checks and revokes API tokens. It is safe for concurrent use.
+type Service struct {
+	st    *store.Store
+	key   []byte
+	owner string
+
+	// Seams for tests.
+	now  func() time.Time
+	rand io.Reader
+	log  *slog.Logger
+
+	mu        sync.Mutex
+	lastTouch map[int64]time.Time
+}
+
+var _ api.Authenticator = (*Service)(nil)
+
+// New builds the token service over the store. tokenKey is TOKEN_KEY;
+// ownerDiscordID is OWNER_DISCORD_ID ("" when no Owner is configured).
+func New(st *store.Store, tokenKey []byte, ownerDiscordID string) *Service {
+	return &Service{
+		st: st, key: append([]byte(nil), tokenKey...), owner: ownerDiscordID,
+		now: time.Now, rand: rand.Reader, log: slog.New(slog.DiscardHandler),
+		lastTouch: map[int64]time.Time{},
+	}
+}
+
+// WithLogger sets the logger (never handed a token or key) and returns s.
+func (s *Service) WithLogger(l *slog.Logger) *Service {
+	if l != nil {
+		s.log = l
+	}
+	return s
+}
+
+// WithClock sets the clock used for created, used and revoked times.
+func (s *Service) WithClock(now func() time.Time) *Service {
+	if now != nil {
+		s.now = now
+	}
+	return s
+}
+
+// OwnerDiscordID returns the configured Owner's Discord id ("" when unset).
+func (s *Service) OwnerDiscordID() string { return s.owner }
+
+// digest is the stored form of a token: HMAC-SHA256 under TOKEN_KEY.
+func (s *Service) digest(token string) []byte {
+	m := hmac.New(sha256.New, s.key)
+	m.Write([]byte(token))
+	return m.Sum(nil)
+}
+
+// wellFormed checks the shape without touching the database.
+func wellFormed(token string) bool {
+	body, ok := strings.CutPrefix(token, TokenPrefix)
+	if !ok || len(body) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(body)
+	return err == nil
+}
+
+// Authenticate resolves a bearer token to the Identity of its Reader.
+func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity, error) {
+	if len(s.key) == 0 || !wellFormed(token) {
+		return api.Identity{}, ErrInvalidToken
+	}
+	want := s.digest(token)
+	row, err := s.st.ActiveTokenByHMAC(ctx, want)
+	if errors.Is(err, store.ErrNotFound) {
+		return api.Identity{}, ErrInvalidToken
+	}
+	if err != nil {
+		return api.Identity{}, fmt.Errorf("auth: authenticate: %w", err)
+	}
+	// The lookup matched on the index; compare again in constant time so
+	// no comparison of secret material ever short-circuits.
+	if subtle.ConstantTimeCompare(row.HMAC, want) != 1 {
+		return api.Identity{}, ErrInvalidToken
+	}
+	s.touch(ctx, row.ID)
+	return api.Identity{
+		ReaderID:  row.ReaderID,
+		TokenID:   row.ID,
+		DiscordID: row.DiscordID,
+		Name:      row.ReaderName,
+		Owner:     s.isOwner(row.DiscordID),
+	}, nil
+}
+
+func (s *Service) isOwner(discordID string) bool {
+	return s.owner != "" && subtle.ConstantTimeCompare([]byte(discordID), []byte(s.owner)) == 1
+}
+
+// touch records the use at most once per touchEvery per token and process;
+// the store applies the same threshold across processes.
+func (s *Service) touch(ctx context.Context, tokenID int64) {
+	now := s.now()
+	s.mu.Lock()
+	last, seen := s.lastTouch[tokenID]
+	if seen && now.Sub(last) < touchEvery {
+		s.mu.Unlock()
+		return
+	}
+	if len(s.lastTouch) > 100000 {
+		s.lastTouch = map[int64]time.Time{}
+	}
+	s.lastTouch[tokenID] = now
+	s.mu.Unlock()
+	if err := s.st.TouchToken(ctx, tokenID, now, touchEvery); err != nil {
+		s.log.Warn("token last-used update failed", "token_id", tokenID, "error", err)
+	}
+}
+
+// newPlaintext draws a fresh token: the prefix and 32 random bytes in
+// unpadded base64url.
+func (s *Service) newPlaintext() (string, error) {
+	b := make([]byte, tokenBytes)
+	if _, err := io.ReadFull(s.rand, b); err != nil {
+		return "", fmt.Errorf("auth: random token: %w", err)
+	}
+	return TokenPrefix + base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// MintToken creates (or renames) the Reader with that Discord id and gives
+// it a new token named tokenName. The plaintext is returned once and never
+// stored or logged.
+func (s *Service) MintToken(ctx context.Context, readerDiscordID, readerName, tokenName string) (string, error) {
+	plain, _, err := s.mint(ctx, readerDiscordID, readerName, tokenName, nil)
+	return plain, err
+}
+
+// MintOwnerToken mints a token for the Owner (OWNER_DISCORD_ID), creating
+// the Owner's Reader row when needed.
+func (s *Service) MintOwnerToken(ctx context.Context, tokenName string) (string, store.Token, error) {
+	if s.owner == "" {
+		return "", store.Token{}, ErrNoOwner
+	}
+	return s.mint(ctx, s.owner, "", tokenName, nil)
+}
+
+// MintTokenRow is MintToken returning the stored row as well (for the CLI).
+func (s *Service) MintTokenRow(ctx context.Context, readerDiscordID, readerName, tokenName string) (string, store.Token, error) {
+	return s.mint(ctx, readerDiscordID, readerName, tokenName, nil)
+}
+
+func (s *Service) mint(ctx context.Context, discordID, readerName, tokenName string, loginAt *time.Time) (string, store.Token, error) {
+	if len(s.key) == 0 {
+		return "", store.Token{}, errors.New("auth: TOKEN_KEY is not set: set it to at least 32 random characters (openssl rand -hex 32)")
+	}
+	discordID = strings.TrimSpace(discordID)
+	if discordID == "" {
+		return "", store.Token{}, errors.New("auth: a Reader needs a Discord id")
+	}
+	r, err := s.st.UpsertReader(ctx, discordID, strings.TrimSpace(readerName), loginAt)
+	if err != nil {
+		return "", store.Token{}, fmt.Errorf("auth: mint token: %w", err)
+	}
+	plain, err := s.newPlaintext()
+	if err != nil {
+		return "", store.Token{}, err
+	}
+	t, err := s.st.InsertToken(ctx, r.ID, strings.TrimSpace(tokenName), s.digest(plain), s.now())
+	if err != nil {
+		return "", store.Token{}, fmt.Errorf("auth: mint token: %w", err)
+	}
+	s.log.Info("token minted", "token_id", t.ID, "reader_id", r.ID, "discord_id", discordID, "token_name", t.Name)
+	return plain, t, nil
+}
+
+// ListTokens lists every token without secrets, newest first.
+func (s *Service) ListTokens(ctx context.Context) ([]store.Token, error) {
+	return s.st.ListTokens(ctx)
+}
+
+// RevokeToken revokes a token by id; it is refused from then on.
+func (s *Service) RevokeToken(ctx context.Context, id int64) error {
+	if err := s.st.RevokeToken(ctx, id, s.now()); err != nil {
+		return fmt.Errorf("auth: revoke token %d: %w", id, err)
+	}
+	s.log.Info("token revoked", "token_id", id)
+	return nil
+}

@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// Bookmark is one Reader's bookmark joined with its Series, the Reader's
+// Progress and whether a cover image is stored.
+type Bookmark struct {
+	Site      string
+	SeriesID  string
+	Title     string
+	URL       string
+	CoverURL  string // the Site's cover URL as last read ("" when unknown)
+	HasCover  bool   // a cover image is stored in the covers table
+	CreatedAt time.Time
+
+	LatestNumber string // "" when no Latest Chapter is known
+	LatestTitle  string
+	LatestURL    string
+	LatestSeenAt *time.Time
+
+	ProgressNumber string // "" when the Reader has no Progress here
+	ProgressURL    string
+	ProgressReadAt *time.Time
+
+	// New is the New Chapter signal: a Latest Chapter is known, the Reader
+	// has Progress, and the Latest Chapter's number is greater (compared as
+	// numeric in SQL). A bookmark with no Progress is not New: nothing has
+	// been read that a chapter could be new relative to.
+	New bool
+}
+
+const bookmarkSelect = `
+	SELECT s.site, s.series_id, s.title, s.url, s.cover_url,
+		EXISTS (SELECT 1 FROM covers c WHERE c.site = s.site AND c.series_id = s.series_id),
+		b.created_at,
+		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
+		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
+		coalesce(s.latest_number > p.number, false)
+	FROM bookmarks b
+	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id`
+
+func scanBookmark(row scanner) (Bookmark, error) {
+	var b Bookmark
+	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt,
+		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
+		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New)
+	return b, err
+}
+
+// ListBookmarks returns a Reader's bookmarks, most recently added first.
+func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, error) {
+	rows, err := s.pool.Query(ctx, bookmarkSelect+` WHERE b.reader_id = $1 ORDER BY b.created_at DESC, s.site, s.series_id`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: list bookmarks: %w", err)
+	}
+	defer rows.Close()
+	out := []Bookmark{}
+	for rows.Next() {
+		b, err := scanBookmark(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list bookmarks: %w", err)
+		}
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list bookmarks: %w", err)
+	}
+	return out, nil
+}
+
+// GetBookmark returns one of a Reader's bookmarks, or ErrNotFound.
+func (s *Store) GetBookmark(ctx context.Context, readerID int64, site, seriesID string) (Bookmark, error) {
+	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect+`
+		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, readerID, site, seriesID))
+	if err != nil {
+		return Bookmark{}, notFound("get bookmark", err)
+	}
+	return b, nil
+}
+
+// AddBookmark bookmarks a Series for a Reader, creating the Series (with
+// its canonical URL) when it is not known yet. It reports whether the
+// bookmark is new; adding an existing bookmark changes nothing.
+func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID, seriesURL string) (bool, error) {
+	// One statement: the foreign key check of the bookmark runs at its end
+	// and sees the Series row the first CTE inserted.
+	const q = `
+		WITH s AS (
+			INSERT INTO series (site, series_id, url) VALUES ($2, $3, $4)
+			ON CONFLICT (site, series_id) DO NOTHING
+		)
+		INSERT INTO bookmarks (reader_id, site, series_id) VALUES ($1, $2, $3)
+		ON CONFLICT (reader_id, site, series_id) DO NOTHING`
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var tag pgconn.CommandTag
+		tag, err = s.pool.Exec(ctx, q, readerID, site, seriesID, seriesURL)
+		if err == nil {
+			return tag.RowsAffected() == 1, nil
+		}
+		// The Series was removed as an orphan between our look and our
+		// insert (another Reader dropped its last bookmark): try again.
+		if !isForeignKeyViolation(err) {
+			break
+		}
+	}
+	return false, fmt.Errorf("store: add bookmark: %w", err)
+}
+
+// RemoveBookmark deletes a Reader's bookmark (its Progress goes with it)
+// and, in the same statement, the Series when no other Reader bookmarks it
+// (orphan removal). An absent bookmark is ErrNotFound.
+func (s *Store) RemoveBookmark(ctx context.Context, readerID int64, site, seriesID string) error {
+	var removed bool
+	err := s.pool.QueryRow(ctx, `
+		WITH b AS (
+			DELETE FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
+			RETURNING site, series_id
+		), orphan AS (
+			DELETE FROM series s USING b
+			WHERE s.site = b.site AND s.series_id = b.series_id
+			  AND NOT EXISTS (SELECT 1 FROM bookmarks o
+				WHERE o.site = b.site AND o.series_id = b.series_id AND o.reader_id <> $1)
+		)
+		SELECT EXISTS (SELECT 1 FROM b)`, readerID, site, seriesID).Scan(&removed)
+	if err != nil {
+		return fmt.Errorf("store: remove bookmark: %w", err)
+	}
+	if !removed {
+		return ErrNotFound
+	}
+	return nil
+}
+
+func isForeignKeyViolation(err error) bool {
+	var pg *pgconn.PgError
+	return errors.As(err, &pg) && pg.Code == "23503"
+}
