@@ -103,7 +103,7 @@ func (s *Store) NotifyNotice(ctx context.Context, kind, site string, at time.Tim
 // a Site's passes never overlap, so that is the order they ran in.
 
 // StallRun describes a Site's current run of stall passes (due > 0,
-// checked = 0, skip = '', refused = 0, unreachable = 0). Passes skipped as
+// checked = 0, skip empty, refused = 0, unreachable = 0). Passes skipped as
 // paused are ignored: they neither start nor break a run.
 type StallRun struct {
 	LastSkip  string     // skip of the Site's latest pass of any kind

@@ -1,0 +1,254 @@
+package lanes
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/notify"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// ownerWindow is how long a fault must have lasted before the Owner is
+// told. Every age it is compared with is derived from poll_passes and
+// poll_failures, never stored.
+const ownerWindow = 12 * time.Hour
+
+// sidecarSubject is the subject of the one notice that is about no Site.
+const sidecarSubject = "browser sidecar"
+
+// Notices evaluates the four owner-notice conditions at the end of every
+// Lane pass and keeps owner_notices in step: a row per open episode,
+// deleted when the condition clears, and one message per episode through
+// the notifier. It is safe for concurrent use by all Lanes.
+type Notices struct {
+	st           *store.Store
+	send         notify.Func
+	baseURL      string
+	browserSites []string
+	log          *slog.Logger
+}
+
+// NewNotices returns the evaluator. all is every registry Site (the
+// sidecar condition spans the browser ones); send may be nil, in which case
+// episodes are still recorded (the dashboard shows them) but nothing is
+// sent; baseURL is PUBLIC_BASE_URL, the root of every deep link ("" gives
+// embeds without a link).
+func NewNotices(st *store.Store, all []*sites.Site, send notify.Func, baseURL string, log *slog.Logger) *Notices {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	n := &Notices{st: st, send: send, baseURL: strings.TrimRight(baseURL, "/"), log: log}
+	for _, s := range all {
+		if s.Browser {
+			n.browserSites = append(n.browserSites, s.Name)
+		}
+	}
+	return n
+}
+
+// verdict is what one evaluation decides about one (kind, site) row.
+type verdict int
+
+const (
+	hold  verdict = iota // leave the row as it is (no evidence either way)
+	clear                // the condition does not hold: delete the row
+	open                 // the condition holds: keep a row, tell the Owner once
+)
+
+// Evaluate runs after the pass's poll_passes row is written, on every
+// return path of the pass. Store errors are logged and end the evaluation
+// of that kind; they never reach the Lane.
+func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time) {
+	if ctx.Err() != nil {
+		return // shutting down: the next start evaluates again
+	}
+	log := n.log.With("site", site.Name)
+	cutoff := now.Add(-ownerWindow)
+
+	stall, err := n.st.NoticeStallRun(ctx, site.Name)
+	if err != nil {
+		log.Error("owner notices: evaluate", "kind", notify.KindStall, "error", err)
+	} else if stall.LastSkip == "paused" {
+		// A pause is the Owner's own act: the Site's episodes neither open
+		// nor close while it lasts.
+	} else {
+		n.stall(ctx, log, site, stall, now, cutoff)
+		n.noBrowserRoute(ctx, log, site, now, cutoff)
+		n.adapterBroken(ctx, log, site, now, cutoff)
+	}
+	if site.Browser {
+		n.sidecarDown(ctx, log, now, cutoff)
+	}
+}
+
+// stall: the Site's latest pass (pauses aside) had due > 0, checked = 0,
+// skip empty, refused = 0, unreachable = 0, and so did every pass back to a
+// first one at least ownerWindow old.
+func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
+	v := clear
+	if r.Passes > 0 && !r.Since.After(cutoff) {
+		v = open
+	}
+	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
+		return notify.Notice{
+			Subject:  site.Name,
+			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
+			Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
+				site.Name, age(now.Sub(*r.Since)), r.Due),
+		}
+	})
+}
+
+// noBrowserRoute: a Site without a browser route has answered no read
+// since a refusing pass at least ownerWindow old, and is refusing still
+// (its gate is in force or it refused within the window). A browser Site
+// refusing is not a fault: it never opens this kind.
+func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *sites.Site, now, cutoff time.Time) {
+	v := clear
+	var r store.RefusalRun
+	if !site.Browser {
+		var err error
+		if r, err = n.st.NoticeRefusalRun(ctx, site.Name); err != nil {
+			log.Error("owner notices: evaluate", "kind", notify.KindNoBrowserRoute, "error", err)
+			return
+		}
+		current := r.Passes > 0 && ((r.RefuseUntil != nil && r.RefuseUntil.After(now)) || !r.Last.Before(cutoff))
+		if current && !r.Since.After(cutoff) {
+			v = open
+		}
+	}
+	n.apply(ctx, log, now, v, notify.KindNoBrowserRoute, site.Name, func() notify.Notice {
+		return notify.Notice{
+			Subject:  site.Name,
+			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
+			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
+				site.Name, age(now.Sub(*r.Since))),
+		}
+	})
+}
+
+// adapterBroken: more than half of the Site's Series hold a no_chapter
+// failure row at least ownerWindow old. A share, not a count; a Site with
+// no Series never qualifies.
+func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sites.Site, now, cutoff time.Time) {
+	r, err := n.st.NoticeNoChapterShare(ctx, site.Name, cutoff)
+	if err != nil {
+		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
+		return
+	}
+	v := clear
+	if r.Series > 0 && 2*r.Failing > r.Series && r.Since != nil {
+		v = open
+	}
+	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
+		return notify.Notice{
+			Subject:  site.Name,
+			DeepLink: n.link("/api/admin/failing?site=" + url.QueryEscape(site.Name) + "&outcome=no_chapter"),
+			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout; update the %s adapter.",
+				r.Failing, r.Series, site.Name, age(now.Sub(*r.Since)), site.Name),
+		}
+	})
+}
+
+// sidecarDown: the browser Sites hold Series, and every browser pass that
+// tried the sidecar since the latest one that reached it failed, the first
+// of them at least ownerWindow ago. With no failed attempt inside the
+// window (every browser Lane asleep or paused) there is no fresh evidence:
+// the row is held as it is.
+func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff time.Time) {
+	r, err := n.st.NoticeSidecarRun(ctx, n.browserSites)
+	if err != nil {
+		log.Error("owner notices: evaluate", "kind", notify.KindSidecarDown, "error", err)
+		return
+	}
+	v := clear
+	switch {
+	case r.Series == 0 || r.Passes == 0:
+	case r.Last.Before(cutoff):
+		v = hold
+	case !r.Since.After(cutoff):
+		v = open
+	}
+	n.apply(ctx, log, now, v, notify.KindSidecarDown, "", func() notify.Notice {
+		return notify.Notice{
+			Subject:  sidecarSubject,
+			DeepLink: n.link("/api/admin/lanes"),
+			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
+				age(now.Sub(*r.Since)), joinNames(n.browserSites)),
+		}
+	})
+}
+
+// apply carries out a verdict on the (kind, site) row. build is called only
+// when a message is about to be sent.
+func (n *Notices) apply(ctx context.Context, log *slog.Logger, now time.Time, v verdict, kind, site string, build func() notify.Notice) {
+	log = log.With("kind", kind)
+	switch v {
+	case hold:
+		return
+	case clear:
+		closed, err := n.st.CloseNotice(ctx, kind, site)
+		if err != nil {
+			log.Error("owner notices: close episode", "error", err)
+		} else if closed {
+			log.Info("owner notice episode closed")
+		}
+		return
+	}
+	created, err := n.st.OpenNotice(ctx, kind, site, now)
+	if err != nil {
+		log.Error("owner notices: open episode", "error", err)
+		return
+	}
+	if created {
+		log.Info("owner notice episode opened")
+	}
+	if n.send == nil {
+		return
+	}
+	at := now
+	sent, err := n.st.NotifyNotice(ctx, kind, site, at, func(ctx context.Context) error {
+		msg := build()
+		msg.Kind, msg.Site, msg.At = kind, site, at
+		return n.send(ctx, msg)
+	})
+	switch {
+	case err != nil:
+		log.Warn("owner notice not sent; the next pass retries", "error", err)
+	case sent:
+		log.Info("owner notice sent")
+	}
+}
+
+// link builds a deep link under PUBLIC_BASE_URL, or "" without one.
+func (n *Notices) link(path string) string {
+	if n.baseURL == "" {
+		return ""
+	}
+	return n.baseURL + path
+}
+
+// age renders a fault's age for one sentence: whole hours under two days,
+// whole days after.
+func age(d time.Duration) string {
+	if d < 48*time.Hour {
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+}
+
+// joinNames lists names as "a, b and c".
+func joinNames(names []string) string {
+	switch len(names) {
+	case 0:
+		return "the browser Sites"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
