@@ -55,9 +55,9 @@ func NewNotices(st *store.Store, all []*sites.Site, send notify.Func, baseURL st
 type verdict int
 
 const (
-	hold  verdict = iota // leave the row as it is (no evidence either way)
-	clear                // the condition does not hold: delete the row
-	open                 // the condition holds: keep a row, tell the Owner once
+	verdictHold  verdict = iota // leave the row as it is (no evidence either way)
+	verdictClear                // the condition does not hold: delete the row
+	verdictOpen                 // the condition holds: keep a row, tell the Owner once
 )
 
 // Evaluate runs after the pass's poll_passes row is written, on every
@@ -90,16 +90,16 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 // skip empty, refused = 0, unreachable = 0, and so did every pass back to a
 // first one at least ownerWindow old.
 func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
-	v := clear
+	v := verdictClear
 	if r.Passes > 0 && !r.Since.After(cutoff) {
-		v = open
+		v = verdictOpen
 	}
 	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
 			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
 			Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
-				site.Name, age(now.Sub(*r.Since)), r.Due),
+				site.Name, noticeAge(now.Sub(*r.Since)), r.Due),
 		}
 	})
 }
@@ -109,7 +109,7 @@ func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site,
 // (its gate is in force or it refused within the window). A browser Site
 // refusing is not a fault: it never opens this kind.
 func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *sites.Site, now, cutoff time.Time) {
-	v := clear
+	v := verdictClear
 	var r store.RefusalRun
 	if !site.Browser {
 		var err error
@@ -119,7 +119,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 		}
 		current := r.Passes > 0 && ((r.RefuseUntil != nil && r.RefuseUntil.After(now)) || !r.Last.Before(cutoff))
 		if current && !r.Since.After(cutoff) {
-			v = open
+			v = verdictOpen
 		}
 	}
 	n.apply(ctx, log, now, v, notify.KindNoBrowserRoute, site.Name, func() notify.Notice {
@@ -127,7 +127,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 			Subject:  site.Name,
 			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
 			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
-				site.Name, age(now.Sub(*r.Since))),
+				site.Name, noticeAge(now.Sub(*r.Since))),
 		}
 	})
 }
@@ -141,16 +141,16 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
 		return
 	}
-	v := clear
+	v := verdictClear
 	if r.Series > 0 && 2*r.Failing > r.Series && r.Since != nil {
-		v = open
+		v = verdictOpen
 	}
 	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
 			DeepLink: n.link("/api/admin/failing?site=" + url.QueryEscape(site.Name) + "&outcome=no_chapter"),
 			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout; update the %s adapter.",
-				r.Failing, r.Series, site.Name, age(now.Sub(*r.Since)), site.Name),
+				r.Failing, r.Series, site.Name, noticeAge(now.Sub(*r.Since)), site.Name),
 		}
 	})
 }
@@ -166,20 +166,20 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 		log.Error("owner notices: evaluate", "kind", notify.KindSidecarDown, "error", err)
 		return
 	}
-	v := clear
+	v := verdictClear
 	switch {
 	case r.Series == 0 || r.Passes == 0:
 	case r.Last.Before(cutoff):
-		v = hold
+		v = verdictHold
 	case !r.Since.After(cutoff):
-		v = open
+		v = verdictOpen
 	}
 	n.apply(ctx, log, now, v, notify.KindSidecarDown, "", func() notify.Notice {
 		return notify.Notice{
 			Subject:  sidecarSubject,
 			DeepLink: n.link("/api/admin/lanes"),
 			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
-				age(now.Sub(*r.Since)), joinNames(n.browserSites)),
+				noticeAge(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
 		}
 	})
 }
@@ -189,9 +189,9 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 func (n *Notices) apply(ctx context.Context, log *slog.Logger, now time.Time, v verdict, kind, site string, build func() notify.Notice) {
 	log = log.With("kind", kind)
 	switch v {
-	case hold:
+	case verdictHold:
 		return
-	case clear:
+	case verdictClear:
 		closed, err := n.st.CloseNotice(ctx, kind, site)
 		if err != nil {
 			log.Error("owner notices: close episode", "error", err)
@@ -233,17 +233,17 @@ func (n *Notices) link(path string) string {
 	return n.baseURL + path
 }
 
-// age renders a fault's age for one sentence: whole hours under two days,
+// noticeAge renders a fault's age for one sentence: whole hours under two days,
 // whole days after.
-func age(d time.Duration) string {
+func noticeAge(d time.Duration) string {
 	if d < 48*time.Hour {
 		return fmt.Sprintf("%dh", int(d/time.Hour))
 	}
 	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 }
 
-// joinNames lists names as "a, b and c".
-func joinNames(names []string) string {
+// joinSiteNames lists names as "a, b and c".
+func joinSiteNames(names []string) string {
 	switch len(names) {
 	case 0:
 		return "the browser Sites"

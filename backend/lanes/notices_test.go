@@ -502,11 +502,11 @@ func TestNoticeAge(t *testing.T) {
 		{12 * time.Hour, "12h"}, {13*time.Hour + 59*time.Minute, "13h"}, {47 * time.Hour, "47h"},
 		{48 * time.Hour, "2 days"}, {30 * 24 * time.Hour, "30 days"},
 	} {
-		if got := age(tc.d); got != tc.want {
-			t.Errorf("age(%s) = %q, want %q", tc.d, got, tc.want)
+		if got := noticeAge(tc.d); got != tc.want {
+			t.Errorf("noticeAge(%s) = %q, want %q", tc.d, got, tc.want)
 		}
 	}
-	if got := joinNames([]string{"a", "b", "c"}); got != "a, b and c" {
-		t.Errorf("joinNames = %q", got)
+	if got := joinSiteNames([]string{"a", "b", "c"}); got != "a, b and c" {
+		t.Errorf("joinSiteNames = %q", got)
 	}
 }
