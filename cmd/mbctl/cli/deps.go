@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"mangabookmark/backend/api/client"
+)
+
+// Deps is what every command's Run receives (bound with kong.Bind).
+type Deps struct {
+	env     Env
+	globals *Globals
+}
+
+// Out is where results go.
+func (d *Deps) Out() io.Writer { return d.env.Stdout }
+
+// Now is the injected clock.
+func (d *Deps) Now() time.Time { return d.env.Now() }
+
+// JSON reports whether --json was given.
+func (d *Deps) JSON() bool { return d.globals.JSON }
+
+// Color reports whether tables may use colour: a terminal and no NO_COLOR.
+func (d *Deps) Color() bool { return d.env.Terminal && d.env.Getenv("NO_COLOR") == "" }
+
+// NoColor reports whether the NO_COLOR convention is in force.
+func (d *Deps) NoColor() bool { return d.env.Getenv("NO_COLOR") != "" }
+
+// Context is the context commands run in.
+func (d *Deps) Context() context.Context { return context.Background() }
+
+// Client resolves server and token (flag, then environment, then the config
+// file) and builds the API client. A missing server is a usage error.
+func (d *Deps) Client() (*client.Client, error) {
+	server, token := d.globals.Server, d.globals.Token
+	if server == "" {
+		server = d.env.Getenv("MBCTL_SERVER")
+	}
+	if token == "" {
+		token = d.env.Getenv("MBCTL_TOKEN")
+	}
+	if server == "" || token == "" {
+		cfg, _, err := loadConfig(d.env)
+		if err != nil {
+			return nil, err
+		}
+		if server == "" {
+			server = cfg.Server
+		}
+		if token == "" {
+			token = cfg.Token
+		}
+	}
+	if server == "" {
+		return nil, usagef("no server given: pass --server URL, set MBCTL_SERVER, or run `mbctl login --server URL --token TOKEN`")
+	}
+	if token == "" {
+		return nil, usagef("no token given: pass --token, set MBCTL_TOKEN, or run `mbctl login --server URL --token TOKEN`")
+	}
+	c, err := client.New(server, token)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	return c, nil
+}
+
+// printJSON writes v indented, for scripts.
+func (d *Deps) printJSON(v any) error {
+	enc := json.NewEncoder(d.Out())
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("mbctl: write json: %w", err)
+	}
+	return nil
+}

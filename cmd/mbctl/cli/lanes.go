@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"fmt"
+	"time"
+
+	"mangabookmark/backend/api/client"
+)
+
+// LanesCmd prints every Lane.
+type LanesCmd struct{}
+
+// Run prints the Lanes table or JSON.
+func (LanesCmd) Run(d *Deps) error {
+	c, err := d.Client()
+	if err != nil {
+		return err
+	}
+	lanes, err := c.Lanes(d.Context())
+	if err != nil {
+		return err
+	}
+	if d.JSON() {
+		return d.printJSON(client.LanesResponse{Lanes: lanes})
+	}
+	now := d.Now()
+	t := &table{head: []string{"SITE", "STATE", "SERIES", "DUE", "BEHIND", "GAP", "FAILING", "LAST PASS", "WINDOW"},
+		right: map[int]bool{2: true, 3: true, 4: true, 5: true, 6: true}}
+	for _, l := range lanes {
+		failing := cell{text: fmt.Sprint(l.Failing)}
+		if l.Failing > 0 {
+			failing.color = ansiFault
+		}
+		last := cell{text: "never"}
+		if l.LastPass != nil {
+			last.text = Ago(now, &l.LastPass.StartedAt) + " " + PassCounts(*l.LastPass)
+			if PassFaulty(*l.LastPass) {
+				last.color = ansiFault
+			}
+		}
+		t.add(txt(l.Site), cell{text: l.State, color: stateColor(l.State)}, txt(fmt.Sprint(l.Series)),
+			txt(fmt.Sprint(l.Due)), txt(behindText(l.BehindByS)), txt(Human(time.Duration(l.EffectiveGapS)*time.Second)),
+			failing, last, txt(Window(now, l)))
+	}
+	return t.write(d.Out(), d.Color())
+}

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"fmt"
+
+	"mangabookmark/backend/api/client"
+)
+
+// VersionCmd prints mbctl's version.
+type VersionCmd struct{}
+
+// Run prints the version.
+func (VersionCmd) Run(d *Deps) error {
+	if d.JSON() {
+		return d.printJSON(map[string]string{"version": d.env.Version})
+	}
+	_, err := fmt.Fprintf(d.Out(), "mbctl %s\n", d.env.Version)
+	return err
+}
+
+// LoginCmd checks a server and an Owner token and saves them.
+type LoginCmd struct {
+	NoCheck bool `help:"Save without asking the server first."`
+}
+
+// Run checks the pair against the admin API and writes the config file.
+func (l LoginCmd) Run(d *Deps) error {
+	if d.globals.Server == "" || d.globals.Token == "" {
+		return usagef("login needs both --server URL and --token TOKEN")
+	}
+	c, err := client.New(d.globals.Server, d.globals.Token)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if !l.NoCheck {
+		if _, err := c.Lanes(d.Context()); err != nil {
+			return err
+		}
+	}
+	path, err := saveConfig(d.env, config{Server: c.Server(), Token: d.globals.Token})
+	if err != nil {
+		return err
+	}
+	if d.JSON() {
+		return d.printJSON(map[string]string{"server": c.Server(), "config": path})
+	}
+	_, err = fmt.Fprintf(d.Out(), "Saved %s for %s.\n", path, c.Server())
+	return err
+}
