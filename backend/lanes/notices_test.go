@@ -421,6 +421,30 @@ func TestNoticePauseHoldsAnOpenEpisode(t *testing.T) {
 	}
 }
 
+func TestNoticeRestartsDoNotEndAStall(t *testing.T) {
+	t.Parallel()
+	h := newNT(t)
+	for i := 0; i < 40; i++ {
+		switch i {
+		case 5, 20:
+			h.pass("mangapill", ntPass{skip: "stopped"}) // a restart
+		case 10:
+			h.pass("mangapill", ntPass{skip: "lock_lost"}) // another process took over
+		case 15:
+			h.pass("mangapill", ntPass{skip: "store_error"})
+		default:
+			h.pass("mangapill", ntPass{due: 5})
+		}
+		h.now = h.now.Add(time.Hour)
+	}
+	if got := h.sentKinds(); strings.Join(got, ",") != "stall/mangapill" {
+		t.Fatalf("sent %v", got)
+	}
+	if rows := h.rows(); len(rows) != 1 {
+		t.Fatalf("rows %+v", rows)
+	}
+}
+
 func TestNoticeNilNotifierKeepsRows(t *testing.T) {
 	t.Parallel()
 	h := newNT(t, func(h *ntHarness) {

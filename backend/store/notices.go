@@ -103,11 +103,14 @@ func (s *Store) NotifyNotice(ctx context.Context, kind, site string, at time.Tim
 // a Site's passes never overlap, so that is the order they ran in.
 
 // StallRun describes a Site's current run of stall passes (due > 0,
-// checked = 0, skip empty, refused = 0, unreachable = 0). Passes skipped as
-// paused are ignored: they neither start nor break a run.
+// checked = 0, skip empty, refused = 0, unreachable = 0). Passes that carry
+// no evidence about the Lane's reads are ignored: they neither start nor
+// break a run. Those are the ones skipped as paused (the Owner's act),
+// stopped (shutdown), lock_lost (another process runs the Lane) and
+// store_error (the database, not the Lane).
 type StallRun struct {
-	LastSkip  string     // skip of the Site's latest pass of any kind
-	HasPasses bool       // the Site has at least one pass
+	LastSkip  string     // skip of the latest pass, passes skipped as stopped or lock_lost aside
+	HasPasses bool       // LastSkip is set: the Site has such a pass
 	Passes    int        // stall passes since the latest non-stall pass
 	Since     *time.Time // start of the run's first pass; nil when Passes == 0
 	Due       int        // due count of the run's latest pass
@@ -122,12 +125,14 @@ func (s *Store) NoticeStallRun(ctx context.Context, site string) (StallRun, erro
 		WITH p AS (
 			SELECT id, started_at, due,
 				(due > 0 AND checked = 0 AND skip = '' AND refused = 0 AND unreachable = 0) AS stall
-			FROM poll_passes WHERE site = $1 AND skip <> 'paused'
+			FROM poll_passes
+			WHERE site = $1 AND skip NOT IN ('paused', 'stopped', 'lock_lost', 'store_error')
 		), brk AS (
 			SELECT started_at, id FROM p WHERE NOT stall ORDER BY started_at DESC, id DESC LIMIT 1
 		)
 		SELECT
-			(SELECT skip FROM poll_passes WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT 1),
+			(SELECT skip FROM poll_passes WHERE site = $1 AND skip NOT IN ('stopped', 'lock_lost')
+				ORDER BY started_at DESC, id DESC LIMIT 1),
 			count(*), min(started_at),
 			(array_agg(due ORDER BY started_at DESC, id DESC))[1]
 		FROM p
