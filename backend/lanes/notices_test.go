@@ -424,11 +424,13 @@ func TestNoticePauseHoldsAnOpenEpisode(t *testing.T) {
 func TestNoticeRestartsDoNotEndAStall(t *testing.T) {
 	t.Parallel()
 	h := newNT(t)
+	// Passes 0..12 stall (the notice goes at 12h); a restart, a lost lock
+	// and a store error must neither end the episode nor restart its age.
 	for i := 0; i < 40; i++ {
 		switch i {
-		case 5, 20:
+		case 6, 13:
 			h.pass("mangapill", ntPass{skip: "stopped"}) // a restart
-		case 10:
+		case 14:
 			h.pass("mangapill", ntPass{skip: "lock_lost"}) // another process took over
 		case 15:
 			h.pass("mangapill", ntPass{skip: "store_error"})
@@ -437,8 +439,8 @@ func TestNoticeRestartsDoNotEndAStall(t *testing.T) {
 		}
 		h.now = h.now.Add(time.Hour)
 	}
-	if got := h.sentKinds(); strings.Join(got, ",") != "stall/mangapill" {
-		t.Fatalf("sent %v", got)
+	if got := h.sentKinds(); strings.Join(got, ",") != "stall/mangapill" || !h.sent[0].At.Equal(ntStart.Add(ownerWindow)) {
+		t.Fatalf("sent %v (first at %v)", got, h.sent)
 	}
 	if rows := h.rows(); len(rows) != 1 {
 		t.Fatalf("rows %+v", rows)
