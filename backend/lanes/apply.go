@@ -1,0 +1,102 @@
+package lanes
+
+import (
+	"context"
+	"time"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// apply writes what one read means (SPEC "Outcomes of one read"): a good
+// read updates the Series and deletes its failure row; not_found,
+// no_chapter, unfetchable and errors upsert the failure row (failing_since
+// kept, an unchanged word writes nothing); refused and unreachable write
+// nothing. Store errors are logged and the Lane goes on.
+func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.DueSeries, r sites.Result) {
+	s := l.site
+	now := m.clock.Now()
+	log := l.log.With("series_id", d.SeriesID, "outcome", string(r.Outcome))
+	switch r.Outcome {
+	case sites.OK:
+		res.OK++
+		ch := r.Facts.Latest
+		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL}
+		if !ch.ReleasedAt.IsZero() {
+			t := ch.ReleasedAt
+			f.ReleasedAt = &t
+		}
+		ok, err := m.cfg.Store.RecordOK(ctx, s.Name, d.SeriesID, f, now)
+		if err != nil {
+			log.Error("lanes: cannot record a good read", "error", err)
+			return
+		}
+		if ok.New {
+			res.New++
+		}
+		if ok.NeedCover {
+			m.covers.heal(s, d.SeriesID, ok.CoverURL)
+		}
+	case sites.NotFound, sites.NoChapter, sites.Unfetchable, sites.Errors:
+		countFailure(res, r.Outcome)
+		log.Info("lanes: read failed", "status", r.Status, "error", errText(r.Err))
+		if err := m.cfg.Store.UpsertFailure(ctx, s.Name, d.SeriesID, string(r.Outcome), now); err != nil {
+			log.Error("lanes: cannot write the failure row", "error", err)
+		}
+	case sites.Refused:
+		res.Refused++
+		log.Info("lanes: read refused by a challenge", "status", r.Status, "error", errText(r.Err))
+	case sites.Unreachable:
+		res.Unreachable++
+	}
+}
+
+func countFailure(res *PassResult, o sites.Outcome) {
+	switch o {
+	case sites.NotFound:
+		res.NotFound++
+	case sites.NoChapter:
+		res.NoChapter++
+	case sites.Unfetchable:
+		res.Unfetchable++
+	case sites.Errors:
+		res.Errors++
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// record writes the pass row (on every return path), prunes old rows at
+// most hourly, and then calls the notices hook.
+func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
+	res.FinishedAt = m.clock.Now()
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if _, err := m.cfg.Store.InsertPass(wctx, *res); err != nil {
+		l.log.Error("lanes: cannot write the pass row", "error", err)
+	}
+	if l.lastPrune.IsZero() || res.FinishedAt.Sub(l.lastPrune) >= pruneEvery {
+		l.lastPrune = res.FinishedAt
+		if n, err := m.cfg.Store.PrunePasses(wctx, l.site.Name, res.FinishedAt.Add(-PassRetention)); err != nil {
+			l.log.Error("lanes: cannot prune old passes", "error", err)
+		} else if n > 0 {
+			l.log.Debug("lanes: pruned old passes", "deleted", n)
+		}
+	}
+	lvl := l.log.Debug
+	if res.Checked > 0 {
+		lvl = l.log.Info
+	}
+	lvl("lanes: pass", "skip", res.Skip, "due", res.Due, "checked", res.Checked, "ok", res.OK, "new", res.New,
+		"not_found", res.NotFound, "no_chapter", res.NoChapter, "unfetchable", res.Unfetchable,
+		"errors", res.Errors, "refused", res.Refused, "unreachable", res.Unreachable,
+		"behind_by", res.BehindBy.Round(time.Second).String())
+	if m.cfg.Notices != nil {
+		m.cfg.Notices.Evaluate(wctx, l.site, res.FinishedAt)
+	}
+}

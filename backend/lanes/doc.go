@@ -1,0 +1,83 @@
+// Package lanes runs the Poll Lanes: one independent, self-paced goroutine
+// per registry Site that keeps every Series' Latest Chapter fresh.
+//
+// # The pass
+//
+// A Lane repeats passes. Each pass checks its gates, reads what is due and
+// fetches each due Series in turn through the Site's adapter and route
+// (the browser route for browser Sites, plain HTTPS otherwise), then returns
+// the pace to wait before the next pass: until the next Series becomes due
+// or a gate window ends, never more than the default Rest, 30s after a store
+// error. A Wake (Forced Poll, pause, resume) cuts the wait short.
+//
+//   - Due is decided by the due query's cutoff alone: never checked, checked
+//     at or before now - Rest, or a Forced Poll pending. Forced first, then
+//     never-checked, then the longest resting. There is no ticker.
+//   - Stamp before fetch: latest_checked_at is written just before each
+//     fetch, so a Series never tried (pass cut short, crash) stays due.
+//   - Effective gap: min(Gap, 1h / the Site's Series count), never below 1s
+//     (a loud warning, at most hourly, when the floor engages). The gap is
+//     kept across passes: the first fetch of a pass waits out the gap since
+//     the last fetch of the one before.
+//   - A pass reads at most what fits in PassSpan (5 minutes) at the
+//     effective gap; the next pass starts at once on what is left. Every pass
+//     row therefore reports behind-by fresh, and a Wake between fetches ends
+//     the pass so a Forced Poll is read within one gap.
+//   - Behind by: how long past its due time the oldest due Series has waited
+//     (its Forced Poll time, created_at when never checked, else
+//     latest_checked_at + Rest); zero when nothing is due.
+//   - Outcomes (SPEC "Outcomes of one read"): ok updates the Series (title,
+//     cover URL, Latest Chapter; latest_seen_at only when the number moved;
+//     counted as new when a known number moved) and deletes the failure row;
+//     not_found, no_chapter, unfetchable and errors upsert it with one
+//     statement that keeps failing_since and writes nothing for an unchanged
+//     word; refused and unreachable write nothing. Store errors there are
+//     logged and the Lane goes on.
+//   - Refusal: two refused reads in one pass set poll_lanes.refuse_until to
+//     now + 15m and end the pass; the rest stay unstamped and due.
+//   - Browser lost: an unreachable read raises a flag shared by every
+//     browser Lane of the process for 15m; it decays so the Lanes probe
+//     again, and a browser read that gets an answer lowers it.
+//   - Wake gate: a browser Lane leaves Chrome asleep while fewer than five
+//     Series are due and the oldest has waited under 15 minutes.
+//   - Every pass, skipped or not, writes exactly one poll_passes row, then
+//     the Lane prunes its rows older than 14 days (at most hourly) and calls
+//     the Evaluator (owner notices).
+//
+// # Skip values
+//
+// poll_passes.skip says which early return a pass took:
+//
+//	""             the pass ran (nothing due included: the Lane is idle)
+//	"paused"       the Owner's pause window is open
+//	"refusing"     the refusal backoff is open
+//	"no_browser"   a browser Site and no browser route (BROWSER_WS_URL unset)
+//	"browser_down" the shared browser-lost flag is up
+//	"store_error"  the Lane's store reads or stamp failed; retried after 30s
+//	"asleep"       the wake gate held a browser Lane
+//	"lock_lost"    this process lost the Site's Lane lock
+//	"stopped"      shutdown cut the pass short
+//
+// # Cover heals
+//
+// A good read whose cover URL changed, or whose cover is not stored, starts
+// a background fetch (at most CoverWorkers at once) that never delays the
+// Lane; WaitCovers joins them. Covers are untrusted input: http(s) only, at
+// most 2 MiB, an image content type other than SVG, and the dialled address
+// must not be private, loopback or link-local unless the Site's SITE_ORIGINS
+// override points at that host.
+//
+// # One Lane per Site across processes
+//
+// Each Site's Lane runs in exactly one process: it needs the Site's
+// PostgreSQL advisory lock, held on a dedicated connection outside the pool.
+// Processes without it retry every LockRetry (at most 10s of wall time);
+// when the holder dies its connection closes, the lock is freed and another
+// process takes the Lane. The Lane checks its connection before each pass
+// and each fetch, and stops (skip "lock_lost") when it is gone.
+//
+// # Time
+//
+// All Lane time comes from a Clock; lanestest.FakeClock drives simulated
+// days in seconds. Lock retries and read timeouts use wall time.
+package lanes

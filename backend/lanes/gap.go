@@ -1,0 +1,52 @@
+package lanes
+
+import (
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+// EffectiveGap is the Lane's wait between fetches: the Site's Gap, or one
+// hour shared among its eligible Series when that is shorter, never below
+// GapFloor. floored reports that the floor engaged (the Site has more
+// Series than one hour can poll at one per GapFloor).
+func EffectiveGap(s *sites.Site, eligible int) (gap time.Duration, floored bool) {
+	gap = s.Gap
+	if gap <= 0 {
+		gap = sites.DefaultGap
+	}
+	if eligible > 0 {
+		if share := time.Hour / time.Duration(eligible); share < gap {
+			gap = share
+		}
+	}
+	if gap < GapFloor {
+		return GapFloor, true
+	}
+	return gap, false
+}
+
+// passLimit is how many Series one pass reads at most: what fits in span at
+// the effective gap. A pass stops there and the next begins at once, so
+// every pass row reports behind-by fresh and a Forced Poll or pause is seen
+// between passes; Series left over stay unstamped and due.
+func passLimit(span, gap time.Duration) int {
+	if gap <= 0 {
+		gap = GapFloor
+	}
+	n := int(span / gap)
+	if n < 1 {
+		n = 1
+	}
+	return n
+}
+
+func clampPace(d time.Duration) time.Duration {
+	if d < 0 {
+		return 0
+	}
+	if d > sites.DefaultRest {
+		return sites.DefaultRest
+	}
+	return d
+}

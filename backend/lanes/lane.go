@@ -1,0 +1,44 @@
+package lanes
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+// lane is the state one Site's Lane carries between passes.
+type lane struct {
+	site *sites.Site
+	wake chan struct{}
+	log  *slog.Logger
+
+	// passMu makes passes of one Lane strictly sequential within a process
+	// (the Lane goroutine and a test's RunPass never overlap).
+	passMu      sync.Mutex
+	lastFetch   time.Time // Lane clock time of the last fetch, across passes
+	lastPrune   time.Time
+	floorLogged time.Time
+
+	guardMu sync.Mutex
+	guard   func(context.Context) error // nil when no lock guards the Lane (RunPass)
+}
+
+func (l *lane) setGuard(g func(context.Context) error) {
+	l.guardMu.Lock()
+	defer l.guardMu.Unlock()
+	l.guard = g
+}
+
+// stillOwned checks the Lane's lock, when one guards it.
+func (l *lane) stillOwned(ctx context.Context) error {
+	l.guardMu.Lock()
+	g := l.guard
+	l.guardMu.Unlock()
+	if g == nil {
+		return nil
+	}
+	return g(ctx)
+}

@@ -1,0 +1,182 @@
+package lanes
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// Evaluator is told at the end of every pass, after its poll_passes row is
+// written, so it can judge the Site's state (owner notices). It must not
+// block the Lane for long and must handle its own errors.
+type Evaluator interface {
+	Evaluate(ctx context.Context, site *sites.Site, now time.Time)
+}
+
+// Config wires a Manager. Store, Sites and Plain are required.
+type Config struct {
+	Store   *store.Store
+	Sites   *sites.Registry
+	Plain   sites.Fetcher // the plain HTTPS route
+	Browser sites.Fetcher // the browser route; nil when BROWSER_WS_URL is unset
+	Clock   Clock         // nil: RealClock
+	Log     *slog.Logger  // nil: discard
+	// Enabled is LATEST_CHAPTER_POLL_ENABLED: false starts no Lane.
+	Enabled bool
+	// Notices is called at the end of every pass; may be nil.
+	Notices Evaluator
+	// CoverClient fetches cover images. Nil (production) builds a client
+	// whose dialer refuses private, loopback and link-local addresses unless
+	// the Site's SITE_ORIGINS override points there. A client given here is
+	// used as it is, so only tests should set it.
+	CoverClient *http.Client
+	// CoverWorkers bounds concurrent cover heals (default 4).
+	CoverWorkers int
+	// CoverLimit is the largest cover image stored, in bytes (default 2 MiB).
+	CoverLimit int64
+	// ReadTimeout bounds one read of one Series in wall time (default 2m);
+	// the routes have tighter limits of their own.
+	ReadTimeout time.Duration
+	// PassSpan bounds how long one pass reads before the next pass takes over
+	// (default 5m of Lane time; see passLimit).
+	PassSpan time.Duration
+	// LockRetry is the wall-time wait between attempts to take a Lane another
+	// process holds (default 5s, at most 10s so a dead holder's Lanes move
+	// within 30s).
+	LockRetry time.Duration
+}
+
+// Runtime is the process-local state of one Lane that the store cannot
+// answer (the admin API copies it into its Lane view).
+type Runtime struct {
+	Enabled          bool       // the poll switch is on
+	NoBrowser        bool       // a browser Site with no browser route configured
+	BrowserDownUntil *time.Time // the shared browser-lost gate, while closed
+}
+
+// Manager runs one Lane per registry Site. Create with New; Start once.
+type Manager struct {
+	cfg    Config
+	clock  Clock
+	log    *slog.Logger
+	lanes  map[string]*lane
+	order  []*lane
+	flag   browserFlag
+	covers *coverHealer
+
+	mu      sync.Mutex
+	started bool
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New checks cfg and builds a Manager; nothing runs until Start.
+func New(cfg Config) (*Manager, error) {
+	if cfg.Store == nil || cfg.Sites == nil || cfg.Plain == nil {
+		return nil, errors.New("lanes: Config needs Store, Sites and Plain")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 2 * time.Minute
+	}
+	if cfg.PassSpan <= 0 {
+		cfg.PassSpan = 5 * time.Minute
+	}
+	if cfg.LockRetry <= 0 {
+		cfg.LockRetry = 5 * time.Second
+	}
+	if cfg.LockRetry > 10*time.Second {
+		cfg.LockRetry = 10 * time.Second
+	}
+	m := &Manager{cfg: cfg, clock: cfg.Clock, log: cfg.Log, lanes: map[string]*lane{}}
+	m.covers = newCoverHealer(cfg, m.log)
+	for _, s := range cfg.Sites.All() {
+		l := &lane{site: s, wake: make(chan struct{}, 1), log: m.log.With("site", s.Name)}
+		m.lanes[s.Name] = l
+		m.order = append(m.order, l)
+	}
+	return m, nil
+}
+
+// Start launches, for every Site, the goroutine that takes the Site's Lane
+// (when no other process holds it) and runs it. With the poll switch off it
+// logs once and starts nothing. ctx bounds everything started.
+func (m *Manager) Start(ctx context.Context) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		return
+	}
+	m.started = true
+	if !m.cfg.Enabled {
+		m.log.Info("lanes: polling is off (LATEST_CHAPTER_POLL_ENABLED=false); no Lane runs")
+		return
+	}
+	ctx, m.cancel = context.WithCancel(ctx)
+	m.covers.start(ctx)
+	if m.cfg.Browser == nil {
+		m.log.Warn("lanes: no browser route (BROWSER_WS_URL unset); browser Sites are skipped")
+	}
+	for _, l := range m.order {
+		m.wg.Add(1)
+		go func() {
+			defer m.wg.Done()
+			m.own(ctx, l)
+		}()
+	}
+}
+
+// Stop cancels every Lane and waits for them and for cover heals to end.
+// Lane locks are released as the Lanes stop.
+func (m *Manager) Stop() {
+	m.mu.Lock()
+	cancel := m.cancel
+	m.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	m.wg.Wait()
+	m.covers.wait()
+}
+
+// Wake nudges the Site's Lane so a Forced Poll, pause or resume is seen at
+// once instead of after the Lane's sleep. Unknown Sites are ignored; a Lane
+// another process runs is not reached (it sees the change on its next pass).
+func (m *Manager) Wake(site string) {
+	l := m.lanes[site]
+	if l == nil {
+		return
+	}
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Runtime reports the process-local state of the Site's Lane.
+func (m *Manager) Runtime(site string) Runtime {
+	r := Runtime{Enabled: m.cfg.Enabled}
+	l := m.lanes[site]
+	if l == nil || !l.site.Browser {
+		return r
+	}
+	r.NoBrowser = m.cfg.Browser == nil
+	if until, down := m.flag.downUntil(m.clock.Now()); down {
+		r.BrowserDownUntil = &until
+	}
+	return r
+}
+
+// WaitCovers blocks until every cover heal started so far has finished.
+func (m *Manager) WaitCovers() { m.covers.wait() }

@@ -1,0 +1,242 @@
+package lanes
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// PassResult is what one pass did; it is the poll_passes row it wrote.
+type PassResult = store.Pass
+
+// RunPass runs one pass of the Site's Lane now and returns its result and
+// the pace to wait before the next. The Lane goroutine calls the same code;
+// tests call RunPass to drive a Lane step by step. An unknown Site returns
+// a zero result and an error-free zero pace.
+func (m *Manager) RunPass(ctx context.Context, site string) (PassResult, time.Duration) {
+	l := m.lanes[site]
+	if l == nil {
+		return PassResult{Site: site}, 0
+	}
+	return m.runPass(ctx, l)
+}
+
+// runPass is one pass: gates, due read, fetches in turn with the effective
+// gap between them, outcome writes. Every return goes through the deferred
+// record (one poll_passes row, pruning, the notices hook).
+func (m *Manager) runPass(ctx context.Context, l *lane) (res PassResult, pace time.Duration) {
+	l.passMu.Lock()
+	defer l.passMu.Unlock()
+	s := l.site
+	now := m.clock.Now()
+	res = PassResult{Site: s.Name, StartedAt: now}
+	defer func() { m.record(ctx, l, &res) }()
+
+	if err := l.stillOwned(ctx); err != nil {
+		res.Skip = SkipLockLost
+		l.log.Warn("lanes: Lane lock lost", "error", err)
+		return res, 0
+	}
+	lr, err := m.cfg.Store.GetLane(ctx, s.Name)
+	if err != nil {
+		return m.storeError(ctx, l, &res, err)
+	}
+	if lr.Paused(now) {
+		res.Skip = SkipPaused
+		m.fillDue(ctx, l, &res)
+		return res, gatePace(lr.PausedUntil.Sub(now))
+	}
+	if lr.Refusing(now) {
+		res.Skip = SkipRefusing
+		m.fillDue(ctx, l, &res)
+		return res, gatePace(lr.RefuseUntil.Sub(now))
+	}
+	if s.Browser && m.cfg.Browser == nil {
+		res.Skip = SkipNoBrowser
+		m.fillDue(ctx, l, &res)
+		return res, sites.DefaultRest
+	}
+	if s.Browser {
+		if until, down := m.flag.downUntil(now); down {
+			res.Skip = SkipBrowserDown
+			m.fillDue(ctx, l, &res)
+			return res, gatePace(until.Sub(now))
+		}
+	}
+	due, err := m.cfg.Store.DueSummary(ctx, s.Name, s.Rest, now)
+	if err != nil {
+		return m.storeError(ctx, l, &res, err)
+	}
+	res.Due, res.BehindBy = due.Due, due.BehindBy(now)
+	if due.Due == 0 {
+		return res, m.nextDuePace(ctx, l, now)
+	}
+	if s.Browser && due.Due < WakeGateDue {
+		if waited := now.Sub(*due.OldestDueSince); waited < WakeGateWait {
+			res.Skip = SkipAsleep
+			return res, gatePace(WakeGateWait - waited)
+		}
+	}
+	eligible, err := m.cfg.Store.CountSeries(ctx, s.Name)
+	if err != nil {
+		return m.storeError(ctx, l, &res, err)
+	}
+	gap := m.gap(l, eligible, now)
+	batch, err := m.cfg.Store.DueBatch(ctx, s.Name, s.Rest, now, passLimit(m.cfg.PassSpan, gap))
+	if err != nil {
+		return m.storeError(ctx, l, &res, err)
+	}
+	return m.readAll(ctx, l, &res, batch, gap)
+}
+
+// readAll reads the batch in order, one fetch per effective gap.
+func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch []store.DueSeries, gap time.Duration) (PassResult, time.Duration) {
+	s := l.site
+	refused := 0
+	for i, d := range batch {
+		// The gap is kept across passes; a wake between fetches ends the pass
+		// so the next one re-reads what is due (a Forced Poll first).
+		wait := time.Duration(0)
+		if !l.lastFetch.IsZero() {
+			wait = l.lastFetch.Add(gap).Sub(m.clock.Now())
+		}
+		if i == 0 {
+			if err := m.clock.Sleep(ctx, wait); err != nil {
+				res.Skip = SkipStopped
+				return *res, 0
+			}
+		} else {
+			woken, err := sleepOrWake(ctx, m.clock, l.wake, wait)
+			if err != nil {
+				res.Skip = SkipStopped
+				return *res, 0
+			}
+			if woken {
+				return *res, 0
+			}
+		}
+		if err := l.stillOwned(ctx); err != nil {
+			res.Skip = SkipLockLost
+			l.log.Warn("lanes: Lane lock lost mid-pass", "error", err)
+			return *res, 0
+		}
+		stamp := m.clock.Now()
+		ok, err := m.cfg.Store.StampChecked(ctx, s.Name, d.SeriesID, stamp)
+		if err != nil {
+			return m.storeError(ctx, l, res, err)
+		}
+		if !ok {
+			continue // deleted since the due read
+		}
+		l.lastFetch = stamp
+		r := m.read(ctx, l, d.SeriesID)
+		if ctx.Err() != nil {
+			res.Skip = SkipStopped
+			return *res, 0
+		}
+		res.Checked++
+		m.apply(ctx, l, res, d, r)
+		switch r.Outcome {
+		case sites.Refused:
+			if refused++; refused >= 2 {
+				until := m.clock.Now().Add(RefuseBackoff)
+				if err := m.cfg.Store.SetRefuseUntil(ctx, s.Name, until); err != nil {
+					l.log.Error("lanes: cannot store the refusal backoff", "error", err)
+				}
+				l.log.Warn("lanes: two refusals in one pass; Lane backs off", "refuse_until", until)
+				return *res, RefuseBackoff
+			}
+		case sites.Unreachable:
+			if s.Browser {
+				m.flag.lost(m.clock.Now())
+			}
+			l.log.Warn("lanes: browser sidecar unreachable; browser Lanes pause", "window", BrowserLostWindow, "error", r.Err)
+			return *res, BrowserLostWindow
+		default:
+			if s.Browser {
+				m.flag.reached()
+			}
+		}
+	}
+	return *res, m.nextDuePace(ctx, l, m.clock.Now())
+}
+
+// read runs the Site's adapter through its route, turning a panic into an
+// errors outcome so one bad page cannot take the process down.
+func (m *Manager) read(ctx context.Context, l *lane, id string) (r sites.Result) {
+	route := m.cfg.Plain
+	if l.site.Browser {
+		route = m.cfg.Browser
+	}
+	rctx, cancel := context.WithTimeout(ctx, m.cfg.ReadTimeout)
+	defer cancel()
+	defer func() {
+		if p := recover(); p != nil {
+			l.log.Error("lanes: adapter panicked", "series_id", id, "error", fmt.Sprint(p))
+			r = sites.Result{Outcome: sites.Errors, Err: fmt.Errorf("lanes: adapter panic: %v", p)}
+		}
+	}()
+	r = l.site.Adapter.Read(rctx, l.site, route, id)
+	if r.Outcome == sites.OK && r.Facts.Latest == nil {
+		r.Outcome = sites.NoChapter
+	}
+	if !r.Outcome.Valid() {
+		r = sites.Result{Outcome: sites.Errors, Err: fmt.Errorf("lanes: adapter returned outcome %q", r.Outcome)}
+	}
+	return r
+}
+
+// nextDuePace waits until the next Series becomes due, at most the default
+// Rest; after a store error, a short pace.
+func (m *Manager) nextDuePace(ctx context.Context, l *lane, now time.Time) time.Duration {
+	next, ok, err := m.cfg.Store.NextDueAt(ctx, l.site.Name, l.site.Rest, now)
+	switch {
+	case err != nil:
+		l.log.Error("lanes: cannot read when the next Series is due", "error", err)
+		return storeErrorPace
+	case !ok:
+		return sites.DefaultRest
+	}
+	return clampPace(next.Sub(now))
+}
+
+func (m *Manager) storeError(ctx context.Context, l *lane, res *PassResult, err error) (PassResult, time.Duration) {
+	if ctx.Err() != nil {
+		res.Skip = SkipStopped
+		return *res, 0
+	}
+	res.Skip = SkipStoreError
+	l.log.Error("lanes: store error; pass skipped", "error", err)
+	return *res, storeErrorPace
+}
+
+// fillDue records due and behind-by on a skipped pass, best effort.
+func (m *Manager) fillDue(ctx context.Context, l *lane, res *PassResult) {
+	if due, err := m.cfg.Store.DueSummary(ctx, l.site.Name, l.site.Rest, res.StartedAt); err == nil {
+		res.Due, res.BehindBy = due.Due, due.BehindBy(res.StartedAt)
+	}
+}
+
+// gap computes the effective gap and warns, at most hourly, while the floor
+// holds it up.
+func (m *Manager) gap(l *lane, eligible int, now time.Time) time.Duration {
+	gap, floored := EffectiveGap(l.site, eligible)
+	if floored && (l.floorLogged.IsZero() || now.Sub(l.floorLogged) >= floorLogEvery) {
+		l.floorLogged = now
+		l.log.Warn("lanes: EFFECTIVE GAP AT THE FLOOR: this Site has more Series than one hour can poll; the Lane will fall behind",
+			"eligible", eligible, "wanted_gap", time.Hour/time.Duration(max(eligible, 1)), "floor", GapFloor)
+	}
+	return gap
+}
+
+// gatePace is the wait until a gate window ends: capped at the default
+// Rest, and at least a second so a window ending now cannot spin.
+func gatePace(d time.Duration) time.Duration {
+	if d < time.Second {
+		d = time.Second
+	}
+	return clampPace(d)
+}
