@@ -1,0 +1,68 @@
+package sites
+
+import "testing"
+
+func TestParseNumber(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"12": "12", "012": "12", "105.5": "105.5", "12.50": "12.5", "0": "0",
+		"0.0": "0", " 7 ": "7", "999999": "999999", "1.2345": "1.2345"} {
+		if got, ok := ParseNumber(in); !ok || got != want {
+			t.Errorf("ParseNumber(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", ".5", "5.", "-1", "+1", "1e3", "1,5", "12a", "1.2.3", "1000000", "1.23456", "NaN", "١٢"} {
+		if got, ok := ParseNumber(in); ok {
+			t.Errorf("ParseNumber(%q) = %q, want rejection", in, got)
+		}
+	}
+}
+
+func TestNumberFromName(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"Chapter 105.5": "105.5", "chapter 7": "7", "Ch. 12": "12", "Ch.12.5": "12.5", "ch 3": "3",
+		"S2 Chapter 3": "3", "Vol.2 Chapter 10: The End": "10", "Chapter 10-11": "10",
+		"Season 2 Chapter 004": "4", "Chapter #8": "8", "Chp 9": "9", "One Piece Chapter 1184": "1184",
+	}
+	for in, want := range cases {
+		if got, ok := NumberFromName(in); !ok || got != want {
+			t.Errorf("NumberFromName(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"Special 2", "Oneshot", "Extra", "Catch 22", "Church 5", "Chapter", "Chapter 1234567",
+		"Chapter 1.2.3", "Volume 3", "S2", ""} {
+		if got, ok := NumberFromName(in); ok {
+			t.Errorf("NumberFromName(%q) = %q, want none", in, got)
+		}
+	}
+}
+
+func TestNumberFromFloat(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[float64]string{105: "105", 12.5: "12.5", 0: "0", 0.1: "0.1"} {
+		if got, ok := NumberFromFloat(in); !ok || got != want {
+			t.Errorf("NumberFromFloat(%v) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []float64{-1, 1e6, 1e300, 0.123456} {
+		if got, ok := NumberFromFloat(in); ok {
+			t.Errorf("NumberFromFloat(%v) = %q, want rejection", in, got)
+		}
+	}
+}
+
+func TestCompareNumbers(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		a, b string
+		want int
+	}{
+		{"9", "10", -1}, {"10", "9", 1}, {"10.5", "10.25", 1}, {"10.25", "10.5", -1}, {"10.50", "10.5", 0},
+		{"010", "10", 0}, {"x", "1", -1}, {"1", "x", 1}, {"x", "y", 0}, {"100", "99.9", 1},
+	}
+	for _, c := range cases {
+		if got := CompareNumbers(c.a, c.b); got != c.want {
+			t.Errorf("CompareNumbers(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}
