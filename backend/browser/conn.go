@@ -23,11 +23,19 @@ type conn struct {
 	target  proto.TargetTargetID
 	session proto.TargetSessionID
 
+	// life ends when the tab or the connection does; calls on the tab end
+	// with it rather than waiting on a renderer that is gone.
+	life context.Context
+	end  context.CancelCauseFunc
+
 	mu      sync.Mutex
 	sink    func(ev *cdp.Event) // the running Fetch's listener, or nil
 	gone    chan struct{}       // closed when the tab crashed or was closed
 	goneWhy string
 }
+
+// errTabGone ends calls on a tab that crashed or was closed.
+var errTabGone = errors.New("tab gone")
 
 // dial opens a DevTools connection to wsURL and starts its event pump.
 func dial(ctx context.Context, wsURL string) (*conn, error) {
@@ -48,6 +56,7 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 		lost:   make(chan struct{}),
 		gone:   make(chan struct{}),
 	}
+	c.life, c.end = context.WithCancelCause(context.Background())
 	go c.pump()
 	return c, nil
 }
@@ -75,6 +84,7 @@ func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) 
 // taken), notes the tab's death and hands the rest to the current sink.
 func (c *conn) pump() {
 	defer close(c.lost)
+	defer c.end(errors.New("connection lost"))
 	for ev := range c.client.Event() {
 		c.mu.Lock()
 		sink, session := c.sink, string(c.session)
@@ -108,6 +118,7 @@ func (c *conn) markGone(why string) {
 	default:
 		c.goneWhy = why
 		close(c.gone)
+		c.end(errTabGone)
 	}
 }
 
@@ -147,9 +158,18 @@ func (c *conn) call(ctx context.Context, session proto.TargetSessionID, method s
 	return json.Unmarshal(raw, out)
 }
 
-// tabCall runs one protocol method on the tab.
+// tabCall runs one protocol method on the tab; it ends early when the tab
+// or the connection does.
 func (c *conn) tabCall(ctx context.Context, method string, params, out any) error {
-	return c.call(ctx, c.session, method, params, out)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.life, func() { cancel(context.Cause(c.life)) })
+	defer stop()
+	err := c.call(ctx, c.session, method, params, out)
+	if err != nil && c.life.Err() != nil {
+		return fmt.Errorf("%w (%v)", context.Cause(c.life), err)
+	}
+	return err
 }
 
 // openTab creates the one page target and attaches to it with the domains

@@ -128,6 +128,9 @@ func (b *Browser) open(ctx context.Context, c *conn, page string) (*document, er
 		case <-c.gone:
 			return nil, fmt.Errorf("wait for page: tab gone")
 		case <-wctx.Done():
+			if why := c.broken(); why != "" {
+				return nil, fmt.Errorf("wait for page: %s", why)
+			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

@@ -87,6 +87,35 @@ func (c *Chromium) Kill() {
 	c.cmd = nil
 }
 
+// KillRenderers kills Chromium's renderer processes, the way the kernel's
+// OOM killer would: every open tab crashes, the browser lives on. It
+// returns how many it killed.
+func (c *Chromium) KillRenderers() int {
+	if c.cmd == nil {
+		return 0
+	}
+	pgid := c.cmd.Process.Pid
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	killed := 0
+	for _, dir := range procs {
+		pid, err := strconv.Atoi(filepath.Base(dir))
+		if err != nil {
+			continue
+		}
+		if g, err := syscall.Getpgid(pid); err != nil || g != pgid {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+		if err != nil || !strings.Contains(string(cmdline), "--type=renderer") {
+			continue
+		}
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			killed++
+		}
+	}
+	return killed
+}
+
 // Restart kills Chromium if it runs and starts it again on the same port
 // with a fresh profile. It returns the new WebSocket URL (the browser id in
 // its path changes).
