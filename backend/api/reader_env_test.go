@@ -134,3 +134,11 @@ func (e *readerEnv) count(table string) int {
 	}
 	return n
 }
+
+func mustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

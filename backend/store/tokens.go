@@ -75,8 +75,8 @@ func (s *Store) ActiveTokenByHMAC(ctx context.Context, hmac []byte) (ActiveToken
 // minute, not written on every request.
 func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time, every time.Duration) error {
 	_, err := s.pool.Exec(ctx, `
-		UPDATE tokens SET last_used_at = $2
-		WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2 - make_interval(secs => $3))`,
+		UPDATE tokens SET last_used_at = $2::timestamptz
+		WHERE id = $1 AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - make_interval(secs => $3::float8))`,
 		id, at, every.Seconds())
 	if err != nil {
 		return fmt.Errorf("store: touch token: %w", err)
