@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/notify"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
@@ -534,5 +536,120 @@ func TestNoticeAge(t *testing.T) {
 	}
 	if got := joinSiteNames([]string{"a", "b", "c"}); got != "a, b and c" {
 		t.Errorf("joinSiteNames = %q", got)
+	}
+}
+
+// ntDeadSidecar is a browser route whose sidecar is gone.
+type ntDeadSidecar struct{}
+
+func (ntDeadSidecar) Fetch(context.Context, sites.Request) (*sites.Response, error) {
+	return nil, fmt.Errorf("ntDeadSidecar: %w", sites.ErrUnreachable)
+}
+
+// TestNoticeLanesEndToEnd runs real Lane passes on the fake clock for a
+// simulated day: a plain Site newly gated by refusals, a Site whose adapter
+// finds no chapter anywhere, a healthy Site, and three browser Sites whose
+// sidecar is gone. Exactly one notice per fault, none before 12h, no stall.
+func TestNoticeLanesEndToEnd(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	clock := lanestest.NewFakeClock(ntStart)
+	okNoCover := sites.Result{Outcome: sites.OK, Facts: sites.Facts{Title: "T", Latest: &sites.Chapter{Number: "1"}}}
+	specs := []struct {
+		name    string
+		browser bool
+		series  int
+		outcome sites.Outcome
+	}{
+		{"mangadex", false, 4, sites.Refused},
+		{"weebcentral", false, 3, sites.NoChapter},
+		{"mangapill", false, 3, sites.OK},
+		{"kagane", true, 2, ""}, {"comix", true, 2, ""}, {"natomanga", true, 2, ""},
+	}
+	var list []*sites.Site
+	for _, sp := range specs {
+		s, a := sitestest.Site(sp.name, sp.browser)
+		list = append(list, s)
+		for i := 0; i < sp.series; i++ {
+			id := fmt.Sprintf("s%d", i)
+			if _, err := st.EnsureSeries(ctx, sp.name, id, s.Origin+"/series/"+id); err != nil {
+				t.Fatal(err)
+			}
+			switch sp.outcome {
+			case "":
+				a.UseFetcher = true // reads go through the dead sidecar
+			case sites.OK:
+				a.SetResult(id, okNoCover)
+			default:
+				a.SetOutcome(id, sp.outcome)
+			}
+		}
+	}
+	// The Series were added before the simulated day began (created_at
+	// defaults to the wall clock, which the wake gate would read as future).
+	if _, err := st.Pool().Exec(ctx, `UPDATE series SET created_at = $1`, ntStart.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := sites.NewRegistry(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var sent []notify.Notice
+	record := func(_ context.Context, n notify.Notice) error {
+		mu.Lock()
+		defer mu.Unlock()
+		sent = append(sent, n)
+		return nil
+	}
+	m, err := New(Config{Store: st, Sites: reg, Plain: sitestest.NewFetcher(), Browser: ntDeadSidecar{},
+		Clock: clock, Enabled: true, Notices: NewNotices(st, reg.All(), record, "https://manga.example.org", nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// One pass at a time, always the Lane whose next pass is earliest; the
+	// test goroutine is the clock's only actor, so gap sleeps jump.
+	clock.SetActors(1)
+	defer clock.SetActors(0)
+	next := map[string]time.Time{}
+	end := ntStart.Add(24 * time.Hour)
+	for {
+		var pick string
+		for _, s := range reg.All() {
+			if pick == "" || next[s.Name].Before(next[pick]) {
+				pick = s.Name
+			}
+		}
+		if next[pick].After(end) {
+			break
+		}
+		if d := next[pick].Sub(clock.Now()); d > 0 {
+			clock.Advance(d)
+		}
+		_, pace := m.RunPass(ctx, pick)
+		next[pick] = clock.Now().Add(max(pace, time.Second))
+	}
+
+	got := map[string]int{}
+	for _, n := range sent {
+		got[n.Kind+"/"+n.Site]++
+		if n.At.Before(ntStart.Add(ownerWindow)) || !n.At.Before(ntStart.Add(14*time.Hour)) {
+			t.Errorf("%s/%s sent at +%s, want within [12h, 14h)", n.Kind, n.Site, n.At.Sub(ntStart))
+		}
+	}
+	want := map[string]int{"no-browser-route/mangadex": 1, "adapter-broken/weebcentral": 1, "sidecar-down/": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("sent %v, want %v", got, want)
+	}
+	rows, err := st.ListNotices(ctx)
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("rows %+v %v", rows, err)
+	}
+	for _, r := range rows {
+		if r.NotifiedAt == nil {
+			t.Errorf("row %+v not marked notified", r)
+		}
 	}
 }
