@@ -3,6 +3,7 @@ package comix
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/url"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func ParsePage(body []byte, base, id string) (sites.Facts, sites.Outcome, error)
 			}
 			var m manga
 			if json.Unmarshal(inner, &m) == nil {
-				f.Title = strings.TrimSpace(m.Title)
+				f.Title = strings.TrimSpace(html.UnescapeString(m.Title))
 				for _, p := range []string{m.Poster.Large, m.Poster.Medium, m.Poster.Small} {
 					if f.CoverURL = sites.Resolve(base, p); f.CoverURL != "" {
 						break

@@ -2,6 +2,7 @@ package mangapill
 
 import (
 	"fmt"
+	"strings"
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/internal/dom"
@@ -9,7 +10,8 @@ import (
 
 // ParsePage reads a Series page: the title is the first h1; the cover is
 // div.container > div > div > img (data-src, else src); chapters are
-// #chapters > div > a.
+// #chapters > div > a. A page without #chapters whose h1 starts "404" is
+// the Site's not-found page.
 func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	doc, err := dom.Parse(body)
 	if err != nil {
@@ -21,6 +23,9 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	}
 	f.CoverURL = cover(doc, base)
 	list := dom.ByID(doc, "chapters")
+	if list == nil && strings.HasPrefix(f.Title, "404") {
+		return f, sites.NotFound, fmt.Errorf("mangapill: the Site's not-found page")
+	}
 	if list == nil {
 		return f, sites.NoChapter, fmt.Errorf("mangapill: page has no #chapters")
 	}
@@ -48,7 +53,16 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 }
 
 func cover(doc *dom.Node, base string) string {
-	c := dom.Find(doc, func(n *dom.Node) bool { return dom.Is(n, "div") && dom.HasClass(n, "container") })
+	for _, c := range dom.FindAll(doc, func(n *dom.Node) bool { return dom.Is(n, "div") && dom.HasClass(n, "container") }) {
+		if u := coverIn(c, base); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
+// coverIn follows div.container > div:first-child > div:first-child > img.
+func coverIn(c *dom.Node, base string) string {
 	for depth := 0; depth < 2 && c != nil; depth++ {
 		kids := dom.Children(c)
 		if len(kids) == 0 || !dom.Is(kids[0], "div") {

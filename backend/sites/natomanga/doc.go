@@ -4,8 +4,9 @@
 // for the chapter list as JSON. A page starting "REDIRECT :" (the Site's
 // moved marker) or an API answer with success false is not_found.
 //
-// Chapter numbers: the "Chapter N" in chapter_name when it has one ("S2
-// Chapter 3" reads as 3), else chapter_num when it is positive; rows with
-// neither ("Special 2" with chapter_num 0) are skipped. The highest number
-// wins. No usable row: no_chapter.
+// Chapter numbers: chapter_num, the Site's own number, when it is positive
+// (so "S2 Chapter 3" numbered 203 by the Site reads as 203, in step with the
+// Site's order and chapter URLs); else the "Chapter N" in chapter_name; rows
+// with neither ("Special 2" with chapter_num 0) are skipped. The highest
+// number wins. No usable row: no_chapter.
 package natomanga

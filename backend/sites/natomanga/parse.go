@@ -68,9 +68,13 @@ func ParseChapters(body []byte, base, slug string) (*sites.Chapter, sites.Outcom
 	}
 	var best *sites.Chapter
 	for _, c := range *b.Data.Chapters {
-		num, ok := sites.NumberFromName(c.Name)
-		if !ok && c.Num != nil && *c.Num > 0 {
+		var num string
+		ok := false
+		if c.Num != nil && *c.Num > 0 {
 			num, ok = sites.NumberFromFloat(*c.Num)
+		}
+		if !ok {
+			num, ok = sites.NumberFromName(c.Name)
 		}
 		if !ok || (best != nil && sites.CompareNumbers(num, best.Number) <= 0) {
 			continue

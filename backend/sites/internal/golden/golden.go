@@ -1,0 +1,71 @@
+// Package golden compares what an adapter extracts from a testdata fixture
+// with a reviewed golden file beside it; `go test -update` rewrites them.
+package golden
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// Fixture reads testdata/name.
+func Fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+type chapter struct {
+	Number     string `json:"number"`
+	Title      string `json:"title"`
+	URL        string `json:"url"`
+	ReleasedAt string `json:"released_at,omitempty"`
+}
+
+type result struct {
+	Outcome  sites.Outcome `json:"outcome"`
+	Title    string        `json:"title,omitempty"`
+	CoverURL string        `json:"cover_url,omitempty"`
+	Latest   *chapter      `json:"latest"`
+}
+
+// Check compares (outcome, facts) with testdata/name.golden.
+func Check(t testing.TB, name string, out sites.Outcome, f sites.Facts) {
+	t.Helper()
+	r := result{Outcome: out, Title: f.Title, CoverURL: f.CoverURL}
+	if f.Latest != nil {
+		r.Latest = &chapter{Number: f.Latest.Number, Title: f.Latest.Title, URL: f.Latest.URL}
+		if !f.Latest.ReleasedAt.IsZero() {
+			r.Latest.ReleasedAt = f.Latest.ReleasedAt.Format(time.RFC3339)
+		}
+	}
+	got, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s:\n got %s\nwant %s", name, got, want)
+	}
+}

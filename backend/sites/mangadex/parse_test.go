@@ -1,0 +1,60 @@
+package mangadex
+
+import (
+	"testing"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/internal/golden"
+)
+
+const id = "a1c7c817-4e59-43b7-9365-09675a149a6f"
+
+func TestParseMangaGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json"} {
+		f, out, _ := ParseManga(golden.Fixture(t, name), id, UploadsOrigin)
+		golden.Check(t, name, out, f)
+	}
+}
+
+func TestParseFeedGolden(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"feed.json", "feed_only_specials.json", "feed_changed.json", "feed_empty.json", "feed_truncated.json", "manga_not_found.json"} {
+		ch, out, _ := ParseFeed(golden.Fixture(t, name), "https://mangadex.org")
+		golden.Check(t, "feed-"+name, out, sites.Facts{Latest: ch})
+	}
+}
+
+func FuzzParseFeed(f *testing.F) {
+	for _, name := range []string{"feed.json", "feed_only_specials.json", "feed_changed.json", "feed_truncated.json"} {
+		f.Add(golden.Fixture(f, name))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		ch, out, err := ParseFeed(body, "https://mangadex.org")
+		checkParse(t, out, err, ch)
+	})
+}
+
+func FuzzParseManga(f *testing.F) {
+	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json"} {
+		f.Add(golden.Fixture(f, name))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, out, err := ParseManga(body, id, UploadsOrigin)
+		if !out.Valid() || (out == sites.OK) != (err == nil) {
+			t.Fatalf("outcome %q with error %v", out, err)
+		}
+	})
+}
+
+func checkParse(t *testing.T, out sites.Outcome, err error, ch *sites.Chapter) {
+	t.Helper()
+	if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (ch != nil) {
+		t.Fatalf("outcome %q, error %v, chapter %+v", out, err, ch)
+	}
+	if ch != nil {
+		if n, ok := sites.ParseNumber(ch.Number); !ok || n != ch.Number {
+			t.Fatalf("number %q is not normalised", ch.Number)
+		}
+	}
+}
