@@ -332,7 +332,7 @@ func TestNoticeThirtyDayFaultSendsOne(t *testing.T) {
 		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangapill', $1, 'no_chapter', $2)`,
 			fmt.Sprintf("s%03d", i), ntStart)
 	}
-	h.runUntil(ntStart.Add(30*24*time.Hour), 2*time.Hour, ntStart.Add(ownerWindow),
+	h.runUntil(ntStart.Add(30*24*time.Hour), 4*time.Hour, ntStart.Add(ownerWindow),
 		[]string{"stall/mangadex", "no-browser-route/weebcentral", "adapter-broken/mangapill", "sidecar-down/"}, func() {
 			h.pass("mangadex", ntPass{due: 9})
 			h.pass("weebcentral", ntPass{due: 3, refused: 2})
@@ -383,7 +383,7 @@ func TestNoticeNeverPushed(t *testing.T) {
 	h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', 's000', 'no_chapter', $1)`, ntStart)
 	h.exec(`UPDATE series SET force_poll_at = $1 WHERE site = 'mangadex' AND series_id = 's001'`, ntStart)
 	h.exec(`INSERT INTO poll_lanes (site, paused_until, pause_reason) VALUES ('weebcentral', $1, 'holiday')`, ntStart.Add(40*24*time.Hour))
-	for i := 0; h.now.Before(ntStart.Add(3 * 24 * time.Hour)); h.now, i = h.now.Add(30*time.Minute), i+1 {
+	for i := 0; h.now.Before(ntStart.Add(2 * 24 * time.Hour)); h.now, i = h.now.Add(time.Hour), i+1 {
 		// A browser Site refusing: an ordinary challenge, not a fault.
 		if i%2 == 0 {
 			h.pass("natomanga", ntPass{due: 3, checked: 1, refused: 2})
