@@ -4,9 +4,10 @@ import (
 	"context"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui"
 )
 
-// runTUI is replaced once the tui package lands.
+// runTUI runs the dashboard on the terminal.
 func runTUI(ctx context.Context, c *client.Client, d *Deps) error {
-	return usagef("the dashboard is not built into this mbctl yet")
+	return tui.Run(ctx, tui.Options{Client: c, Now: d.Now}, d.NoColor())
 }

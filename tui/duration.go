@@ -1,0 +1,38 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"mangabookmark/tui/views"
+)
+
+// ParseDuration accepts Go durations ("90m", "2h30m") and whole days as
+// "d" ("1d", "1d12h"). It rejects zero, negative and sub-second durations.
+func ParseDuration(s string) (time.Duration, error) {
+	in := strings.TrimSpace(s)
+	var total time.Duration
+	if i := strings.IndexByte(in, 'd'); i > 0 {
+		days, err := strconv.Atoi(in[:i])
+		if err != nil || days < 0 {
+			return 0, fmt.Errorf("%q is not a duration such as 90m, 2h30m or 1d", s)
+		}
+		total = time.Duration(days) * 24 * time.Hour
+		in = in[i+1:]
+	}
+	if in != "" {
+		d, err := time.ParseDuration(in)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a duration such as 90m, 2h30m or 1d", s)
+		}
+		total += d
+	}
+	if total < time.Second {
+		return 0, fmt.Errorf("%q is not a positive duration of a second or more", s)
+	}
+	return total, nil
+}
+
+func humanDur(d time.Duration) string { return views.Human(d) }

@@ -1,0 +1,46 @@
+// Package keymap is the dashboard's one key map.
+package keymap
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds every binding of the dashboard.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	NextView, PrevView                      key.Binding
+	Lanes, Failing, Notices                 key.Binding
+	Open, Back                              key.Binding
+	Pause, Resume, Force                    key.Binding
+	Search, SiteFilter, OutcomeFilter       key.Binding
+	Refresh, Help, Quit                     key.Binding
+}
+
+// Default returns the bindings.
+func Default() KeyMap {
+	b := func(help, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:            b("↑/k", "up", "up", "k"),
+		Down:          b("↓/j", "down", "down", "j"),
+		PageUp:        b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:      b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:           b("g", "top", "home", "g"),
+		Bottom:        b("G", "bottom", "end", "G"),
+		NextView:      b("tab", "next view", "tab"),
+		PrevView:      b("shift+tab", "previous view", "shift+tab"),
+		Lanes:         b("1", "lanes", "1"),
+		Failing:       b("2", "failing worklist", "2"),
+		Notices:       b("3", "notices", "3"),
+		Open:          b("enter", "lane detail", "enter"),
+		Back:          b("esc", "back", "esc", "backspace"),
+		Pause:         b("p", "pause lane", "p"),
+		Resume:        b("r", "resume lane", "r"),
+		Force:         b("f", "force poll", "f"),
+		Search:        b("/", "search", "/"),
+		SiteFilter:    b("s", "cycle site filter", "s"),
+		OutcomeFilter: b("o", "cycle outcome filter", "o"),
+		Refresh:       b("ctrl+r", "refresh now", "ctrl+r", "R"),
+		Help:          b("?", "help", "?"),
+		Quit:          b("q", "quit", "q", "ctrl+c"),
+	}
+}

@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"time"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/keymap"
+	"mangabookmark/tui/styles"
+	"mangabookmark/tui/views"
+)
+
+// Options configure the dashboard.
+type Options struct {
+	Client       *client.Client
+	Now          func() time.Time // the clock relative times are measured against
+	Refresh      time.Duration    // how often to refresh; default 3s
+	FailingLimit int              // worklist rows asked of the server; default 5000
+	PassesLimit  int              // passes shown in a Lane's detail; default 60
+}
+
+// View is one screen of the dashboard.
+type View int
+
+// The dashboard's screens.
+const (
+	ViewLanes View = iota
+	ViewDetail
+	ViewFailing
+	ViewNotices
+)
+
+// Model is the root model: the last data the server sent, the selection
+// and the screen. It routes keys to the active view.
+type Model struct {
+	opt Options
+	km  keymap.KeyMap
+	st  styles.Styles
+
+	width, height int
+	view          View
+	help          bool
+
+	lanes   []client.Lane
+	laneSel int
+	laneOff int
+
+	detailSite string
+	passes     []client.Pass
+	passOff    int
+
+	failAll   []client.Failing
+	failTotal int
+	failShown []client.Failing
+	failSel   int
+	failOff   int
+	filter    views.FailingFilter
+
+	notices []client.Notice
+
+	err      error
+	errSince time.Time
+	lastOK   time.Time
+	inflight bool
+
+	prompt     string // the pause prompt's text (bubbles/textinput would pull in a clipboard dependency)
+	prompting  bool
+	promptSite string
+
+	flash      string
+	flashFault bool
+}
+
+// New returns the dashboard model; Init starts the refresh loop.
+func New(opt Options) Model {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	if opt.Refresh <= 0 {
+		opt.Refresh = 3 * time.Second
+	}
+	if opt.FailingLimit <= 0 {
+		opt.FailingLimit = 5000
+	}
+	if opt.PassesLimit <= 0 {
+		opt.PassesLimit = 60
+	}
+	return Model{opt: opt, km: keymap.Default(), st: styles.Default(), width: 80, height: 24}
+}
+
+// selectedLane returns the Lane the pause and resume keys act on.
+func (m Model) selectedLane() (string, bool) {
+	switch m.view {
+	case ViewDetail:
+		return m.detailSite, m.detailSite != ""
+	case ViewFailing:
+		if m.failSel < len(m.failShown) {
+			return m.failShown[m.failSel].Site, true
+		}
+	case ViewLanes:
+		if m.laneSel < len(m.lanes) {
+			return m.lanes[m.laneSel].Site, true
+		}
+	}
+	return "", false
+}
+
+func (m Model) frame(h int) views.Frame {
+	return views.Frame{Width: m.width, Height: h, Now: m.opt.Now(), S: m.st}
+}
+
+// bodyHeight is the height left for the active view: the tab bar, the
+// banner when shown and the footer take the rest.
+func (m Model) bodyHeight() int {
+	h := m.height - 2
+	if m.err != nil {
+		h--
+	}
+	return max(1, h)
+}

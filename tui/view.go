@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
+)
+
+// View lays out the tab bar, the banner when the server is not answering,
+// the active view and the footer, always exactly the terminal's height.
+func (m Model) View() string {
+	h := m.bodyHeight()
+	f := m.frame(h)
+	var body string
+	switch {
+	case m.help:
+		body = views.Help(f, m.km)
+	case m.view == ViewDetail:
+		body = views.Detail(f, m.detailLane(), m.passes, m.passOff)
+	case m.view == ViewFailing:
+		body = views.Failing(f, m.failShown, m.failSel, m.failOff, m.filter, len(m.failAll), m.failTotal)
+	case m.view == ViewNotices:
+		body = views.Notices(f, m.notices)
+	default:
+		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff)
+	}
+	parts := []string{m.tabs()}
+	if m.err != nil {
+		parts = append(parts, views.Banner(f, m.errText(), m.errSince, m.lastOK))
+	}
+	parts = append(parts, body, m.footer())
+	return strings.Join(parts, "\n")
+}
+
+func (m Model) detailLane() client.Lane {
+	for _, l := range m.lanes {
+		if l.Site == m.detailSite {
+			return l
+		}
+	}
+	return client.Lane{Site: m.detailSite, State: "unknown"}
+}
+
+func (m Model) errText() string {
+	var apiErr *client.APIError
+	switch {
+	case errors.Is(m.err, client.ErrUnreachable):
+		return "cannot reach " + m.opt.Client.Server()
+	case errors.As(m.err, &apiErr):
+		return "the server said no: " + apiErr.Message
+	}
+	return m.err.Error()
+}
+
+func (m Model) tabs() string {
+	s := m.st
+	faults := 0
+	for _, l := range m.lanes {
+		if s.State(l.State).GetForeground() == s.Fault.GetForeground() {
+			faults++
+		}
+	}
+	tab := func(n, name string, active bool, count string) string {
+		label := n + " " + name + count
+		if active {
+			return s.TabActive.Render(label)
+		}
+		return s.Tab.Render(label)
+	}
+	lanesLabel := ""
+	if faults > 0 {
+		lanesLabel = fmt.Sprintf(" (%d!)", faults)
+	}
+	line := s.Title.Render("mangabookmark") + "  " +
+		tab("1", "Lanes", m.view == ViewLanes || m.view == ViewDetail, lanesLabel) + "  " +
+		tab("2", "Failing", m.view == ViewFailing, fmt.Sprintf(" (%d)", m.failTotal)) + "  " +
+		tab("3", "Notices", m.view == ViewNotices, fmt.Sprintf(" (%d)", len(m.notices)))
+	right := "connecting…"
+	if !m.lastOK.IsZero() {
+		right = "updated " + views.Human(m.opt.Now().Sub(m.lastOK)) + " ago"
+	}
+	gap := m.width - ansi.StringWidth(line) - len([]rune(right))
+	if gap < 2 {
+		return ansi.Truncate(line, m.width, "…")
+	}
+	return line + strings.Repeat(" ", gap) + s.Dim.Render(right)
+}
+
+func (m Model) footer() string {
+	s := m.st
+	var text string
+	switch {
+	case m.prompting:
+		text = s.Prompt.Render("pause "+m.promptSite+" for: ") + m.prompt + s.Prompt.Render("▏") +
+			s.Dim.Render("  (90m, 2h30m, 1d; a reason after a space; enter/esc)")
+		if m.flashFault && m.flash != "" {
+			text += "  " + s.Fault.Render(m.flash)
+		}
+	case m.flash != "":
+		if m.flashFault {
+			text = s.Fault.Render(m.flash)
+		} else {
+			text = s.Flash.Render(m.flash)
+		}
+	default:
+		hints := map[View]string{
+			ViewLanes:   "↑↓ select · enter detail · p pause · r resume · tab views · ? help · q quit",
+			ViewDetail:  "↑↓ scroll · esc back · p pause · r resume · ? help · q quit",
+			ViewFailing: "↑↓ · f force · / search · s site · o outcome · p pause · ? help · q quit",
+			ViewNotices: "tab views · ? help · q quit",
+		}
+		text = s.Footer.Render(hints[m.view])
+	}
+	w := ansi.StringWidth(text)
+	if w > m.width {
+		return ansi.Truncate(text, m.width, "…")
+	}
+	return text + strings.Repeat(" ", m.width-w)
+}

@@ -1,0 +1,92 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/api/client"
+)
+
+// Human renders a duration as the console shows ages and windows: "45s",
+// "12m", "2h13m", "3d", "3d4h". Negative durations render as "0s".
+func Human(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 {
+			return fmt.Sprintf("%dh", h)
+		}
+		return fmt.Sprintf("%dh%dm", h, m)
+	}
+	days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
+	if h == 0 {
+		return fmt.Sprintf("%dd", days)
+	}
+	return fmt.Sprintf("%dd%dh", days, h)
+}
+
+// Ago renders how long before now t was ("3m ago"), or "never".
+func Ago(now time.Time, t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return "never"
+	}
+	return Human(now.Sub(*t)) + " ago"
+}
+
+// PassCounts is the compact outcome summary of a pass: "9/12 ok:5 new:1
+// nf:1 err:1" (checked/due, then the non-zero counts, then any skip).
+func PassCounts(p client.Pass) string {
+	parts := []string{fmt.Sprintf("%d/%d", p.Checked, p.Due)}
+	for _, c := range []struct {
+		n    int
+		name string
+	}{{p.OK, "ok"}, {p.New, "new"}, {p.NotFound, "nf"}, {p.NoChapter, "nc"}, {p.Unfetchable, "unf"},
+		{p.Errors, "err"}, {p.Refused, "ref"}, {p.Unreachable, "unr"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s:%d", c.name, c.n))
+		}
+	}
+	if p.Skip != "" {
+		parts = append(parts, "skip:"+p.Skip)
+	}
+	return strings.Join(parts, " ")
+}
+
+// PassFaulty reports whether a pass saw anything the Owner should look at.
+func PassFaulty(p client.Pass) bool {
+	return p.Errors+p.Refused+p.Unreachable+p.Unfetchable > 0 || p.Skip != "" ||
+		(p.Due > 0 && p.Checked == 0)
+}
+
+// Window describes a Lane's pause and refuse windows with the time left:
+// "paused 2h left: site migration", "refusing 10m left", or "".
+func Window(now time.Time, l client.Lane) string {
+	var parts []string
+	if l.PausedUntil != nil && l.PausedUntil.After(now) {
+		s := "paused " + Human(l.PausedUntil.Sub(now)) + " left"
+		if l.PauseReason != "" {
+			s += ": " + l.PauseReason
+		}
+		parts = append(parts, s)
+	}
+	if l.RefuseUntil != nil && l.RefuseUntil.After(now) {
+		parts = append(parts, "refusing "+Human(l.RefuseUntil.Sub(now))+" left")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Behind renders a behind-by in seconds, "-" when not behind.
+func Behind(s int64) string {
+	if s <= 0 {
+		return "-"
+	}
+	return Human(time.Duration(s) * time.Second)
+}

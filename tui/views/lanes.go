@@ -1,0 +1,75 @@
+package views
+
+import (
+	"fmt"
+	"time"
+
+	"mangabookmark/backend/api/client"
+)
+
+// LanesCapacity is how many Lane rows fit in a body of height h.
+func LanesCapacity(h int) int { return max(0, h-1) }
+
+// Lanes renders the Lanes table with the selected row marked. Narrow
+// frames (under 110 cells) drop the series and gap columns and shorten the
+// last pass to its age and counts.
+func Lanes(f Frame, lanes []client.Lane, sel, offset int) string {
+	wide := f.Width >= 110
+	cols := []Column{{Title: "SITE", Width: 11}, {Title: "STATE", Width: 12}}
+	if wide {
+		cols = append(cols, Column{Title: "SERIES", Width: 7, Right: true})
+	}
+	cols = append(cols, Column{Title: "DUE", Width: 6, Right: true}, Column{Title: "BEHIND", Width: 7, Right: true})
+	if wide {
+		cols = append(cols, Column{Title: "GAP", Width: 4, Right: true})
+	}
+	cols = append(cols, Column{Title: "FAIL", Width: 5, Right: true})
+	if wide {
+		cols = append(cols, Column{Title: "LAST PASS", Width: 42}, Column{Title: "WINDOW", Flex: true})
+	} else {
+		cols = append(cols, Column{Title: "LAST PASS / WINDOW", Flex: true})
+	}
+	rows := make([][]Cell, len(lanes))
+	for i, l := range lanes {
+		fail := Cell{Text: fmt.Sprint(l.Failing)}
+		if l.Failing > 0 {
+			fail.Style = sty(f.S.Fault)
+		}
+		behind := Cell{Text: Behind(l.BehindByS)}
+		if l.BehindByS >= 3600 {
+			behind.Style = sty(f.S.Fault)
+		}
+		last := Cell{Text: "no pass yet", Style: sty(f.S.Dim)}
+		if l.LastPass != nil {
+			last = Cell{Text: Ago(f.Now, &l.LastPass.StartedAt) + " " + PassCounts(*l.LastPass)}
+			if PassFaulty(*l.LastPass) {
+				last.Style = sty(f.S.Fault)
+			}
+		}
+		win := Cell{Text: Window(f.Now, l), Style: sty(f.S.Hold)}
+		if l.RefuseUntil != nil && l.RefuseUntil.After(f.Now) {
+			win.Style = sty(f.S.Fault)
+		}
+		row := []Cell{{Text: l.Site}, {Text: l.State, Style: sty(f.S.State(l.State))}}
+		if wide {
+			row = append(row, Cell{Text: fmt.Sprint(l.Series)})
+		}
+		row = append(row, Cell{Text: fmt.Sprint(l.Due)}, behind)
+		if wide {
+			row = append(row, Cell{Text: Human(time.Duration(l.EffectiveGapS) * time.Second)})
+		}
+		row = append(row, fail)
+		if wide {
+			row = append(row, last, win)
+		} else if win.Text != "" {
+			row = append(row, win)
+		} else {
+			row = append(row, last)
+		}
+		rows[i] = row
+	}
+	if len(lanes) == 0 {
+		return block([]string{f.S.Dim.Render("  no Lanes yet: waiting for the first answer from the server")}, f.Width, f.Height)
+	}
+	return block(f.table(cols, rows, sel, offset, LanesCapacity(f.Height)), f.Width, f.Height)
+}
