@@ -61,8 +61,8 @@ const (
 )
 
 // Evaluate runs after the pass's poll_passes row is written, on every
-// return path of the pass. Store errors are logged and end the evaluation
-// of that kind; they never reach the Lane.
+// return path of the pass. A store error is logged and ends the part of
+// the evaluation that needed it; it never reaches the Lane.
 func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time) {
 	if ctx.Err() != nil {
 		return // shutting down: the next start evaluates again
@@ -82,7 +82,8 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 		n.adapterBroken(ctx, log, site, now, cutoff)
 	}
 	if site.Browser {
-		n.sidecarDown(ctx, log, now, cutoff)
+		// The sidecar episode belongs to no Site: log which Lane judged it.
+		n.sidecarDown(ctx, n.log.With("lane", site.Name), now, cutoff)
 	}
 }
 
@@ -211,10 +212,9 @@ func (n *Notices) apply(ctx context.Context, log *slog.Logger, now time.Time, v 
 	if n.send == nil {
 		return
 	}
-	at := now
-	sent, err := n.st.NotifyNotice(ctx, kind, site, at, func(ctx context.Context) error {
+	sent, err := n.st.NotifyNotice(ctx, kind, site, now, func(ctx context.Context) error {
 		msg := build()
-		msg.Kind, msg.Site, msg.At = kind, site, at
+		msg.Kind, msg.Site, msg.At = kind, site, now
 		return n.send(ctx, msg)
 	})
 	switch {
