@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui"
+	"mangabookmark/tui/views"
 )
 
 // ForceCmd forces a poll of one Series.
@@ -40,7 +42,7 @@ type PauseCmd struct {
 
 // Run pauses the Lane and prints it after.
 func (p PauseCmd) Run(d *Deps) error {
-	dur, err := ParseDuration(p.Duration)
+	dur, err := tui.ParseDuration(p.Duration)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -58,7 +60,7 @@ func (p PauseCmd) Run(d *Deps) error {
 	if d.JSON() {
 		return d.printJSON(l)
 	}
-	msg := fmt.Sprintf("Paused %s for %s", l.Site, Human(dur))
+	msg := fmt.Sprintf("Paused %s for %s", l.Site, views.Human(dur))
 	if l.PausedUntil != nil {
 		msg += " (until " + l.PausedUntil.UTC().Format("2006-01-02 15:04 UTC") + ")"
 	}

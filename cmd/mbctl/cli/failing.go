@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
 )
 
 // FailingCmd prints the failing worklist.
@@ -37,8 +38,8 @@ func (f FailingCmd) Run(d *Deps) error {
 	now := d.Now()
 	t := &table{head: []string{"SITE", "SERIES", "OUTCOME", "FAILING", "CHECKED", "TITLE"}, right: map[int]bool{3: true}}
 	for _, r := range res.Failing {
-		t.add(txt(r.Site), txt(r.SeriesID), cell{text: r.Outcome, color: ansiFault}, txt(Human(now.Sub(r.FailingSince))),
-			txt(Ago(now, r.LatestCheckedAt)), txt(r.Title))
+		t.add(txt(r.Site), txt(r.SeriesID), cell{text: r.Outcome, color: ansiFault}, txt(views.Human(now.Sub(r.FailingSince))),
+			txt(views.Ago(now, r.LatestCheckedAt)), txt(r.Title))
 	}
 	if err := t.write(d.Out(), d.Color()); err != nil {
 		return err

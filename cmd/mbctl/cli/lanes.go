@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
 )
 
 // LanesCmd prints every Lane.
@@ -33,14 +34,14 @@ func (LanesCmd) Run(d *Deps) error {
 		}
 		last := cell{text: "never"}
 		if l.LastPass != nil {
-			last.text = Ago(now, &l.LastPass.StartedAt) + " " + PassCounts(*l.LastPass)
-			if PassFaulty(*l.LastPass) {
+			last.text = views.Ago(now, &l.LastPass.StartedAt) + " " + views.PassCounts(*l.LastPass)
+			if views.PassFaulty(*l.LastPass) {
 				last.color = ansiFault
 			}
 		}
 		t.add(txt(l.Site), cell{text: l.State, color: stateColor(l.State)}, txt(fmt.Sprint(l.Series)),
-			txt(fmt.Sprint(l.Due)), txt(behindText(l.BehindByS)), txt(Human(time.Duration(l.EffectiveGapS)*time.Second)),
-			failing, last, txt(Window(now, l)))
+			txt(fmt.Sprint(l.Due)), txt(views.Behind(l.BehindByS)), txt(views.Human(time.Duration(l.EffectiveGapS)*time.Second)),
+			failing, last, txt(views.Window(now, l)))
 	}
 	return t.write(d.Out(), d.Color())
 }

@@ -1,6 +1,9 @@
 package cli
 
-import "mangabookmark/backend/api/client"
+import (
+	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
+)
 
 // NoticesCmd prints the open owner notices.
 type NoticesCmd struct{}
@@ -21,11 +24,11 @@ func (NoticesCmd) Run(d *Deps) error {
 	now := d.Now()
 	t := &table{head: []string{"KIND", "SITE", "OPEN FOR", "NOTIFIED"}}
 	for _, n := range notices {
-		notified := cell{text: Ago(now, n.NotifiedAt)}
+		notified := cell{text: views.Ago(now, n.NotifiedAt)}
 		if n.NotifiedAt == nil {
 			notified = cell{text: "not yet (webhook failing or off)", color: ansiWarn}
 		}
-		t.add(cell{text: n.Kind, color: ansiFault}, txt(dash(n.Site)), txt(Human(now.Sub(n.Since))), notified)
+		t.add(cell{text: n.Kind, color: ansiFault}, txt(dash(n.Site)), txt(views.Human(now.Sub(n.Since))), notified)
 	}
 	return t.write(d.Out(), d.Color())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
 )
 
 // PassesCmd prints a Lane's recent passes.
@@ -43,10 +44,10 @@ func (p PassesCmd) Run(d *Deps) error {
 		if ps.Skip != "" {
 			skip.color = ansiFault
 		}
-		t.add(txt(Ago(now, &ps.StartedAt)), txt(Human(ps.FinishedAt.Sub(ps.StartedAt))), num(ps.Due, false),
+		t.add(txt(views.Ago(now, &ps.StartedAt)), txt(views.Human(ps.FinishedAt.Sub(ps.StartedAt))), num(ps.Due, false),
 			num(ps.Checked, false), num(ps.OK, false), num(ps.New, false), num(ps.NotFound, true),
 			num(ps.NoChapter, true), num(ps.Unfetchable, true), num(ps.Errors, true), num(ps.Refused, true),
-			num(ps.Unreachable, true), txt(behindText(ps.BehindByS)), skip)
+			num(ps.Unreachable, true), txt(views.Behind(ps.BehindByS)), skip)
 	}
 	return t.write(d.Out(), d.Color())
 }
