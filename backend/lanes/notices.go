@@ -18,6 +18,9 @@ import (
 // poll_failures, never stored.
 const ownerWindow = 12 * time.Hour
 
+// Notices is the Manager's Evaluator.
+var _ Evaluator = (*Notices)(nil)
+
 // sidecarSubject is the subject of the one notice that is about no Site.
 const sidecarSubject = "browser sidecar"
 
