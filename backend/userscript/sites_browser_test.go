@@ -1,0 +1,175 @@
+package userscript_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/userscript"
+)
+
+// sitePage is a chapter page of a real Site, served by request
+// interception so the userscript runs on the Site's real host.
+type sitePage struct {
+	url, html      string
+	site, seriesID string // "" when the page must record nothing
+	number         string
+}
+
+var sitePages = []sitePage{
+	{"https://kagane.to/series/019C29BC-0812-7957-8D3F-0A1B2C3D4E5F/reader/0198aa00-0000-7000-8000-000000000001",
+		`<title>Chapter 12 | Kagane</title><h1>Some Series</h1>`, "kagane", "019c29bc-0812-7957-8d3f-0a1b2c3d4e5f", "12"},
+	{"https://comix.to/title/keqvv-whos-that-girl/5512-chapter-33",
+		`<title>Who's That Girl</title>`, "comix", "keqvv-whos-that-girl", "33"},
+	{"https://www.comix.ws/title/zz9ab-second-title/77-chapter-4-5",
+		`<title>Second</title>`, "comix", "zz9ab-second-title", "4.5"},
+	{"https://www.natomanga.com/manga/solo-leveling/chapter-12-5",
+		`<title>Solo Leveling</title>`, "natomanga", "solo-leveling", "12.5"},
+	{"https://mangakakalot.gg/manga/other-slug/chapter-7",
+		`<title>Other</title>`, "natomanga", "other-slug", "7"},
+	{"https://mangadex.org/chapter/0c7c8f1e-4e59-43b7-9365-09675a149a6f",
+		`<title>Ch. 1184 - One Piece - MangaDex</title><a href="/title/a1c7c817-4e59-43b7-9365-09675a149a6f/one-piece">One Piece</a>`,
+		"mangadex", "a1c7c817-4e59-43b7-9365-09675a149a6f", "1184"},
+	{"https://weebcentral.com/chapters/01J76XY7E9FNDZ1DBBM6PBJPAA",
+		`<title>WeebCentral</title><a href="https://weebcentral.com/series/01J76XY7E9FNDZ1DBBM6PBJPFK/One-Piece">One Piece</a><h1>Chapter 105.5</h1>`,
+		"weebcentral", "01J76XY7E9FNDZ1DBBM6PBJPFK", "105.5"},
+	{"https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5",
+		`<title>One Piece Chapter 1183.5</title>`, "mangapill", "2", "1183.5"},
+	// Series pages are not chapter pages: nothing is recorded.
+	{"https://mangapill.com/manga/3/other", `<title>Other Chapter 9</title>`, "", "", ""},
+	{"https://mangadex.org/title/b1c7c817-4e59-43b7-9365-09675a149a6f", `<title>Ch. 3</title>`, "", "", ""},
+}
+
+// Each Site's chapter URL shape, on the Site's real host, is recognised by
+// the userscript and accepted by the backend (same URL rules), and the
+// ember shows on a Series whose Latest Chapter is past the Progress.
+func TestUserscriptRecognisesEverySite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test: skipped with -short")
+	}
+	ws, _ := chromiumtest.Start(t)
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := dbtest.New(t)
+	ctx := context.Background()
+	svc := auth.New(st, []byte(testKey), "")
+	token, err := svc.MintToken(ctx, "200000000000000002", "Ann", "browser test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := st.GetReaderByDiscordID(ctx, "200000000000000002")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(nil)
+	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL, Userjs: userscript.Source})
+	t.Cleanup(hs.Close)
+	// mangapill/2 is bookmarked with a Latest Chapter past what is read.
+	if _, err := st.AddBookmark(ctx, reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE series SET latest_number = 1184 WHERE series_id = '2'`); err != nil {
+		t.Fatal(err)
+	}
+
+	b := rod.New().ControlURL(ws)
+	if err := b.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = page.Timeout(90 * time.Second)
+	byURL := map[string]string{}
+	for _, p := range sitePages {
+		byURL[p.url] = p.html
+	}
+	router := page.HijackRequests()
+	if err := router.Add("*", "", func(h *rod.Hijack) {
+		body, ok := byURL[h.Request.URL().String()]
+		if !ok {
+			h.Response.Fail(proto.NetworkErrorReasonAddressUnreachable)
+			return
+		}
+		h.Response.SetHeader("Content-Type", "text/html; charset=utf-8")
+		h.Response.SetBody("<!doctype html><html><head>" + body + "</head><body><p>page</p></body></html>")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	go router.Run()
+	t.Cleanup(func() { _ = router.Stop() })
+	if _, err := page.Expose("__mbFetch", gmFetch(&http.Client{Timeout: 10 * time.Second})); err != nil {
+		t.Fatal(err)
+	}
+	preJSON, _ := json.Marshal(map[string]string{"mb_base_url": hs.URL, "mb_token": token})
+	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, "null", preJSON)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, hs.URL))); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, p := range sitePages {
+		if err := page.Navigate(p.url); err != nil {
+			t.Fatalf("%s: %v", p.url, err)
+		}
+		if p.site == "" {
+			continue
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		got := ""
+		for time.Now().Before(deadline) {
+			if pr, err := st.GetProgress(ctx, reader.ID, p.site, p.seriesID); err == nil {
+				got = pr.Number
+				if got == p.number {
+					break
+				}
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if got != p.number {
+			t.Errorf("%s: progress %s/%s = %q, want %q", p.url, p.site, p.seriesID, got, p.number)
+		}
+	}
+	// The last chapter page read mangapill/2 (1183.5 < Latest 1184): after
+	// the sync the bookmarks cache says New, and the ember shows. Go back
+	// to that page to look at its panel.
+	if err := page.Navigate("https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	shown := false
+	for time.Now().Before(deadline) && !shown {
+		res, err := page.Eval(`() => { const e = document.getElementById('mb-ember'); return !!e && e.style.display !== 'none'; }`)
+		shown = err == nil && res.Value.Bool()
+		if !shown {
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if !shown {
+		t.Error("no ember on a Series whose Latest Chapter is past the Progress")
+	}
+	var rows int
+	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM progress`).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if want := len(sitePages) - 2; rows != want {
+		t.Errorf("progress rows = %d, want %d (series pages record nothing)", rows, want)
+	}
+}
