@@ -464,16 +464,26 @@ func TestNoticeNilNotifierKeepsRows(t *testing.T) {
 }
 
 // TestNoticeWebhookRetriedAndSecret posts through the real Discord sender
-// to a test server that answers 500 once, then 204.
+// to a test server that answers 500 (or 429) once, then 204.
 func TestNoticeWebhookRetriedAndSecret(t *testing.T) {
 	t.Parallel()
+	for _, first := range []int{http.StatusInternalServerError, http.StatusTooManyRequests} {
+		t.Run(fmt.Sprint(first), func(t *testing.T) {
+			t.Parallel()
+			ntWebhookRetried(t, first)
+		})
+	}
+}
+
+// ntWebhookRetried: the test server answers first, then 204.
+func ntWebhookRetried(t *testing.T, first int) {
 	const secret = "/api/webhooks/42/tok-SECRET-tok"
 	var posts, delivered atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.Copy(io.Discard, r.Body)
 		if posts.Add(1) == 1 {
-			w.WriteHeader(http.StatusInternalServerError)
-			_, _ = io.WriteString(w, `{"message":"try again `+r.URL.Path+`"}`)
+			w.WriteHeader(first)
+			_, _ = io.WriteString(w, `{"message":"try again `+r.URL.Path+`","retry_after":0.5}`)
 			return
 		}
 		delivered.Add(1)
