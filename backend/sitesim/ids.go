@@ -23,8 +23,19 @@ var SiteNames = []string{Kagane, Comix, Natomanga, MangaDex, WeebCentral, MangaP
 
 func hash64(parts ...any) uint64 {
 	h := fnv.New64a()
+	var buf [24]byte
 	for _, p := range parts {
-		fmt.Fprint(h, p, "|")
+		switch v := p.(type) {
+		case string:
+			_, _ = h.Write([]byte(v))
+		case int:
+			_, _ = h.Write(strconv.AppendInt(buf[:0], int64(v), 10))
+		case uint64:
+			_, _ = h.Write(strconv.AppendUint(buf[:0], v, 10))
+		default:
+			fmt.Fprint(h, v)
+		}
+		_, _ = h.Write([]byte{'|'})
 	}
 	return h.Sum64()
 }
