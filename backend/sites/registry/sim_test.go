@@ -2,6 +2,11 @@ package registry_test
 
 import (
 	"context"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -63,7 +68,89 @@ func TestReadEverySite(t *testing.T) {
 			}
 			if f.Latest.URL == "" || f.CoverURL == "" {
 				t.Errorf("%s %s: chapter URL %q, cover %q", s.Name, id, f.Latest.URL, f.CoverURL)
+				continue
 			}
+			// Chapter links name their Series on all but MangaDex and WeebCentral.
+			if s.Name != "mangadex" && s.Name != "weebcentral" {
+				if ref, err := reg.Canonicalize(f.Latest.URL); err != nil || ref.SeriesID != id {
+					t.Errorf("%s: chapter URL %s gives %+v, %v", s.Name, f.Latest.URL, ref, err)
+				}
+			}
+			resp, err := http.Get(f.CoverURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = image.Decode(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || err != nil {
+				t.Errorf("%s cover %s: %d %v", s.Name, f.CoverURL, resp.StatusCode, err)
+			}
+		}
+	}
+}
+
+// A simulator with 10,000 Series per Site answers reads of Series across
+// the whole range on every Site.
+func TestReadAcrossTenThousand(t *testing.T) {
+	t.Parallel()
+	sim, reg := startSim(t, 10000)
+	route := sites.NewPlain(sites.PlainOptions{})
+	for _, s := range reg.All() {
+		for _, i := range []int{0, 4999, 9999} {
+			id := sim.SeriesID(s.Name, i)
+			res := read(t, reg, route, sim.SeriesURL(s.Name, id))
+			if res.Outcome != sites.OK || res.Facts.Latest.Number != sim.Latest(s.Name, id) {
+				t.Errorf("%s #%d: %s %+v (%v)", s.Name, i, res.Outcome, res.Facts.Latest, res.Err)
+			}
+		}
+	}
+}
+
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *fakeClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fakeClock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// A Series scripted to publish every 20 simulated minutes reads one chapter
+// further after the clock moves 20 minutes, on every Site.
+func TestNewChapterReadAfterClockMoves(t *testing.T) {
+	t.Parallel()
+	clk := &fakeClock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)}
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	reg, err := registry.New(sim.Origins())
+	if err != nil {
+		t.Fatal(err)
+	}
+	route := sites.NewPlain(sites.PlainOptions{})
+	for _, s := range reg.All() {
+		sim.SetSite(s.Name, sitesim.Behavior{NewEvery: 20 * time.Minute})
+	}
+	before := map[string]string{}
+	for _, s := range reg.All() {
+		id := sim.SeriesID(s.Name, 2)
+		before[s.Name] = read(t, reg, route, sim.SeriesURL(s.Name, id)).Facts.Latest.Number
+	}
+	clk.add(20 * time.Minute)
+	for _, s := range reg.All() {
+		id := sim.SeriesID(s.Name, 2)
+		res := read(t, reg, route, sim.SeriesURL(s.Name, id))
+		if res.Outcome != sites.OK || sites.CompareNumbers(res.Facts.Latest.Number, before[s.Name]) != 1 ||
+			res.Facts.Latest.Number != sim.Latest(s.Name, id) {
+			t.Errorf("%s: %s then %+v (sim %s)", s.Name, before[s.Name], res.Facts.Latest, sim.Latest(s.Name, id))
+		}
+		if res.Facts.Latest.ReleasedAt.After(clk.Now()) {
+			t.Errorf("%s: released in the future: %v", s.Name, res.Facts.Latest.ReleasedAt)
 		}
 	}
 }
