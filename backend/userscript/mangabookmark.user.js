@@ -269,10 +269,16 @@
       } catch (e) { /* the count is all we need */ }
       render();
       if (loadQueue().length) flush(); else refreshBookmarks(true);
-    } else if (res.status === 400 || res.status === 413 || res.status === 422) {
+    } else if (res.status === 400) {
       // The server will never accept these as sent: drop them and say so.
       removeSent(batch);
       toast('mangabookmark: the server refused a read: ' + errorText(res));
+      render();
+    } else if (res.status === 413 || res.status === 415 || res.status === 422) {
+      // Equally final, but not worth a toast (only 400, 401 and a full
+      // queue interrupt the Reader).
+      removeSent(batch);
+      console.warn('mangabookmark: reads dropped:', errorText(res));
       render();
     } else if (res.status === 401) {
       authBlocked = true;
