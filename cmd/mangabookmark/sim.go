@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,6 +21,7 @@ type SimCmd struct {
 	Listen   string        `help:"Address of the first Site; the other five take the next ports." default:"127.0.0.1:18080"`
 	Series   int           `help:"Series per Site." default:"100"`
 	NewEvery time.Duration `help:"Publish a new chapter on every Series this often (0: never)." default:"0s" name:"new-every"`
+	Set      []string      `help:"Script behaviour: site=mode for a whole Site, site:N=mode for its Series number N (modes: steady, gone, layout_changed, server_error, slow, hang, oversized, endless, redirect_away, redirect_loop, huge_length, malformed, wrong_type, forbidden, rate_limited, challenge, js_challenge, js_challenge_stuck)." placeholder:"SITE[:N]=MODE"`
 }
 
 // Run serves until interrupted.
@@ -29,6 +33,11 @@ func (c *SimCmd) Run() error {
 	if c.NewEvery > 0 {
 		for _, name := range sitesim.SiteNames {
 			sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})
+		}
+	}
+	for _, spec := range c.Set {
+		if err := applySet(sim, spec, c.NewEvery); err != nil {
+			return err
 		}
 	}
 	if err := sim.StartOn(c.Listen); err != nil {
@@ -46,5 +55,29 @@ func (c *SimCmd) Run() error {
 	}
 	fmt.Println("serving; interrupt to stop")
 	<-ctx.Done()
+	return nil
+}
+
+// applySet scripts one --set entry.
+func applySet(sim *sitesim.Sim, spec string, every time.Duration) error {
+	target, modeName, ok := strings.Cut(spec, "=")
+	mode, known := sitesim.ParseMode(modeName)
+	if !ok || !known {
+		return fmt.Errorf("sim: --set %q: want site=mode or site:N=mode with a known mode", spec)
+	}
+	site, num, one := strings.Cut(target, ":")
+	if !slices.Contains(sitesim.SiteNames, site) {
+		return fmt.Errorf("sim: --set %q: unknown Site %q (known: %s)", spec, site, strings.Join(sitesim.SiteNames, ", "))
+	}
+	b := sitesim.Behavior{Mode: mode, NewEvery: every, Delay: 5 * time.Second}
+	if !one {
+		sim.SetSite(site, b)
+		return nil
+	}
+	n, err := strconv.Atoi(num)
+	if err != nil || n < 0 || n >= sim.SeriesPerSite() {
+		return fmt.Errorf("sim: --set %q: Series number must be 0..%d", spec, sim.SeriesPerSite()-1)
+	}
+	sim.SetSeries(site, sim.SeriesID(site, n), b)
 	return nil
 }
