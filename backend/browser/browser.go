@@ -145,14 +145,17 @@ func (b *Browser) conn(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("browser: connect sidecar: %w (%v)", sites.ErrUnreachable, err)
 	}
-	if err := c.openTab(dctx); err != nil {
+	// A new tab waits for a renderer to start, which a busy host makes slow.
+	tctx, tcancel := context.WithTimeout(ctx, b.opts.readTimeout)
+	defer tcancel()
+	if err := c.openTab(tctx); err != nil {
 		c.close()
 		return nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)
 	}
 	if b.stale != "" {
 		// The tab of a connection lost while the browser lived on is
 		// still open there; after a browser restart this finds nothing.
-		_ = c.call(dctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: b.stale}, nil)
+		_ = c.call(tctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: b.stale}, nil)
 		b.stale = ""
 	}
 	b.opts.logger.Info("browser: connected")

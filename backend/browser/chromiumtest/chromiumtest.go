@@ -31,7 +31,8 @@ const InstallHint = "install Chromium: apt-get install -y chromium"
 // Chromium is one Chromium process (and its restarts) owned by a test.
 type Chromium struct {
 	t     testing.TB
-	port  int // remote debugging port, kept across restarts
+	dir   string // profiles and logs of every run
+	port  int    // remote debugging port, kept across restarts
 	cmd   *exec.Cmd
 	wsURL string
 	runs  int
@@ -60,7 +61,9 @@ func Start(t testing.TB) (wsURL string, stop func()) {
 func Launch(t testing.TB) *Chromium {
 	t.Helper()
 	Require(t)
-	c := &Chromium{t: t}
+	// The profile directory's removal is a cleanup too; cleanups run last
+	// first, so it is made before Stop is registered and runs after it.
+	c := &Chromium{t: t, dir: t.TempDir()}
 	t.Cleanup(c.Stop)
 	c.start()
 	return c
@@ -82,9 +85,44 @@ func (c *Chromium) Kill() {
 	if c.cmd == nil {
 		return
 	}
-	_ = syscall.Kill(-c.cmd.Process.Pid, syscall.SIGKILL)
+	pgid := c.cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	_ = c.cmd.Wait()
 	c.cmd = nil
+	// The helpers (renderers, network service) die a moment after the
+	// browser; wait so nothing writes into the profile being removed.
+	for range 250 {
+		if len(group(pgid)) == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// group lists the live (not zombie) processes of a process group.
+func group(pgid int) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		stat, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // KillRenderers kills Chromium's renderer processes, the way the kernel's
@@ -94,18 +132,9 @@ func (c *Chromium) KillRenderers() int {
 	if c.cmd == nil {
 		return 0
 	}
-	pgid := c.cmd.Process.Pid
-	procs, _ := filepath.Glob("/proc/[0-9]*")
 	killed := 0
-	for _, dir := range procs {
-		pid, err := strconv.Atoi(filepath.Base(dir))
-		if err != nil {
-			continue
-		}
-		if g, err := syscall.Getpgid(pid); err != nil || g != pgid {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join(dir, "cmdline"))
+	for _, pid := range group(c.cmd.Process.Pid) {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
 		if err != nil || !strings.Contains(string(cmdline), "--type=renderer") {
 			continue
 		}
@@ -163,8 +192,8 @@ func (c *Chromium) Pages() ([]Target, error) {
 func (c *Chromium) start() {
 	c.t.Helper()
 	c.runs++
-	dir := filepath.Join(c.t.TempDir(), "profile-"+strconv.Itoa(c.runs))
-	logPath := filepath.Join(c.t.TempDir(), "stderr-"+strconv.Itoa(c.runs)+".log")
+	dir := filepath.Join(c.dir, "profile-"+strconv.Itoa(c.runs))
+	logPath := filepath.Join(c.dir, "stderr-"+strconv.Itoa(c.runs)+".log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		c.t.Fatalf("chromiumtest: %v", err)
