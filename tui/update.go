@@ -83,12 +83,29 @@ func (m *Model) apply(s snapshotMsg) {
 // refilter rebuilds the shown worklist from the filter, keeping the
 // selected Series selected.
 func (m *Model) refilter() {
-	var key string
+	var keySite, keyID string
 	if m.failSel < len(m.failShown) {
-		key = m.failShown[m.failSel].Site + "/" + m.failShown[m.failSel].SeriesID
+		keySite, keyID = m.failShown[m.failSel].Site, m.failShown[m.failSel].SeriesID
 	}
 	q := strings.ToLower(m.filter.Search)
-	m.failShown = m.failShown[:0:0]
+	if m.filter.Site == "" && m.filter.Outcome == "" && q == "" {
+		m.failShown = m.failAll
+	} else {
+		m.failShown = m.filtered(q)
+	}
+	m.failSel = 0
+	for i, r := range m.failShown {
+		if r.SeriesID == keyID && r.Site == keySite {
+			m.failSel = i
+			break
+		}
+	}
+}
+
+// filtered returns the rows matching the site and outcome filters and the
+// lower-cased search q.
+func (m *Model) filtered(q string) []client.Failing {
+	var out []client.Failing
 	for _, r := range m.failAll {
 		if m.filter.Site != "" && r.Site != m.filter.Site {
 			continue
@@ -99,15 +116,9 @@ func (m *Model) refilter() {
 		if q != "" && !strings.Contains(strings.ToLower(r.Site+" "+r.SeriesID+" "+r.Title+" "+r.Outcome), q) {
 			continue
 		}
-		m.failShown = append(m.failShown, r)
+		out = append(out, r)
 	}
-	m.failSel = 0
-	for i, r := range m.failShown {
-		if r.Site+"/"+r.SeriesID == key {
-			m.failSel = i
-			break
-		}
-	}
+	return out
 }
 
 func (m *Model) clampScroll() {

@@ -55,9 +55,9 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 	num := func(n int, fault bool) Cell {
 		c := Cell{Text: fmt.Sprint(n)}
 		if fault && n > 0 {
-			c.Style = sty(s.Fault)
+			c.Paint = PaintFault
 		} else if n == 0 {
-			c.Style = sty(s.Dim)
+			c.Paint = PaintDim
 		}
 		return c
 	}
@@ -70,14 +70,14 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 				Cell{Text: Behind(p.BehindByS)})
 			skip := Cell{Text: p.Skip}
 			if p.Skip != "" {
-				skip.Style = sty(s.Fault)
+				skip.Paint = PaintFault
 			}
 			row = append(row, skip)
 		} else {
 			out := Cell{Text: strings.TrimPrefix(PassCounts(p), fmt.Sprintf("%d/%d", p.Checked, p.Due))}
 			out.Text = strings.TrimSpace(out.Text)
 			if PassFaulty(p) {
-				out.Style = sty(s.Fault)
+				out.Paint = PaintFault
 			}
 			row = append(row, Cell{Text: Behind(p.BehindByS)}, out)
 		}

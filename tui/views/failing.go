@@ -61,10 +61,10 @@ func Failing(f Frame, rows []client.Failing, sel, offset int, filter FailingFilt
 	cells := make([][]Cell, len(rows))
 	for i := offset; i < end; i++ {
 		r := rows[i]
-		row := []Cell{{Text: r.Site}, {Text: r.SeriesID}, {Text: r.Outcome, Style: sty(s.Fault)},
+		row := []Cell{{Text: r.Site}, {Text: r.SeriesID}, {Text: r.Outcome, Paint: PaintFault},
 			{Text: Human(f.Now.Sub(r.FailingSince))}}
 		if wide {
-			row = append(row, Cell{Text: Ago(f.Now, r.LatestCheckedAt), Style: sty(s.Dim)})
+			row = append(row, Cell{Text: Ago(f.Now, r.LatestCheckedAt), Paint: PaintDim})
 		}
 		cells[i] = append(row, Cell{Text: r.Title})
 	}

@@ -33,24 +33,24 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int) string {
 	for i, l := range lanes {
 		fail := Cell{Text: fmt.Sprint(l.Failing)}
 		if l.Failing > 0 {
-			fail.Style = sty(f.S.Fault)
+			fail.Paint = PaintFault
 		}
 		behind := Cell{Text: Behind(l.BehindByS)}
 		if l.BehindByS >= 3600 {
-			behind.Style = sty(f.S.Fault)
+			behind.Paint = PaintFault
 		}
-		last := Cell{Text: "no pass yet", Style: sty(f.S.Dim)}
+		last := Cell{Text: "no pass yet", Paint: PaintDim}
 		if l.LastPass != nil {
 			last = Cell{Text: Ago(f.Now, &l.LastPass.StartedAt) + " " + PassCounts(*l.LastPass)}
 			if PassFaulty(*l.LastPass) {
-				last.Style = sty(f.S.Fault)
+				last.Paint = PaintFault
 			}
 		}
-		win := Cell{Text: Window(f.Now, l), Style: sty(f.S.Hold)}
+		win := Cell{Text: Window(f.Now, l), Paint: PaintHold}
 		if l.RefuseUntil != nil && l.RefuseUntil.After(f.Now) {
-			win.Style = sty(f.S.Fault)
+			win.Paint = PaintFault
 		}
-		row := []Cell{{Text: l.Site}, {Text: l.State, Style: sty(f.S.State(l.State))}}
+		row := []Cell{{Text: l.Site}, {Text: l.State, Paint: statePaint(l.State)}}
 		if wide {
 			row = append(row, Cell{Text: fmt.Sprint(l.Series)})
 		}

@@ -16,11 +16,11 @@ func Notices(f Frame, notices []client.Notice) string {
 		if site == "" {
 			site = "(all)"
 		}
-		notified := Cell{Text: Ago(f.Now, n.NotifiedAt), Style: sty(s.Dim)}
+		notified := Cell{Text: Ago(f.Now, n.NotifiedAt), Paint: PaintDim}
 		if n.NotifiedAt == nil {
-			notified = Cell{Text: "not yet: webhook failing or off", Style: sty(s.Hold)}
+			notified = Cell{Text: "not yet: webhook failing or off", Paint: PaintHold}
 		}
-		rows[i] = []Cell{{Text: n.Kind, Style: sty(s.Fault)}, {Text: site}, {Text: Human(f.Now.Sub(n.Since))}, notified}
+		rows[i] = []Cell{{Text: n.Kind, Paint: PaintFault}, {Text: site}, {Text: Human(f.Now.Sub(n.Since))}, notified}
 	}
 	return block(f.table(cols, rows, -1, 0, max(0, f.Height-1)), f.Width, f.Height)
 }

@@ -15,10 +15,53 @@ type Column struct {
 	Flex  bool
 }
 
-// Cell is one table cell: plain text and the style it is drawn in.
+// Paint names the style a cell is drawn in.
+type Paint int
+
+// The paints of table cells.
+const (
+	PaintRow Paint = iota
+	PaintDim
+	PaintCalm
+	PaintHold
+	PaintFault
+	paintCount
+)
+
+// Cell is one table cell: plain text and the paint it is drawn in.
 type Cell struct {
 	Text  string
-	Style *lipgloss.Style
+	Paint Paint
+}
+
+// painter holds the escape codes around a cell of each paint, plain and
+// selected, computed once per table: lipgloss.Render per cell would cost
+// most of a frame on a long worklist.
+type painter struct {
+	pre, post [2][paintCount]string
+}
+
+func (f Frame) painter() painter {
+	var p painter
+	base := [paintCount]lipgloss.Style{f.S.Row, f.S.Dim, f.S.Calm, f.S.Hold, f.S.Fault}
+	for i, st := range base {
+		for sel := 0; sel < 2; sel++ {
+			if sel == 1 {
+				st = st.Background(f.S.Selected.GetBackground()).Bold(true)
+			}
+			pre, post, _ := strings.Cut(st.Render("\x00"), "\x00")
+			p.pre[sel][i], p.post[sel][i] = pre, post
+		}
+	}
+	return p
+}
+
+func (p painter) paint(text string, paint Paint, selected bool) string {
+	sel := 0
+	if selected {
+		sel = 1
+	}
+	return p.pre[sel][paint] + text + p.post[sel][paint]
 }
 
 // table renders a header and the rows [offset, offset+capacity) with a
@@ -59,30 +102,21 @@ func (f Frame) table(cols []Column, rows [][]Cell, sel, offset, capacity int) []
 		}
 	}
 	lines := []string{f.S.Header.Render(head.String())}
+	p := f.painter()
+	gutter := f.S.Title.Render("▸ ")
 	end := min(len(rows), offset+capacity)
 	for r := offset; r < end; r++ {
 		selected := r == sel
 		var b strings.Builder
 		if selected {
-			b.WriteString(f.S.Title.Render("▸ "))
+			b.WriteString(gutter)
 		} else {
 			b.WriteString("  ")
 		}
 		for i, cl := range rows[r] {
-			st := f.S.Row
-			if cl.Style != nil {
-				st = *cl.Style
-			}
-			if selected {
-				st = st.Background(f.S.Selected.GetBackground()).Bold(true)
-			}
-			b.WriteString(st.Render(pad(cl.Text, i)))
+			b.WriteString(p.paint(pad(cl.Text, i), cl.Paint, selected))
 			if i < len(cols)-1 {
-				if selected {
-					b.WriteString(f.S.Selected.Render(" "))
-				} else {
-					b.WriteByte(' ')
-				}
+				b.WriteString(p.paint(" ", PaintRow, selected))
 			}
 		}
 		lines = append(lines, b.String())
@@ -90,4 +124,15 @@ func (f Frame) table(cols []Column, rows [][]Cell, sel, offset, capacity int) []
 	return lines
 }
 
-func sty(s lipgloss.Style) *lipgloss.Style { return &s }
+// statePaint is the paint of a Lane state word; it follows styles.State.
+func statePaint(state string) Paint {
+	switch state {
+	case "refusing", "browser_down", "no_browser":
+		return PaintFault
+	case "paused":
+		return PaintHold
+	case "idle", "asleep", "disabled":
+		return PaintDim
+	}
+	return PaintCalm
+}

@@ -42,6 +42,11 @@ func (f *Fixture) URL() string { return f.Server.URL }
 // Start seeds a fresh database and starts the server; both end with t.
 func Start(t testing.TB) *Fixture {
 	t.Helper()
+	return start(t, true)
+}
+
+func start(t testing.TB, seed bool) *Fixture {
+	t.Helper()
 	st := dbtest.New(t)
 	reg := Registry(t)
 	clock := &Clock{t: Now}
@@ -50,8 +55,10 @@ func Start(t testing.TB) *Fixture {
 		lanes.runtime[n] = api.LaneRuntime{Enabled: true}
 	}
 	lanes.runtime["natomanga"] = api.LaneRuntime{Enabled: true, NoBrowser: true}
-	if err := Seed(context.Background(), st, Now); err != nil {
-		t.Fatalf("admintest: seed: %v", err)
+	if seed {
+		if err := Seed(context.Background(), st, Now); err != nil {
+			t.Fatalf("admintest: seed: %v", err)
+		}
 	}
 	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: clock.Now})
 	hs := httptest.NewServer(srv)
