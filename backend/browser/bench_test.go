@@ -10,7 +10,7 @@ import (
 // page behind the (already solved) challenge, then fetch its chapter data
 // inside the page. reads/min is the tab's ceiling.
 func BenchmarkBrowserRead(b *testing.B) {
-	chrome := chromiumtest.Launch(b)
+	chrome := chromiumtest.Shared(b)
 	s := newSite(b)
 	br := newBrowser(b, chrome.WSURL())
 	page, data := s.URL+"/cf/series/7", s.URL+"/cf/api/manga/7/chapters?limit=-1"

@@ -58,7 +58,7 @@ func plainGet(t *testing.T, u string) (int, http.Header, string) {
 
 func TestChallengePageReadThroughBrowser(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	page := s.URL + "/cf/series/7"
 
@@ -85,7 +85,7 @@ func TestChallengePageReadThroughBrowser(t *testing.T) {
 
 func TestChallengeDataFetchedInsidePage(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	page, data := s.URL+"/cf/series/7", s.URL+"/cf/api/manga/7/chapters?limit=-1"
 
@@ -108,7 +108,7 @@ func TestChallengeDataFetchedInsidePage(t *testing.T) {
 
 func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(time.Second))
 
@@ -130,7 +130,7 @@ func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
 
 func TestNotFoundPageKeepsItsStatus(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	b := newBrowser(t, chrome.WSURL())
 
@@ -147,7 +147,7 @@ func TestNotFoundPageKeepsItsStatus(t *testing.T) {
 
 func TestBodyOverLimitIsCut(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	const limit = 4 << 10
 	b := newBrowser(t, chrome.WSURL(), browser.WithMaxBody(limit))
@@ -170,7 +170,7 @@ func TestBodyOverLimitIsCut(t *testing.T) {
 
 func TestSiteDownIsNotUnreachable(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	dead := s.URL
 	s.Close() // the Site, not the sidecar, is down
@@ -187,7 +187,7 @@ func TestSiteDownIsNotUnreachable(t *testing.T) {
 
 func TestHTTPEndpointIsResolved(t *testing.T) {
 	t.Parallel()
-	chrome := chromiumtest.Launch(t)
+	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	b := newBrowser(t, chrome.HTTPURL())
 	if res := mustFetch(t, b, s.URL+"/open/series/7", ""); res.Status != http.StatusOK {

@@ -51,7 +51,9 @@ func TestKillMidFetchIsUnreachableThenReconnects(t *testing.T) {
 				t.Fatalf("Fetch while the sidecar is down: %v, want sites.ErrUnreachable", err)
 			}
 
-			chrome.Restart()
+			if _, err := chrome.Restart(); err != nil {
+				t.Fatal(err)
+			}
 			res := mustFetch(t, b, s.URL+"/cf/series/7", s.URL+"/cf/api/manga/7/chapters")
 			if res.Status != http.StatusOK || string(res.Body) != chaptersJSON {
 				t.Fatalf("after restart: status %d body %q", res.Status, res.Body)
@@ -83,7 +85,9 @@ func TestNoLeaksAcrossReconnects(t *testing.T) {
 		case 0: // the socket is cut; Chrome and the tab live on
 			browser.DropSocket(b)
 		case 1: // the sidecar dies and comes back
-			chrome.Restart()
+			if _, err := chrome.Restart(); err != nil {
+				t.Fatal(err)
+			}
 			pagesBefore = pageCount(t, chrome)
 		case 2: // a clean reconnect after a Ping on a live connection
 			if err := b.Ping(t.Context()); err != nil {

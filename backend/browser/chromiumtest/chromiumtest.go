@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,10 +29,9 @@ const Path = "/usr/bin/chromium"
 // InstallHint is what a skipped test says.
 const InstallHint = "install Chromium: apt-get install -y chromium"
 
-// Chromium is one Chromium process (and its restarts) owned by a test.
+// Chromium is one Chromium process (and its restarts).
 type Chromium struct {
-	t     testing.TB
-	dir   string // profiles and logs of every run
+	dir   string // profiles and logs of every run; removed by Stop
 	port  int    // remote debugging port, kept across restarts
 	cmd   *exec.Cmd
 	wsURL string
@@ -50,23 +50,73 @@ func Require(t testing.TB) {
 	t.Skipf("chromiumtest: %s missing; %s", Path, InstallHint)
 }
 
-// Start starts Chromium and returns its DevTools WebSocket URL and a stop
-// function (also run at cleanup).
+// Start starts Chromium for one test and returns its DevTools WebSocket URL
+// and a stop function (also run at cleanup).
 func Start(t testing.TB) (wsURL string, stop func()) {
 	c := Launch(t)
 	return c.WSURL(), c.Stop
 }
 
-// Launch starts Chromium on a free loopback port; it is stopped at cleanup.
+// Launch starts Chromium for one test, on a free loopback port; it is
+// stopped at cleanup. Tests that kill or restart it, or count its tabs,
+// want their own.
 func Launch(t testing.TB) *Chromium {
 	t.Helper()
 	Require(t)
-	// The profile directory's removal is a cleanup too; cleanups run last
-	// first, so it is made before Stop is registered and runs after it.
-	c := &Chromium{t: t, dir: t.TempDir()}
+	c, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(c.Stop)
-	c.start()
 	return c
+}
+
+var shared struct {
+	sync.Mutex
+	c   *Chromium
+	err error
+}
+
+// Shared returns one Chromium for the whole test binary, started on first
+// use, for tests that only read through their own tab. The package's
+// TestMain calls StopShared after the tests.
+func Shared(t testing.TB) *Chromium {
+	t.Helper()
+	Require(t)
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.c == nil && shared.err == nil {
+		shared.c, shared.err = New()
+	}
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.c
+}
+
+// StopShared stops the Chromium Shared started, if any.
+func StopShared() {
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.c != nil {
+		shared.c.Stop()
+		shared.c = nil
+	}
+}
+
+// New starts Chromium on a free loopback port with a fresh profile. The
+// caller must Stop it.
+func New() (*Chromium, error) {
+	dir, err := os.MkdirTemp("", "chromiumtest-")
+	if err != nil {
+		return nil, fmt.Errorf("chromiumtest: %w", err)
+	}
+	c := &Chromium{dir: dir}
+	if err := c.start(); err != nil {
+		c.Stop()
+		return nil, err
+	}
+	return c, nil
 }
 
 // WSURL is the browser's DevTools WebSocket URL for the current run.
@@ -75,9 +125,6 @@ func (c *Chromium) WSURL() string { return c.wsURL }
 // HTTPURL is the remote debugging address as http://127.0.0.1:port. It stays
 // the same across restarts.
 func (c *Chromium) HTTPURL() string { return "http://127.0.0.1:" + strconv.Itoa(c.port) }
-
-// Running reports whether the process is up.
-func (c *Chromium) Running() bool { return c.cmd != nil }
 
 // Kill kills Chromium's whole process group at once, as a sidecar crash
 // would, and reaps it.
@@ -90,39 +137,13 @@ func (c *Chromium) Kill() {
 	_ = c.cmd.Wait()
 	c.cmd = nil
 	// The helpers (renderers, network service) die a moment after the
-	// browser; wait so nothing writes into the profile being removed.
+	// browser; wait so nothing writes into a profile being removed.
 	for range 250 {
 		if len(group(pgid)) == 0 {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// group lists the live (not zombie) processes of a process group.
-func group(pgid int) []int {
-	var pids []int
-	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range procs {
-		stat, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp ...; comm may hold spaces.
-		i := strings.LastIndexByte(string(stat), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
-			continue
-		}
-		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
-			pids = append(pids, pid)
-		}
-	}
-	return pids
 }
 
 // KillRenderers kills Chromium's renderer processes, the way the kernel's
@@ -148,15 +169,19 @@ func (c *Chromium) KillRenderers() int {
 // Restart kills Chromium if it runs and starts it again on the same port
 // with a fresh profile. It returns the new WebSocket URL (the browser id in
 // its path changes).
-func (c *Chromium) Restart() string {
-	c.t.Helper()
+func (c *Chromium) Restart() (string, error) {
 	c.Kill()
-	c.start()
-	return c.wsURL
+	if err := c.start(); err != nil {
+		return "", err
+	}
+	return c.wsURL, nil
 }
 
-// Stop kills Chromium; it is safe to call more than once.
-func (c *Chromium) Stop() { c.Kill() }
+// Stop kills Chromium and removes its profiles; it is safe to call twice.
+func (c *Chromium) Stop() {
+	c.Kill()
+	_ = os.RemoveAll(c.dir)
+}
 
 // Target is one entry of the DevTools /json/list endpoint.
 type Target struct {
@@ -189,14 +214,13 @@ func (c *Chromium) Pages() ([]Target, error) {
 	return pages, nil
 }
 
-func (c *Chromium) start() {
-	c.t.Helper()
+func (c *Chromium) start() error {
 	c.runs++
-	dir := filepath.Join(c.dir, "profile-"+strconv.Itoa(c.runs))
+	profile := filepath.Join(c.dir, "profile-"+strconv.Itoa(c.runs))
 	logPath := filepath.Join(c.dir, "stderr-"+strconv.Itoa(c.runs)+".log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		c.t.Fatalf("chromiumtest: %v", err)
+		return fmt.Errorf("chromiumtest: %w", err)
 	}
 	defer logFile.Close()
 	cmd := exec.Command(Path,
@@ -204,7 +228,7 @@ func (c *Chromium) start() {
 		"--no-first-run", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--mute-audio",
-		"--user-data-dir="+dir,
+		"--user-data-dir="+profile,
 		"--remote-debugging-address=127.0.0.1",
 		"--remote-debugging-port="+strconv.Itoa(c.port),
 		"about:blank",
@@ -215,23 +239,24 @@ func (c *Chromium) start() {
 	cmd.Stderr = logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		c.t.Fatalf("chromiumtest: start %s: %v", Path, err)
+		return fmt.Errorf("chromiumtest: start %s: %w", Path, err)
 	}
 	c.cmd = cmd
 	ws, err := waitListening(logPath, 30*time.Second)
 	if err != nil {
 		c.Kill()
 		log, _ := os.ReadFile(logPath)
-		c.t.Fatalf("chromiumtest: %v\n%s", err, tail(string(log), 2000))
+		return fmt.Errorf("chromiumtest: %w\n%s", err, tail(string(log), 2000))
 	}
 	u, err := url.Parse(ws)
 	if err != nil {
 		c.Kill()
-		c.t.Fatalf("chromiumtest: bad DevTools URL %q: %v", ws, err)
+		return fmt.Errorf("chromiumtest: bad DevTools URL %q: %w", ws, err)
 	}
 	_, port, _ := net.SplitHostPort(u.Host)
 	c.port, _ = strconv.Atoi(port)
 	c.wsURL = ws
+	return nil
 }
 
 // waitListening reads the log until Chromium prints its DevTools URL.
@@ -259,4 +284,30 @@ func tail(s string, n int) string {
 		return s
 	}
 	return fmt.Sprintf("...%s", s[len(s)-n:])
+}
+
+// group lists the live (not zombie) processes of a process group.
+func group(pgid int) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, p := range procs {
+		stat, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...; comm may hold spaces.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[0] == "Z" || f[0] == "X" {
+			continue
+		}
+		if g, err := strconv.Atoi(f[2]); err == nil && g == pgid {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
