@@ -2,7 +2,6 @@ package sitesim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -108,9 +107,9 @@ func (s *Sim) listen(addrs []string) error {
 		s.wg.Add(1)
 		go func(ln net.Listener) {
 			defer s.wg.Done()
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				_ = err // the listener died; Close reports nothing more useful
-			}
+			// Serve returns ErrServerClosed on Close; any other error means
+			// the listener died, which the next request will show.
+			_ = srv.Serve(ln)
 		}(lns[i])
 	}
 	return nil

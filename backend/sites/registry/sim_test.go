@@ -23,11 +23,17 @@ func startSim(t *testing.T, n int) (*sitesim.Sim, *sites.Registry) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
+	reg, err := registryFor(sim)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sim, reg
+}
+
+// registryFor builds the real registry pointed at a running simulator,
+// through the SITE_ORIGINS form the command prints.
+func registryFor(sim *sitesim.Sim) (*sites.Registry, error) {
+	return registry.FromEnv(sim.OriginsValue())
 }
 
 func read(t *testing.T, reg *sites.Registry, route sites.Fetcher, url string) sites.Result {
