@@ -71,6 +71,17 @@ func TestTokensRefused(t *testing.T) {
 	if code, body := e.do(good, "GET", "/api/bookmarks", ""); code != http.StatusOK {
 		t.Fatalf("good token: %d %s", code, body)
 	}
+	// Neither the good, the revoked nor the unknown token, nor TOKEN_KEY,
+	// reaches a log line (the minting and revoking above did log).
+	logs := e.logs.String()
+	if !strings.Contains(logs, "token minted") || !strings.Contains(logs, "token revoked") {
+		t.Fatalf("expected log lines missing:\n%s", logs)
+	}
+	for _, secret := range []string{good[3:], revoked[3:], unknown[3:], testTokenKey} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("log holds a secret:\n%s", logs)
+		}
+	}
 }
 
 func flip(c byte) string {
