@@ -112,7 +112,7 @@ type siteSpec struct {
 
 func newEnv(t testing.TB, mod func(*lanes.Config), specs ...siteSpec) *env {
 	t.Helper()
-	e := &env{st: dbtest.New(t), clock: lanestest.NewFakeClock(t0), plain: sitestest.NewFetcher(),
+	e := &env{st: fastStore(t), clock: lanestest.NewFakeClock(t0), plain: sitestest.NewFetcher(),
 		browser: sitestest.NewFetcher(), ad: map[string]*fakeAdapter{}, sites: map[string]*sites.Site{}}
 	var list []*sites.Site
 	for _, sp := range specs {
@@ -211,4 +211,30 @@ func (e *env) runPass(t testing.TB, site string) (store.Pass, time.Duration) {
 	e.clock.SetActors(1)
 	defer e.clock.SetActors(0)
 	return e.m.RunPass(context.Background(), site)
+}
+
+// fastStore is a fresh database whose commits skip the WAL flush wait:
+// durability means nothing to a test, and the simulated days commit
+// hundreds of thousands of times.
+func fastStore(t testing.TB) *store.Store {
+	t.Helper()
+	dsn := dbtest.NewURL(t)
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var db string
+	if err := st.Pool().QueryRow(ctx, `SELECT current_database()`).Scan(&db); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `ALTER DATABASE "`+db+`" SET synchronous_commit = off`); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if st, err = store.Open(ctx, dsn); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st
 }
