@@ -32,18 +32,23 @@ func (s *Server) adminLaneViews(ctx context.Context, list []*sites.Site) ([]clie
 	if err != nil {
 		return nil, err
 	}
+	counts, err := s.adminLaneCounts(ctx, now)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]client.Lane, 0, len(snaps))
 	for i, snap := range snaps {
-		out = append(out, s.adminLaneView(now, list[i], snap))
+		out = append(out, s.adminLaneView(now, list[i], snap, counts[snap.Site]))
 	}
 	return out, nil
 }
 
-func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.AdminLaneSnapshot) client.Lane {
+func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.AdminLaneSnapshot, n store.AdminLaneCount) client.Lane {
 	behind := adminBehindBy(now, site.Rest, snap.OldestDue)
+	due := n.RestDue + snap.ForcedNotRestDue
 	in := adminStateInput{
 		now: now, browser: site.Browser, pausedUntil: snap.PausedUntil, refuseUntil: snap.RefuseUntil,
-		due: snap.Due, forcedPending: snap.ForcedPending, behindBy: behind,
+		due: due, forcedPending: snap.ForcedPending, behindBy: behind,
 	}
 	if s.Lanes != nil {
 		rt := s.Lanes.Runtime(site.Name)
@@ -55,12 +60,12 @@ func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.Admin
 		State:         adminLaneState(in),
 		RestS:         adminSeconds(site.Rest),
 		GapS:          adminSeconds(site.Gap),
-		EffectiveGapS: adminSeconds(adminEffectiveGap(site.Gap, snap.Series)),
-		Series:        snap.Series,
-		Due:           snap.Due,
+		EffectiveGapS: adminSeconds(adminEffectiveGap(site.Gap, n.Series)),
+		Series:        n.Series,
+		Due:           due,
 		BehindByS:     adminSeconds(behind),
 		ForcedPending: snap.ForcedPending,
-		Failing:       snap.Failing,
+		Failing:       n.Failing,
 		RefuseUntil:   adminUTC(snap.RefuseUntil),
 		PausedUntil:   adminUTC(snap.PausedUntil),
 		PauseReason:   snap.PauseReason,

@@ -17,13 +17,15 @@ type AdminLaneSite struct {
 	Rest time.Duration
 }
 
-// AdminLaneSnapshot is what the database knows of one Lane at one instant.
+// AdminLaneSnapshot is what the database knows of one Lane at one instant,
+// apart from the large counts (see AdminLaneCounts). Every field comes from
+// an index probe, so it stays cheap at any size.
 type AdminLaneSnapshot struct {
 	Site          string
-	Series        int
-	Due           int // rest-due plus forced-pending Series
-	ForcedPending int
-	Failing       int
+	ForcedPending int // Forced Polls not yet read
+	// ForcedNotRestDue counts pending Forced Polls on Series that are not
+	// otherwise due: due = rest-due + this.
+	ForcedNotRestDue int
 	// OldestDue is the reference time of the oldest rest-due Series: its
 	// latest_checked_at, or created_at when it was never checked. Nil when
 	// nothing is rest-due.
@@ -67,27 +69,23 @@ func scanAdminPass(row scanner) (AdminPass, error) {
 }
 
 // adminLanesSQL reads every asked-for Lane in one round trip. Each lateral
-// subquery is driven by one index: series_due_idx for the counts and the
-// oldest due, series_forced_idx for pending forces,
-// poll_failures_site_outcome_idx for failing, poll_passes_site_started_idx
-// for the last pass.
+// subquery is one index probe: series_forced_idx for pending forces,
+// series_unchecked_idx (0002) and series_due_idx (in its NULLS FIRST order)
+// for the oldest due, poll_passes_site_started_idx for the last pass.
 const adminLanesSQL = `
 WITH l AS (
 	SELECT site, ord, $3::timestamptz - rest_ms * interval '1 millisecond' AS cutoff
 	FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS u(site, rest_ms, ord)
 )
 SELECT l.site,
-	(SELECT count(*) FROM series s WHERE s.site = l.site),
-	(SELECT count(*) FROM series s WHERE s.site = l.site
-		AND (s.latest_checked_at IS NULL OR s.latest_checked_at <= l.cutoff)),
 	(SELECT count(*) FROM series s WHERE s.site = l.site AND s.force_poll_at IS NOT NULL
 		AND (s.latest_checked_at IS NULL OR s.force_poll_at > s.latest_checked_at)),
 	(SELECT count(*) FROM series s WHERE s.site = l.site AND s.force_poll_at IS NOT NULL
 		AND s.latest_checked_at > l.cutoff AND s.force_poll_at > s.latest_checked_at),
-	(SELECT count(*) FROM poll_failures f WHERE f.site = l.site),
-	(SELECT min(s.created_at) FROM series s WHERE s.site = l.site AND s.latest_checked_at IS NULL),
+	(SELECT s.created_at FROM series s WHERE s.site = l.site AND s.latest_checked_at IS NULL
+		ORDER BY s.created_at LIMIT 1),
 	(SELECT s.latest_checked_at FROM series s WHERE s.site = l.site AND s.latest_checked_at <= l.cutoff
-		ORDER BY s.latest_checked_at LIMIT 1),
+		ORDER BY s.latest_checked_at NULLS FIRST LIMIT 1),
 	pl.paused_until, coalesce(pl.pause_reason, ''), pl.refuse_until,
 	lp.site, lp.started_at, lp.finished_at, lp.due, lp.checked, lp.ok, lp.new, lp.not_found,
 	lp.no_chapter, lp.unfetchable, lp.errors, lp.refused, lp.unreachable, lp.skip, lp.behind_by_ms
@@ -102,12 +100,7 @@ ORDER BY l.ord`
 // AdminLaneSnapshots reads the state of each given Lane at now, in the
 // order given.
 func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []AdminLaneSite) ([]AdminLaneSnapshot, error) {
-	names := make([]string, len(lanes))
-	rests := make([]int64, len(lanes))
-	for i, l := range lanes {
-		names[i] = l.Site
-		rests[i] = l.Rest.Milliseconds()
-	}
+	names, rests := adminLaneArgs(lanes)
 	rows, err := s.pool.Query(ctx, adminLanesSQL, names, rests, now)
 	if err != nil {
 		return nil, fmt.Errorf("store: admin lanes: %w", err)
@@ -117,7 +110,6 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 	for rows.Next() {
 		var (
 			snap                   AdminLaneSnapshot
-			forcedNotRestDue       int
 			oldestNew, oldestCheck *time.Time
 			pSite, pSkip           *string
 			pStart, pFinish        *time.Time
@@ -126,13 +118,12 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 			pErr, pRef, pUnr       *int
 			pBehind                *int64
 		)
-		if err := rows.Scan(&snap.Site, &snap.Series, &snap.Due, &snap.ForcedPending, &forcedNotRestDue,
-			&snap.Failing, &oldestNew, &oldestCheck, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
+		if err := rows.Scan(&snap.Site, &snap.ForcedPending, &snap.ForcedNotRestDue,
+			&oldestNew, &oldestCheck, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
 			&pSite, &pStart, &pFinish, &pDue, &pChecked, &pOK, &pNew, &pNF, &pNC, &pUnf, &pErr, &pRef, &pUnr,
 			&pSkip, &pBehind); err != nil {
 			return nil, fmt.Errorf("store: admin lanes: %w", err)
 		}
-		snap.Due += forcedNotRestDue
 		snap.OldestDue = earliest(oldestNew, oldestCheck)
 		if pSite != nil {
 			snap.LastPass = &AdminPass{
@@ -146,6 +137,55 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: admin lanes: %w", err)
+	}
+	return out, nil
+}
+
+func adminLaneArgs(lanes []AdminLaneSite) ([]string, []int64) {
+	names := make([]string, len(lanes))
+	rests := make([]int64, len(lanes))
+	for i, l := range lanes {
+		names[i] = l.Site
+		rests[i] = l.Rest.Milliseconds()
+	}
+	return names, rests
+}
+
+// AdminLaneCount holds the large per-Site counts: they scan one index range
+// each (index-only), which at a million Series takes a good part of a
+// second, so the API refreshes them in the background.
+type AdminLaneCount struct {
+	Site    string
+	Series  int
+	RestDue int // never checked, or checked Rest or more ago
+	Failing int
+}
+
+// AdminLaneCounts counts each given Lane's Series, rest-due Series and
+// failure rows at now, in the order given.
+func (s *Store) AdminLaneCounts(ctx context.Context, now time.Time, lanes []AdminLaneSite) ([]AdminLaneCount, error) {
+	names, rests := adminLaneArgs(lanes)
+	rows, err := s.pool.Query(ctx, `
+		WITH l AS (
+			SELECT site, ord, $3::timestamptz - rest_ms * interval '1 millisecond' AS cutoff
+			FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS u(site, rest_ms, ord)
+		)
+		SELECT l.site,
+			(SELECT count(*) FROM series s WHERE s.site = l.site),
+			(SELECT count(*) FROM series s WHERE s.site = l.site AND s.latest_checked_at IS NULL)
+			+ (SELECT count(*) FROM series s WHERE s.site = l.site AND s.latest_checked_at <= l.cutoff),
+			(SELECT count(*) FROM poll_failures f WHERE f.site = l.site)
+		FROM l ORDER BY l.ord`, names, rests, now)
+	if err != nil {
+		return nil, fmt.Errorf("store: admin lane counts: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminLaneCount, error) {
+		var c AdminLaneCount
+		err := r.Scan(&c.Site, &c.Series, &c.RestDue, &c.Failing)
+		return c, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: admin lane counts: %w", err)
 	}
 	return out, nil
 }
@@ -194,12 +234,19 @@ type AdminFailing struct {
 	LatestCheckedAt *time.Time
 }
 
+// AdminFailingTotalCap bounds the count behind AdminFailingList's total:
+// counting 100k failure rows on every dashboard refresh would cost more
+// than the list itself.
+const AdminFailingTotalCap = 20000
+
 // AdminFailingList returns up to f.Limit failing Series, oldest failure
-// first, and how many match in all.
+// first, and how many match in all, counted up to AdminFailingTotalCap
+// (a total above the cap comes back as the cap plus one).
 func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]AdminFailing, int, error) {
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM poll_failures
-		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2)`, f.Site, f.Outcome).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM poll_failures
+		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2) LIMIT $3) AS capped`,
+		f.Site, f.Outcome, AdminFailingTotalCap+1).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, `

@@ -1,0 +1,92 @@
+package api
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"mangabookmark/backend/store"
+)
+
+// adminCountsTTL is how old the large Lane counts (series, rest-due,
+// failing) may grow before a background recount starts. At a million Series
+// a recount takes a good part of a second; the dashboard asks every few
+// seconds, so every answer uses the last finished count and only the first
+// request after start waits for one.
+const adminCountsTTL = 10 * time.Second
+
+// adminCountCache is the per-Server cache of the large Lane counts.
+type adminCountCache struct {
+	mu         sync.Mutex
+	at         time.Time
+	counts     map[string]store.AdminLaneCount
+	refreshing bool
+}
+
+// adminCaches maps each *Server to its cache. It lives outside Server
+// because server.go belongs to the API skeleton; a field there would do.
+var adminCaches sync.Map
+
+func (s *Server) adminCountCache() *adminCountCache {
+	c, _ := adminCaches.LoadOrStore(s, &adminCountCache{})
+	return c.(*adminCountCache)
+}
+
+// adminLaneCounts returns the large counts of every registry Site: fresh
+// ones on the first call, else the last finished count, starting a
+// background recount when it is older than adminCountsTTL.
+func (s *Server) adminLaneCounts(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
+	c := s.adminCountCache()
+	c.mu.Lock()
+	if c.counts == nil {
+		c.mu.Unlock()
+		counts, err := s.countLanes(ctx, now)
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		if c.counts == nil || c.at.Before(now) {
+			c.counts, c.at = counts, now
+		}
+		c.mu.Unlock()
+		return counts, nil
+	}
+	counts := c.counts
+	if now.Sub(c.at) >= adminCountsTTL && !c.refreshing {
+		c.refreshing = true
+		go s.recountLanes(c, now)
+	}
+	c.mu.Unlock()
+	return counts, nil
+}
+
+func (s *Server) recountLanes(c *adminCountCache, now time.Time) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	counts, err := s.countLanes(ctx, now)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refreshing = false
+	if err != nil {
+		s.Log.Warn("admin lane recount failed", "error", err)
+		return
+	}
+	c.counts, c.at = counts, now
+}
+
+func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
+	all := s.Sites.All()
+	in := make([]store.AdminLaneSite, len(all))
+	for i, site := range all {
+		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
+	}
+	rows, err := s.Store.AdminLaneCounts(ctx, now, in)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]store.AdminLaneCount, len(rows))
+	for _, r := range rows {
+		out[r.Site] = r
+	}
+	return out, nil
+}
