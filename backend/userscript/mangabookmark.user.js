@@ -165,6 +165,17 @@
       } },
   ];
 
+  // series(u) returns the Series id of a Series page (the backend's
+  // canonical form), else null: the ember and the bookmark button use it.
+  const SERIES = {
+    kagane: (s) => (s[0] === 'series' && s[1] && !s[2] ? s[1].toLowerCase() : null),
+    comix: (s) => (s[0] === 'title' && s[1] && !s[2] ? s[1].toLowerCase().replace(/^-+|-+$/g, '') : null),
+    natomanga: (s) => (s[0] === 'manga' && s[1] && !s[2] ? s[1].toLowerCase() : null),
+    mangadex: (s) => ((s[0] === 'title' || s[0] === 'manga') && new RegExp('^' + UUID + '$', 'i').test(s[1] || '') ? s[1].toLowerCase() : null),
+    weebcentral: (s) => (s[0] === 'series' && /^[0-9A-HJKMNP-TV-Z]{26}$/i.test(s[1] || '') ? s[1].toUpperCase() : null),
+    mangapill: (s) => (s[0] === 'manga' && /^\d+$/.test(s[1] || '') && !/^0+$/.test(s[1]) ? s[1].replace(/^0+/, '') : null),
+  };
+
   function bareHost(h) { return String(h).toLowerCase().replace(/\.$/, '').replace(/^www\./, ''); }
   // siteFor finds the Site of this page. window.__MB_TEST_SITES ({"host:port":
   // "mangapill"}) extends the table so tests can run on a local simulator;
@@ -316,6 +327,7 @@
 
   // ---- page recognition (with SPA navigation) -------------------------------
   let current = null; // {site, series_id} of this page, for the ember
+  let onSeriesPage = false; // a Series page: the bookmark button shows
   let lastRecorded = '';
   let detectRun = 0;
 
@@ -328,7 +340,10 @@
       const site = siteFor(u);
       if (!site) { current = null; render(); return; }
       const got = site.chapter(u, document);
-      if (got && got.series_id) current = { site: site.name, series_id: got.series_id };
+      const seriesPage = got ? null : SERIES[site.name](seg(u));
+      current = got && got.series_id ? { site: site.name, series_id: got.series_id }
+        : seriesPage ? { site: site.name, series_id: seriesPage } : null;
+      onSeriesPage = !!seriesPage;
       if (got && got.series_id && got.number) {
         const key = site.name + '|' + got.series_id + '|' + got.number + '|' + u.pathname;
         if (key !== lastRecorded) {
@@ -369,7 +384,7 @@
   }
 
   // ---- the panel, settings and toasts ----------------------------------------
-  let panel, statusEl, emberEl, formEl, toastEl;
+  let panel, statusEl, emberEl, markEl, formEl, toastEl;
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
@@ -384,7 +399,9 @@
     statusEl = el('span', { id: 'mb-status' });
     const gear = el('a', { id: 'mb-settings-toggle', href: '#', style: 'color:#9cf' }, 'settings');
     gear.addEventListener('click', (e) => { e.preventDefault(); formEl.style.display = formEl.style.display === 'none' ? 'block' : 'none'; });
-    row.append(emberEl, statusEl, gear);
+    markEl = el('a', { id: 'mb-bookmark', href: '#', style: 'display:none;color:#9cf' }, '+ bookmark');
+    markEl.addEventListener('click', (e) => { e.preventDefault(); addBookmark(); });
+    row.append(emberEl, statusEl, markEl, gear);
     formEl = el('div', { id: 'mb-settings', style: 'display:none;margin-top:6px' });
     const url = el('input', { id: 'mb-url', type: 'url', placeholder: 'Backend URL', style: 'width:100%;margin:2px 0' });
     const tok = el('input', { id: 'mb-token', type: 'password', placeholder: 'Token (mb_...)', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
@@ -415,8 +432,38 @@
     if (!statusEl) return;
     const n = loadQueue().length;
     statusEl.textContent = !settings().token ? 'add your token' : authBlocked ? 'token refused' : n ? '⟳ ' + n + ' pending' : '✓';
-    const b = current && cachedBookmarks().list.find((x) => x.site === current.site && x.series_id === current.series_id);
+    const list = cachedBookmarks().list;
+    const b = current && list.find((x) => x.site === current.site && x.series_id === current.series_id);
     emberEl.style.display = isNew(b) ? 'inline' : 'none';
+    markEl.style.display = onSeriesPage && !b && settings().token ? 'inline' : 'none';
+    const newCount = list.filter(isNew).length;
+    panel.title = newCount ? newCount + ' bookmarked Series with a New Chapter' : 'mangabookmark';
+  }
+
+  // addBookmark bookmarks this Series page by its URL (the backend
+  // canonicalises it). The answer shows in the panel, not as a toast.
+  async function addBookmark() {
+    markEl.textContent = '…';
+    try {
+      const res = await request('POST', '/api/bookmarks', { url: location.href });
+      if (res.status === 200 || res.status === 201) {
+        const c = cachedBookmarks();
+        c.list.push(JSON.parse(res.text));
+        setJSON(KEY.bookmarks, c);
+        markEl.textContent = '+ bookmark';
+      } else if (res.status === 401) {
+        authBlocked = true;
+        toast('mangabookmark: your token was refused (401). Log in again and paste the new token in settings.');
+      } else if (res.status === 400) {
+        toast('mangabookmark: the server refused the bookmark: ' + errorText(res));
+        markEl.textContent = '+ bookmark';
+      } else {
+        markEl.textContent = 'not bookmarked: ' + errorText(res);
+      }
+    } catch (e) {
+      markEl.textContent = 'offline: try again';
+    }
+    render();
   }
 
   // ---- start ---------------------------------------------------------------

@@ -50,6 +50,7 @@ var sitePages = []sitePage{
 	// Series pages are not chapter pages: nothing is recorded.
 	{"https://mangapill.com/manga/3/other", `<title>Other Chapter 9</title>`, "", "", ""},
 	{"https://mangadex.org/title/b1c7c817-4e59-43b7-9365-09675a149a6f", `<title>Ch. 3</title>`, "", "", ""},
+	{"https://mangapill.com/manga/2/one-piece", `<title>One Piece</title>`, "", "", ""},
 }
 
 // Each Site's chapter URL shape, on the Site's real host, is recognised by
@@ -165,11 +166,42 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	if !shown {
 		t.Error("no ember on a Series whose Latest Chapter is past the Progress")
 	}
+	// The Series page shows the ember too, and has no bookmark button
+	// (it is bookmarked already).
+	if err := page.Navigate("https://mangapill.com/manga/2/one-piece"); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, page, `() => { const e = document.getElementById('mb-ember'); return !!e && e.style.display !== 'none' && document.getElementById('mb-bookmark').style.display === 'none'; }`, "ember on the Series page")
+	// A Series page not bookmarked: the button bookmarks it by its URL.
+	if err := page.Navigate("https://mangapill.com/manga/3/other"); err != nil {
+		t.Fatal(err)
+	}
+	evalUntil(t, page, `() => { const e = document.getElementById('mb-bookmark'); return !!e && e.style.display !== 'none'; }`, "bookmark button")
+	if _, err := page.Eval(`() => document.getElementById('mb-bookmark').click()`); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		if _, err := st.GetBookmark(ctx, reader.ID, "mangapill", "3"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the bookmark button did not bookmark mangapill/3")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	evalUntil(t, page, `() => document.getElementById('mb-bookmark').style.display === 'none'`, "button hidden once bookmarked")
 	var rows int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM progress`).Scan(&rows); err != nil {
 		t.Fatal(err)
 	}
-	if want := len(sitePages) - 2; rows != want {
+	want := 0
+	for _, p := range sitePages {
+		if p.site != "" {
+			want++
+		}
+	}
+	if rows != want {
 		t.Errorf("progress rows = %d, want %d (series pages record nothing)", rows, want)
 	}
 }
