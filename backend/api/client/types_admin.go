@@ -75,8 +75,9 @@ type Failing struct {
 	LatestCheckedAt *time.Time `json:"latest_checked_at"`
 }
 
-// FailingResponse is the body of GET /api/admin/failing. Total counts every
-// match; Failing holds at most the limit asked for, oldest failure first.
+// FailingResponse is the body of GET /api/admin/failing. Failing holds at
+// most the limit asked for (default 1000, at most 10000), oldest failure
+// first. Total counts every match up to 20000; 20001 means "more than that".
 type FailingResponse struct {
 	Failing []Failing `json:"failing"`
 	Total   int       `json:"total"`
