@@ -67,6 +67,8 @@ func TestAddBookmarkByEveryURLShape(t *testing.T) {
 		{"https://weebcentral.com/series/01J76XY7E9FNDZ1DBBM6PBJPFK/One-Piece", "weebcentral", "01J76XY7E9FNDZ1DBBM6PBJPFK"},
 		{"https://mangapill.com/manga/2/one-piece", "mangapill", "2"},
 		{"https://www.mangapill.com/chapters/2-11184000/one-piece-chapter-1184", "mangapill", "2"},
+		{"http://MANGAPILL.com/manga/0002/one-piece?utm=1#top", "mangapill", "2"},
+		{"  https://weebcentral.com/series/01j76xy7e9fndz1dbbm6pbjpfk  ", "weebcentral", "01J76XY7E9FNDZ1DBBM6PBJPFK"},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {
