@@ -70,11 +70,12 @@ func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, n
 	rows, err := s.pool.Query(ctx, `
 		SELECT series_id, url, cover_url, latest_checked_at, force_poll_at FROM (
 			(SELECT 0 AS arm, force_poll_at AS k, series_id, url, cover_url, latest_checked_at, force_poll_at
-				FROM series WHERE site = $1 AND force_poll_at IS NOT NULL AND force_poll_at > latest_checked_at
+				FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
+					AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)
 				ORDER BY force_poll_at, series_id LIMIT $3)
 			UNION ALL
 			(SELECT 1, created_at, series_id, url, cover_url, latest_checked_at, force_poll_at
-				FROM series WHERE site = $1 AND latest_checked_at IS NULL
+				FROM series WHERE site = $1 AND latest_checked_at IS NULL AND force_poll_at IS NULL
 				ORDER BY created_at, series_id LIMIT $3)
 			UNION ALL
 			(SELECT 2, latest_checked_at, series_id, url, cover_url, latest_checked_at, force_poll_at

@@ -32,6 +32,7 @@ func TestDueOrderAndCutoff(t *testing.T) {
 	seedAt(t, st, "s", "rested-1h", c, ptr(now.Add(-rest)), nil) // exactly at the cutoff: due
 	seedAt(t, st, "s", "fresh", c, ptr(now.Add(-59*time.Minute)), nil)
 	seedAt(t, st, "s", "never", now.Add(-10*time.Minute), nil, nil)
+	seedAt(t, st, "s", "never-forced", now.Add(-5*time.Minute), nil, ptr(now.Add(-20*time.Second)))
 	seedAt(t, st, "s", "forced", c, ptr(now.Add(-time.Minute)), ptr(now.Add(-30*time.Second)))
 	seedAt(t, st, "s", "old-force", c, ptr(now.Add(-time.Minute)), ptr(now.Add(-2*time.Minute))) // force answered
 	seedAt(t, st, "other", "x", c, nil, nil)
@@ -44,7 +45,7 @@ func TestDueOrderAndCutoff(t *testing.T) {
 	for _, d := range got {
 		ids = append(ids, d.SeriesID)
 	}
-	want := []string{"forced", "never", "rested-2h", "rested-1h"}
+	want := []string{"forced", "never-forced", "never", "rested-2h", "rested-1h"}
 	if len(ids) != len(want) {
 		t.Fatalf("due = %v, want %v", ids, want)
 	}
@@ -53,7 +54,7 @@ func TestDueOrderAndCutoff(t *testing.T) {
 			t.Fatalf("due = %v, want %v", ids, want)
 		}
 	}
-	if two, _ := st.DueBatch(ctx, "s", rest, now, 2); len(two) != 2 || two[1].SeriesID != "never" {
+	if two, _ := st.DueBatch(ctx, "s", rest, now, 2); len(two) != 2 || two[1].SeriesID != "never-forced" {
 		t.Fatalf("limit 2: %+v", two)
 	}
 	sum, err := st.DueSummary(ctx, "s", rest, now)
@@ -61,7 +62,7 @@ func TestDueOrderAndCutoff(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Oldest due: rested-2h became due an hour ago.
-	if sum.Due != 4 || sum.Forced != 1 || sum.BehindBy(now) != time.Hour {
+	if sum.Due != 5 || sum.Forced != 2 || sum.BehindBy(now) != time.Hour {
 		t.Fatalf("summary %+v behind %v", sum, sum.BehindBy(now))
 	}
 	if ok, err := st.StampChecked(ctx, "s", "forced", now); err != nil || !ok {
