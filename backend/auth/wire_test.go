@@ -1,0 +1,34 @@
+package auth
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"mangabookmark/backend/config"
+)
+
+func TestFromConfig(t *testing.T) {
+	t.Parallel()
+	svc, h := FromConfig(nil, config.Config{TokenKey: []byte(testKey), OwnerDiscordID: ownerID}, nil)
+	if svc == nil || h != nil || svc.OwnerDiscordID() != ownerID {
+		t.Fatalf("without Discord: %v %v", svc, h)
+	}
+	_, h = FromConfig(nil, config.Config{TokenKey: []byte(testKey), DiscordClientID: clientID,
+		DiscordClientSecret: clientSecret, DiscordGuildID: guildID, PublicBaseURL: "https://mb.example.org"}, nil)
+	if h == nil {
+		t.Fatal("no OAuth handler with Discord configured")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", LoginPath, nil))
+	loc := rec.Header().Get("Location")
+	if rec.Code != http.StatusFound || !strings.HasPrefix(loc, "https://discord.com/oauth2/authorize?") ||
+		!strings.Contains(loc, "redirect_uri=https%3A%2F%2Fmb.example.org%2Fauth%2Fdiscord%2Fcallback") ||
+		!strings.Contains(loc, "scope=identify+guilds") || strings.Contains(loc, clientSecret) {
+		t.Fatalf("login redirect %d %s", rec.Code, loc)
+	}
+	if c := rec.Result().Cookies(); len(c) != 1 || !c[0].Secure || !c[0].HttpOnly {
+		t.Fatalf("state cookie over https: %+v", c)
+	}
+}
