@@ -1,0 +1,145 @@
+package lanes_test
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/lanes/lanestest"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// tracker watches every read of every process and notes any moment two
+// reads of one Site overlap.
+type tracker struct {
+	mu       sync.Mutex
+	inflight map[string]int
+	overlap  map[string]int
+	reads    map[string]map[string]int // process -> site -> reads
+	slow     atomic.Bool
+}
+
+func (tr *tracker) adapter(proc string) sites.Adapter {
+	return &trackedAdapter{tr: tr, proc: proc}
+}
+
+type trackedAdapter struct {
+	fakeAdapter
+	tr   *tracker
+	proc string
+}
+
+func (a *trackedAdapter) Read(ctx context.Context, s *sites.Site, _ sites.Fetcher, id string) sites.Result {
+	tr := a.tr
+	tr.mu.Lock()
+	tr.inflight[s.Name]++
+	if tr.inflight[s.Name] > 1 {
+		tr.overlap[s.Name]++
+	}
+	tr.reads[a.proc][s.Name]++
+	tr.mu.Unlock()
+	if tr.slow.Load() {
+		time.Sleep(time.Millisecond) // widen the window an overlap would show in
+	}
+	tr.mu.Lock()
+	tr.inflight[s.Name]--
+	tr.mu.Unlock()
+	return okResult("1", "")
+}
+
+func (tr *tracker) count(proc, site string) int {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.reads[proc][site]
+}
+
+// process is one backend process: its own Store (pool) and Manager.
+func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock) *lanes.Manager {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	tr.mu.Lock()
+	tr.reads[name] = map[string]int{}
+	tr.mu.Unlock()
+	var list []*sites.Site
+	for _, n := range []string{"a", "b"} {
+		list = append(list, &sites.Site{Name: n, Hosts: []string{n + ".test"}, Origin: "https://" + n + ".test", Adapter: tr.adapter(name)})
+	}
+	reg, err := sites.NewRegistry(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: e0Fetcher{}, Clock: clock, Enabled: true,
+		LockRetry: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Start(context.Background())
+	t.Cleanup(m.Stop)
+	return m
+}
+
+type e0Fetcher struct{}
+
+func (e0Fetcher) Fetch(context.Context, sites.Request) (*sites.Response, error) { return nil, nil }
+
+// Two processes on one database: a Site's Lane never runs in both at once,
+// and when the holder stops, or its lock connection dies, the other takes
+// the Lane within its retry interval.
+func TestTwoProcessesOneLanePerSite(t *testing.T) {
+	t.Parallel()
+	seedEnv := newEnv(t, nil)
+	dsn := seedEnv.st.DSN()
+	seedEnv.seed(t, "a", 40, t0)
+	seedEnv.seed(t, "b", 40, t0)
+	tr := &tracker{inflight: map[string]int{}, overlap: map[string]int{}, reads: map[string]map[string]int{}}
+	tr.slow.Store(true)
+	// 10s gaps take 10ms of wall time; a Series rests 3.6s.
+	clock := lanestest.NewScaledClock(t0, 1000)
+	limit := 30 * time.Second // the requirement: another process takes over within 30s
+
+	x := startProcess(t, dsn, "x", tr, clock)
+	waitFor(t, limit, "x to run both Lanes", func() bool { return tr.count("x", "a") > 0 && tr.count("x", "b") > 0 })
+	startProcess(t, dsn, "y", tr, clock)
+	time.Sleep(300 * time.Millisecond) // six of y's retries
+	if n := tr.count("y", "a") + tr.count("y", "b"); n != 0 {
+		t.Fatalf("y read %d Series while x held both Lanes", n)
+	}
+
+	x.Stop()
+	waitFor(t, limit, "y to take both Lanes after x stopped", func() bool { return tr.count("y", "a") > 0 && tr.count("y", "b") > 0 })
+
+	// A third process waits; then y's lock connections die (as when its
+	// process is killed) and z takes over while y's Lanes stop.
+	startProcess(t, dsn, "z", tr, clock)
+	time.Sleep(200 * time.Millisecond)
+	if n := tr.count("z", "a") + tr.count("z", "b"); n != 0 {
+		t.Fatalf("z read %d Series while y held both Lanes", n)
+	}
+	tr.slow.Store(false)
+	ctx := context.Background()
+	if _, err := seedEnv.st.Pool().Exec(ctx, `SELECT pg_terminate_backend(l.pid, 5000) FROM pg_locks l
+		WHERE l.locktype = 'advisory' AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, limit, "z to take both Lanes after y's connections died", func() bool { return tr.count("z", "a") > 0 && tr.count("z", "b") > 0 })
+	ya, yb := tr.count("y", "a"), tr.count("y", "b")
+	time.Sleep(200 * time.Millisecond)
+	if tr.count("y", "a") != ya || tr.count("y", "b") != yb {
+		t.Fatal("y kept reading after losing its Lane locks")
+	}
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	for site, n := range tr.overlap {
+		if n > 0 {
+			t.Errorf("site %s: %d overlapping reads from two processes", site, n)
+		}
+	}
+}
