@@ -284,3 +284,13 @@ func TestForceAndPauseFlow(t *testing.T) {
 		t.Errorf("wakes = %v, want [weebcentral kagane]", w)
 	}
 }
+
+func TestKeysArrivingTogether(t *testing.T) {
+	t.Parallel()
+	f := admintest.Start(t)
+	m := loaded(t, f, &testClock{t: admintest.Now}, 100, 30)
+	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
+	if m.view != ViewFailing || m.failSel != 2 {
+		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.view, m.failSel)
+	}
+}

@@ -138,6 +138,18 @@ func clamp(i, n int) int {
 }
 
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.prompting && !m.filter.Searching {
+		// Keys typed faster than the terminal is read arrive as one message;
+		// take them one at a time so "1jjj" moves like 1, j, j, j.
+		var cmds []tea.Cmd
+		var next tea.Model = m
+		for _, r := range msg.Runes {
+			var cmd tea.Cmd
+			next, cmd = next.(Model).key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+			cmds = append(cmds, cmd)
+		}
+		return next, tea.Batch(cmds...)
+	}
 	if m.prompting {
 		return m.promptKey(msg)
 	}

@@ -15,7 +15,7 @@ import (
 const (
 	adminPassesDefault  = 50
 	adminPassesMax      = 1000
-	adminFailingDefault = 1000
+	adminFailingDefault = 500
 	adminFailingMax     = 10000
 )
 

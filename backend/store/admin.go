@@ -237,18 +237,12 @@ type AdminFailing struct {
 // AdminFailingTotalCap bounds the count behind AdminFailingList's total:
 // counting 100k failure rows on every dashboard refresh would cost more
 // than the list itself.
-const AdminFailingTotalCap = 20000
+const AdminFailingTotalCap = 10000
 
 // AdminFailingList returns up to f.Limit failing Series, oldest failure
 // first, and how many match in all, counted up to AdminFailingTotalCap
 // (a total above the cap comes back as the cap plus one).
 func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]AdminFailing, int, error) {
-	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM poll_failures
-		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2) LIMIT $3) AS capped`,
-		f.Site, f.Outcome, AdminFailingTotalCap+1).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
-	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT f.site, f.series_id, s.title, s.url, f.outcome, f.failing_since, s.latest_checked_at
 		FROM poll_failures f JOIN series s ON s.site = f.site AND s.series_id = f.series_id
@@ -266,7 +260,16 @@ func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]A
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: admin failing: %w", err)
 	}
-	return out, total, nil
+	if len(out) < f.Limit {
+		return out, len(out), nil // the list is the whole match
+	}
+	var total int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM poll_failures
+		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2) LIMIT $3) AS capped`,
+		f.Site, f.Outcome, AdminFailingTotalCap+1).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
+	}
+	return out, max(total, len(out)), nil
 }
 
 // AdminNotice is one open owner-notice episode.

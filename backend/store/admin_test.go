@@ -102,7 +102,7 @@ func TestAdminFailingTotalIsCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if total != store.AdminFailingTotalCap+1 || len(rows) != 3 || rows[0].SeriesID != "20005" {
+	if total != store.AdminFailingTotalCap+1 || len(rows) != 3 || rows[0].SeriesID != "10005" {
 		t.Errorf("total %d, rows %d, first %+v", total, len(rows), rows[0])
 	}
 	_, total, _ = st.AdminFailingList(ctx, store.AdminFailingFilter{Outcome: "not_found", Limit: 3})

@@ -76,8 +76,8 @@ type Failing struct {
 }
 
 // FailingResponse is the body of GET /api/admin/failing. Failing holds at
-// most the limit asked for (default 1000, at most 10000), oldest failure
-// first. Total counts every match up to 20000; 20001 means "more than that".
+// most the limit asked for (default 500, at most 10000), oldest failure
+// first. Total counts every match up to 10000; 10001 means "more than that".
 type FailingResponse struct {
 	Failing []Failing `json:"failing"`
 	Total   int       `json:"total"`
