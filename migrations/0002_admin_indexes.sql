@@ -5,5 +5,9 @@
 -- answers that without visiting the heap.
 CREATE INDEX series_unchecked_idx ON series (site, created_at) WHERE latest_checked_at IS NULL;
 
+-- The failing worklist of one Site, oldest failure first, across outcomes.
+CREATE INDEX poll_failures_site_since_idx ON poll_failures (site, failing_since);
+
 -- +goose Down
+DROP INDEX poll_failures_site_since_idx;
 DROP INDEX series_unchecked_idx;

@@ -243,12 +243,23 @@ const AdminFailingTotalCap = 10000
 // first, and how many match in all, counted up to AdminFailingTotalCap
 // (a total above the cap comes back as the cap plus one).
 func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]AdminFailing, int, error) {
+	// The predicates are written out only when set: a cached generic plan
+	// of "($1 = '' OR site = $1)" could not use the (site, ...) indexes.
+	where, args := "true", []any{}
+	if f.Site != "" {
+		args = append(args, f.Site)
+		where += fmt.Sprintf(" AND f.site = $%d", len(args))
+	}
+	if f.Outcome != "" {
+		args = append(args, f.Outcome)
+		where += fmt.Sprintf(" AND f.outcome = $%d", len(args))
+	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT f.site, f.series_id, s.title, s.url, f.outcome, f.failing_since, s.latest_checked_at
 		FROM poll_failures f JOIN series s ON s.site = f.site AND s.series_id = f.series_id
-		WHERE ($1 = '' OR f.site = $1) AND ($2 = '' OR f.outcome = $2)
+		WHERE `+where+`
 		ORDER BY f.failing_since, f.site, f.series_id
-		LIMIT $3`, f.Site, f.Outcome, f.Limit)
+		LIMIT `+fmt.Sprint(f.Limit), args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("store: admin failing: %w", err)
 	}
@@ -264,9 +275,8 @@ func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]A
 		return out, len(out), nil // the list is the whole match
 	}
 	var total int
-	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM poll_failures
-		WHERE ($1 = '' OR site = $1) AND ($2 = '' OR outcome = $2) LIMIT $3) AS capped`,
-		f.Site, f.Outcome, AdminFailingTotalCap+1).Scan(&total); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM poll_failures f
+		WHERE `+where+` LIMIT `+fmt.Sprint(AdminFailingTotalCap+1)+`) AS capped`, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
 	}
 	return out, max(total, len(out)), nil
