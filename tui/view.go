@@ -27,7 +27,8 @@ func (m Model) View() string {
 	case m.view == ViewNotices:
 		body = views.Notices(f, m.notices)
 	default:
-		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff)
+		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff,
+			views.Attention{Notices: m.notices, Failing: m.failAll, FailTotal: m.failTotal})
 	}
 	parts := []string{m.tabs()}
 	if m.err != nil {

@@ -10,10 +10,18 @@ import (
 // LanesCapacity is how many Lane rows fit in a body of height h.
 func LanesCapacity(h int) int { return max(0, h-1) }
 
+// Attention is what the Lanes screen shows under the table when there is
+// room: the open notices and the oldest failures.
+type Attention struct {
+	Notices   []client.Notice
+	Failing   []client.Failing // oldest failure first
+	FailTotal int
+}
+
 // Lanes renders the Lanes table with the selected row marked. Narrow
 // frames (under 110 cells) drop the series and gap columns and shorten the
-// last pass to its age and counts.
-func Lanes(f Frame, lanes []client.Lane, sel, offset int) string {
+// last pass to its age and counts. Room left below goes to the Attention.
+func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string {
 	wide := f.Width >= 110
 	cols := []Column{{Title: "SITE", Width: 11}, {Title: "STATE", Width: 12}}
 	if wide {
@@ -71,5 +79,44 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int) string {
 	if len(lanes) == 0 {
 		return block([]string{f.S.Dim.Render("  no Lanes yet: waiting for the first answer from the server")}, f.Width, f.Height)
 	}
-	return block(f.table(cols, rows, sel, offset, LanesCapacity(f.Height)), f.Width, f.Height)
+	lines := f.table(cols, rows, sel, offset, LanesCapacity(f.Height))
+	if room := f.Height - len(lines); room >= 6 {
+		lines = append(lines, f.attention(att, room)...)
+	}
+	return block(lines, f.Width, f.Height)
+}
+
+// attention lists the open notices, then as many of the oldest failures as
+// fit in room lines.
+func (f Frame) attention(att Attention, room int) []string {
+	s := f.S
+	lines := []string{"", s.Header.Render(fmt.Sprintf("  OPEN NOTICES (%d)", len(att.Notices)))}
+	if len(att.Notices) == 0 {
+		lines = append(lines, s.Calm.Render("    none"))
+	}
+	for _, n := range att.Notices {
+		site := n.Site
+		if site == "" {
+			site = "(all)"
+		}
+		note := s.Dim.Render("notified " + Ago(f.Now, n.NotifiedAt))
+		if n.NotifiedAt == nil {
+			note = s.Hold.Render("not notified yet")
+		}
+		lines = append(lines, "    "+s.Fault.Render(n.Kind)+" "+site+" for "+Human(f.Now.Sub(n.Since))+" · "+note)
+	}
+	lines = append(lines, "", s.Header.Render(fmt.Sprintf("  OLDEST FAILING (%d in all; press 2 for the worklist)", att.FailTotal)))
+	left := room - len(lines)
+	if len(att.Failing) == 0 && left > 0 {
+		lines = append(lines, s.Calm.Render("    nothing failing"))
+	}
+	for i := 0; i < len(att.Failing) && i < left; i++ {
+		r := att.Failing[i]
+		lines = append(lines, fmt.Sprintf("    %s %-11s %-10s %s", fit(Human(f.Now.Sub(r.FailingSince)), 6),
+			r.Site, r.SeriesID, s.Fault.Render(fit(r.Outcome, 11)))+" "+s.Dim.Render(r.Title))
+	}
+	if len(lines) > room {
+		lines = lines[:room]
+	}
+	return lines
 }
