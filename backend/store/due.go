@@ -158,29 +158,33 @@ type OKResult struct {
 
 // RecordOK stores a good read in one statement: title, cover URL and Latest
 // Chapter (latest_seen_at moves only when the number changed) and deletes the
-// failure row. ErrNotFound when the Series was deleted meanwhile.
+// failure row. A read that changes nothing writes no new row version (most
+// hourly reads find nothing new). ErrNotFound when the Series was deleted
+// meanwhile.
 func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
 	var r OKResult
 	err := s.pool.QueryRow(ctx, `
 		WITH old AS (
-			SELECT site, series_id, latest_number FROM series
-			WHERE site = $1 AND series_id = $2 FOR UPDATE
+			SELECT site, series_id, latest_number, latest_seen_at,
+				CASE WHEN $3 <> '' THEN $3 ELSE title END AS new_title,
+				CASE WHEN $4 <> '' THEN $4 ELSE cover_url END AS new_cover,
+				(title, cover_url, latest_number, latest_title, latest_url, latest_released_at) AS cur
+			FROM series WHERE site = $1 AND series_id = $2
 		), upd AS (
-			UPDATE series s SET
-				title = CASE WHEN $3 <> '' THEN $3 ELSE s.title END,
-				cover_url = CASE WHEN $4 <> '' THEN $4 ELSE s.cover_url END,
+			UPDATE series s SET title = old.new_title, cover_url = old.new_cover,
 				latest_number = $5::numeric, latest_title = $6, latest_url = $7, latest_released_at = $8,
-				latest_seen_at = CASE WHEN s.latest_number IS DISTINCT FROM $5::numeric OR s.latest_seen_at IS NULL
-					THEN $9 ELSE s.latest_seen_at END
+				latest_seen_at = CASE WHEN old.latest_number IS DISTINCT FROM $5::numeric OR old.latest_seen_at IS NULL
+					THEN $9 ELSE old.latest_seen_at END
 			FROM old WHERE s.site = old.site AND s.series_id = old.series_id
-			RETURNING old.latest_number AS old_number, s.cover_url
+				AND (old.cur IS DISTINCT FROM (old.new_title, old.new_cover, $5::numeric, $6::text, $7::text, $8::timestamptz)
+					OR old.latest_seen_at IS NULL)
 		), del AS (
 			DELETE FROM poll_failures WHERE site = $1 AND series_id = $2
 		)
-		SELECT coalesce(upd.old_number <> $5::numeric, false), upd.cover_url,
-			upd.cover_url <> '' AND NOT EXISTS (SELECT 1 FROM covers c
-				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = upd.cover_url)
-		FROM upd`,
+		SELECT coalesce(old.latest_number <> $5::numeric, false), old.new_cover,
+			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c
+				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover)
+		FROM old`,
 		site, seriesID, f.Title, f.CoverURL, f.Number, f.ChTitle, f.ChURL, f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover)
 	if err != nil {
 		return OKResult{}, notFound("record ok", err)

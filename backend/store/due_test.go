@@ -132,6 +132,18 @@ func TestRecordOK(t *testing.T) {
 	if s.Title != "T" || s.CoverURL != "https://c/1.jpg" || !s.LatestSeenAt.Equal(now) {
 		t.Fatalf("after same chapter: %+v", s)
 	}
+	// The same read again changes nothing and writes no new row version.
+	xmin := func() (x int64) {
+		_ = st.Pool().QueryRow(ctx, `SELECT xmin::text::bigint FROM series WHERE site = 's' AND series_id = '1'`).Scan(&x)
+		return x
+	}
+	before := xmin()
+	if _, err := st.RecordOK(ctx, "s", "1", store.ReadFacts{Number: "10.0"}, now.Add(90*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if after := xmin(); after != before {
+		t.Fatalf("an unchanged read rewrote the Series row (xmin %d -> %d)", before, after)
+	}
 	if err := st.PutCover(ctx, "s", "1", store.Cover{ContentType: "image/jpeg", Body: []byte{1}, FetchedAt: now, SourceURL: "https://c/1.jpg"}); err != nil {
 		t.Fatal(err)
 	}
