@@ -30,7 +30,7 @@ const (
 // readerEnv is a real api.Server over a fresh database with the real token
 // service, on httptest.
 type readerEnv struct {
-	t    *testing.T
+	t    testing.TB
 	st   *store.Store
 	auth *auth.Service
 	reg  *sites.Registry
@@ -67,14 +67,18 @@ func testRegistry(t testing.TB) *sites.Registry {
 	return reg
 }
 
-func newReaderEnv(t *testing.T) *readerEnv {
+func newReaderEnv(t testing.TB, opts ...func(*api.Deps)) *readerEnv {
 	t.Helper()
 	st := dbtest.New(t)
 	e := &readerEnv{t: t, st: st, reg: testRegistry(t), logs: &lockedBuffer{}, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	e.auth = auth.New(st, []byte(testTokenKey), ownerID).WithLogger(log).WithClock(func() time.Time { return e.now })
-	srv := api.New(api.Deps{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
-		BaseURL: baseURL, Userjs: userscript.Source})
+	deps := api.Deps{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
+		BaseURL: baseURL, Userjs: userscript.Source}
+	for _, o := range opts {
+		o(&deps)
+	}
+	srv := api.New(deps)
 	e.srv = httptest.NewServer(srv)
 	t.Cleanup(e.srv.Close)
 	return e
