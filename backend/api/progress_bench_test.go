@@ -22,25 +22,21 @@ import (
 // benchClients is the number of concurrent clients of both benchmarks.
 const benchClients = 50
 
-// runClients runs b.N operations over benchClients goroutines and reports
-// throughput and p99 latency. op(worker, seq) does one operation.
-func runClients(b *testing.B, op func(worker int, seq int64) error) {
-	b.Helper()
+// measure runs n operations over benchClients goroutines and returns the
+// wall time and every latency, sorted.
+func measure(n int, op func(worker int, seq int64) error) (time.Duration, []time.Duration, error) {
 	var next atomic.Int64
 	lat := make([][]time.Duration, benchClients)
 	var wg sync.WaitGroup
 	var firstErr atomic.Value
-	b.ResetTimer()
 	start := time.Now()
 	for w := 0; w < benchClients; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			var seq int64
-			for next.Add(1) <= int64(b.N) {
-				seq++
+			for next.Add(1) <= int64(n) {
 				t0 := time.Now()
-				if err := op(w, seq); err != nil {
+				if err := op(w, seqs[w].Add(1)); err != nil {
 					firstErr.CompareAndSwap(nil, err)
 					return
 				}
@@ -50,19 +46,36 @@ func runClients(b *testing.B, op func(worker int, seq int64) error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	b.StopTimer()
-	if err, _ := firstErr.Load().(error); err != nil {
-		b.Fatal(err)
-	}
 	var all []time.Duration
 	for _, l := range lat {
 		all = append(all, l...)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	if len(all) > 0 {
-		p99 := all[(len(all)*99)/100]
-		b.ReportMetric(float64(p99.Microseconds())/1000, "p99_ms")
+	err, _ := firstErr.Load().(error)
+	return elapsed, all, err
+}
+
+// seqs keeps each client's chapter counter across rounds, so every
+// operation moves Progress forward (a real write).
+var seqs [benchClients]atomic.Int64
+
+func p99(all []time.Duration) time.Duration {
+	if len(all) == 0 {
+		return 0
 	}
+	return all[(len(all)*99)/100]
+}
+
+// runClients runs b.N operations and reports throughput and p99 latency.
+func runClients(b *testing.B, op func(worker int, seq int64) error) {
+	b.Helper()
+	b.ResetTimer()
+	elapsed, all, err := measure(b.N, op)
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(p99(all).Microseconds())/1000, "p99_ms")
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "reads/s")
 }
 
@@ -70,11 +83,17 @@ func runClients(b *testing.B, op func(worker int, seq int64) error) {
 // always a new chapter, so every request writes) to the real server over
 // loopback, with real token authentication.
 func BenchmarkProgressSync(b *testing.B) {
+	runClients(b, syncOp(b))
+}
+
+// syncOp sets up the real server with one token per client and returns
+// one POST /api/progress.
+func syncOp(b *testing.B) func(int, int64) error {
 	st := dbtest.New(b)
 	ctx := context.Background()
 	svc := auth.New(st, []byte(testTokenKey), ownerID)
 	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: testRegistry(b), Auth: svc, BaseURL: baseURL, NoLimits: true}))
-	defer srv.Close()
+	b.Cleanup(srv.Close)
 	tokens := make([]string, benchClients)
 	for i := range tokens {
 		tok, err := svc.MintToken(ctx, fmt.Sprintf("3%017d", i), "bench", "bench")
@@ -84,7 +103,7 @@ func BenchmarkProgressSync(b *testing.B) {
 		tokens[i] = tok
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConns: benchClients * 2, MaxIdleConnsPerHost: benchClients * 2}}
-	runClients(b, func(w int, seq int64) error {
+	return func(w int, seq int64) error {
 		body := fmt.Sprintf(`{"reads":[{"site":"mangapill","series_id":"%d","number":"%d","url":"","read_at":"2026-05-01T10:00:00Z"}]}`, w+1, seq)
 		req, _ := http.NewRequest("POST", srv.URL+"/api/progress", bytes.NewBufferString(body))
 		req.Header.Set("Authorization", "Bearer "+tokens[w])
@@ -99,12 +118,18 @@ func BenchmarkProgressSync(b *testing.B) {
 			return fmt.Errorf("progress: %d %s", resp.StatusCode, out)
 		}
 		return nil
-	})
+	}
 }
 
 // BenchmarkProgressRaw runs the same upsert straight over pgx from 50
 // goroutines on the same pool: the ceiling the API is measured against.
 func BenchmarkProgressRaw(b *testing.B) {
+	runClients(b, rawOp(b))
+}
+
+// rawOp sets up a database with one Reader per client and returns one
+// upsert over pgx.
+func rawOp(b *testing.B) func(int, int64) error {
 	st := dbtest.New(b)
 	ctx := context.Background()
 	readers := make([]int64, benchClients)
@@ -116,7 +141,7 @@ func BenchmarkProgressRaw(b *testing.B) {
 		readers[i] = r.ID
 	}
 	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-	runClients(b, func(w int, seq int64) error {
+	return func(w int, seq int64) error {
 		id := fmt.Sprint(w + 1)
 		tag, err := st.Pool().Exec(ctx, store.ProgressUpsertSQL, readers[w], "mangapill", id,
 			"https://mangapill.com/manga/"+id, fmt.Sprint(seq), "", at)
@@ -127,5 +152,41 @@ func BenchmarkProgressRaw(b *testing.B) {
 			return fmt.Errorf("raw upsert moved nothing")
 		}
 		return nil
-	})
+	}
+}
+
+// BenchmarkProgressRatio alternates rounds of the API and the raw upsert so
+// both see the same machine load, and reports their rates and the ratio
+// (target: api/raw >= 0.5). Each b.N iteration is one round of 2000
+// operations of each.
+func BenchmarkProgressRatio(b *testing.B) {
+	const round = 2000
+	api, raw := syncOp(b), rawOp(b)
+	var apiT, rawT time.Duration
+	var apiLat, rawLat []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		el, lat, err := measure(round, api)
+		if err != nil {
+			b.Fatal(err)
+		}
+		apiT += el
+		apiLat = append(apiLat, lat...)
+		el, lat, err = measure(round, raw)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rawT += el
+		rawLat = append(rawLat, lat...)
+	}
+	b.StopTimer()
+	sort.Slice(apiLat, func(i, j int) bool { return apiLat[i] < apiLat[j] })
+	sort.Slice(rawLat, func(i, j int) bool { return rawLat[i] < rawLat[j] })
+	apiRate := float64(b.N*round) / apiT.Seconds()
+	rawRate := float64(b.N*round) / rawT.Seconds()
+	b.ReportMetric(apiRate, "api_reads/s")
+	b.ReportMetric(rawRate, "raw_reads/s")
+	b.ReportMetric(float64(p99(apiLat).Microseconds())/1000, "api_p99_ms")
+	b.ReportMetric(float64(p99(rawLat).Microseconds())/1000, "raw_p99_ms")
+	b.ReportMetric(apiRate/rawRate, "ratio")
 }

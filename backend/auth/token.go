@@ -49,6 +49,7 @@ type Service struct {
 
 	mu        sync.Mutex
 	lastTouch map[int64]time.Time
+	cache     *authCache
 }
 
 var _ api.Authenticator = (*Service)(nil)
@@ -59,7 +60,7 @@ func New(st *store.Store, tokenKey []byte, ownerDiscordID string) *Service {
 	return &Service{
 		st: st, key: append([]byte(nil), tokenKey...), owner: ownerDiscordID,
 		now: time.Now, rand: rand.Reader, log: slog.New(slog.DiscardHandler),
-		lastTouch: map[int64]time.Time{},
+		lastTouch: map[int64]time.Time{}, cache: newAuthCache(),
 	}
 }
 
@@ -105,6 +106,10 @@ func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity,
 		return api.Identity{}, ErrInvalidToken
 	}
 	want := s.digest(token)
+	if id, ok := s.cache.get(want, s.now()); ok {
+		s.touch(ctx, id.TokenID)
+		return id, nil
+	}
 	row, err := s.st.ActiveTokenByHMAC(ctx, want)
 	if errors.Is(err, store.ErrNotFound) {
 		return api.Identity{}, ErrInvalidToken
@@ -118,13 +123,15 @@ func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity,
 		return api.Identity{}, ErrInvalidToken
 	}
 	s.touch(ctx, row.ID)
-	return api.Identity{
+	id := api.Identity{
 		ReaderID:  row.ReaderID,
 		TokenID:   row.ID,
 		DiscordID: row.DiscordID,
 		Name:      row.ReaderName,
 		Owner:     s.isOwner(row.DiscordID),
-	}, nil
+	}
+	s.cache.put(want, id, s.now())
+	return id, nil
 }
 
 func (s *Service) isOwner(discordID string) bool {
@@ -217,6 +224,7 @@ func (s *Service) RevokeToken(ctx context.Context, id int64) error {
 	if err := s.st.RevokeToken(ctx, id, s.now()); err != nil {
 		return fmt.Errorf("auth: revoke token %d: %w", id, err)
 	}
+	s.cache.clear()
 	s.log.Info("token revoked", "token_id", id)
 	return nil
 }

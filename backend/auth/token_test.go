@@ -121,3 +121,42 @@ func TestOwnerToken(t *testing.T) {
 		t.Fatalf("list: %+v %v", toks, err)
 	}
 }
+
+// A token revoked by another process (the token CLI) is refused once the
+// authentication cache's TTL has passed; one revoked here, at once.
+func TestRevocationElsewhereWithinTheCacheTTL(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	server := New(st, []byte(testKey), ownerID).WithClock(func() time.Time { return now })
+	cli := New(st, []byte(testKey), ownerID)
+	plain, row, err := cli.MintTokenRow(ctx, "2", "", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Authenticate(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := cli.RevokeToken(ctx, row.ID); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(authCacheTTL)
+	if _, err := server.Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("revoked elsewhere, after the TTL: %v", err)
+	}
+	// Revoked through the serving process: refused immediately.
+	plain2, row2, err := server.MintTokenRow(ctx, "3", "", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Authenticate(ctx, plain2); err != nil {
+		t.Fatal(err)
+	}
+	if err := server.RevokeToken(ctx, row2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := server.Authenticate(ctx, plain2); !errors.Is(err, ErrInvalidToken) {
+		t.Fatalf("revoked here: %v", err)
+	}
+}
