@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -83,7 +84,13 @@ func Registry(t testing.TB) *sites.Registry {
 
 type adapter struct{}
 
-func (adapter) SeriesID(u *url.URL) (string, error) { return "", errors.New("admintest: no ids") }
+func (adapter) SeriesID(u *url.URL) (string, error) {
+	id, ok := strings.CutPrefix(u.Path, "/series/")
+	if !ok || id == "" || strings.Contains(id, "/") {
+		return "", errors.New("admintest: not a /series/{id} URL")
+	}
+	return id, nil
+}
 func (adapter) SeriesURL(s *sites.Site, id string) string {
 	return "https://" + s.Name + ".test/series/" + id
 }

@@ -97,3 +97,37 @@ func TestClientErrors(t *testing.T) {
 		t.Errorf("New accepted an ftp URL")
 	}
 }
+
+func TestClientReaderRoundTrip(t *testing.T) {
+	t.Parallel()
+	f := admintest.Start(t)
+	c, _ := client.New(f.URL(), admintest.ReaderToken)
+	ctx := context.Background()
+	me, err := c.Me(ctx)
+	if err != nil || me.DiscordID != "200" || me.Owner {
+		t.Fatalf("Me = %+v, %v", me, err)
+	}
+	b, err := c.AddBookmark(ctx, "https://weebcentral.test/series/7")
+	if err != nil || b.Site != "weebcentral" || b.SeriesID != "7" {
+		t.Fatalf("AddBookmark = %+v, %v", b, err)
+	}
+	var apiErr *client.APIError
+	if _, err := c.AddBookmark(ctx, "https://nowhere.test/x"); !errors.As(err, &apiErr) || apiErr.Status != 422 {
+		t.Errorf("AddBookmark of an unknown Site = %v, want 422", err)
+	}
+	res, err := c.SyncProgress(ctx, []client.Read{{Site: "weebcentral", SeriesID: "7", Number: "3",
+		URL: "https://weebcentral.test/series/7", ReadAt: admintest.Now}})
+	if err != nil || res.Applied != 1 {
+		t.Fatalf("SyncProgress = %+v, %v", res, err)
+	}
+	list, err := c.Bookmarks(ctx)
+	if err != nil || len(list) != 1 || list[0].Progress == nil || list[0].Progress.Number != "3" {
+		t.Fatalf("Bookmarks = %+v, %v", list, err)
+	}
+	if err := c.RemoveBookmark(ctx, "weebcentral", "7"); err != nil {
+		t.Fatalf("RemoveBookmark: %v", err)
+	}
+	if list, _ := c.Bookmarks(ctx); len(list) != 0 {
+		t.Errorf("bookmarks after remove = %+v", list)
+	}
+}

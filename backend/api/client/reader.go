@@ -14,15 +14,16 @@ type Me struct {
 
 // Chapter is a Series' Latest Chapter; Number is a decimal string.
 type Chapter struct {
-	Number string    `json:"number"`
-	Title  string    `json:"title"`
-	URL    string    `json:"url"`
-	SeenAt time.Time `json:"seen_at"`
+	Number string     `json:"number"`
+	Title  string     `json:"title"`
+	URL    string     `json:"url"`
+	SeenAt *time.Time `json:"seen_at"`
 }
 
 // Progress is the furthest chapter a Reader has read of a Series.
 type Progress struct {
 	Number string    `json:"number"`
+	URL    string    `json:"url,omitempty"`
 	ReadAt time.Time `json:"read_at"`
 }
 
@@ -47,10 +48,18 @@ type Read struct {
 	ReadAt   time.Time `json:"read_at"`
 }
 
-// SyncResult counts the reads applied and those ignored (older or equal).
+// SyncResult counts the reads applied and those ignored (older or equal),
+// and lists the reads the server could not take, by index in the batch.
 type SyncResult struct {
-	Applied int `json:"applied"`
-	Ignored int `json:"ignored"`
+	Applied int         `json:"applied"`
+	Ignored int         `json:"ignored"`
+	Errors  []ReadError `json:"errors,omitempty"`
+}
+
+// ReadError is one read of a batch the server refused, and why.
+type ReadError struct {
+	Index int    `json:"index"`
+	Error string `json:"error"`
 }
 
 // Healthz reports whether the server and its database answer. A 503 comes
