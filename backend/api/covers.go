@@ -18,7 +18,7 @@ func (s *Server) getCover(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	c, err := s.Store.LoadCoverImage(r.Context(), site.Name, r.PathValue("series_id"))
+	c, err := s.Store.GetCover(r.Context(), site.Name, r.PathValue("series_id"))
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "no cover is stored for that Series yet")
 		return

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -108,7 +109,7 @@ func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID,
 		}
 		// The Series was removed as an orphan between our look and our
 		// insert (another Reader dropped its last bookmark): try again.
-		if !isForeignKeyViolation(err) {
+		if !isRetryable(err) {
 			break
 		}
 	}
@@ -118,19 +119,37 @@ func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID,
 // RemoveBookmark deletes a Reader's bookmark (its Progress goes with it)
 // and, in the same statement, the Series when no other Reader bookmarks it
 // (orphan removal). An absent bookmark is ErrNotFound.
+//
+// The statement runs after the Series row is locked FOR UPDATE, in one
+// transaction: a concurrent add or read of the same Series either finished
+// before the lock (and its bookmark is seen, so the Series stays) or waits
+// on the lock in its foreign key check and, finding the Series gone,
+// retries and recreates it. Without the lock a bookmark added at the same
+// moment could be cascaded away with the "orphan".
 func (s *Store) RemoveBookmark(ctx context.Context, readerID int64, site, seriesID string) error {
 	var removed bool
-	err := s.pool.QueryRow(ctx, `
-		WITH b AS (
-			DELETE FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
-			RETURNING site, series_id
-		), orphan AS (
-			DELETE FROM series s USING b
-			WHERE s.site = b.site AND s.series_id = b.series_id
-			  AND NOT EXISTS (SELECT 1 FROM bookmarks o
-				WHERE o.site = b.site AND o.series_id = b.series_id AND o.reader_id <> $1)
-		)
-		SELECT EXISTS (SELECT 1 FROM b)`, readerID, site, seriesID).Scan(&removed)
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, `SELECT 1 FROM series WHERE site = $1 AND series_id = $2 FOR UPDATE`, site, seriesID); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, `
+				WITH b AS (
+					DELETE FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
+					RETURNING site, series_id
+				), orphan AS (
+					DELETE FROM series s USING b
+					WHERE s.site = b.site AND s.series_id = b.series_id
+					  AND NOT EXISTS (SELECT 1 FROM bookmarks o
+						WHERE o.site = b.site AND o.series_id = b.series_id AND o.reader_id <> $1)
+				)
+				SELECT EXISTS (SELECT 1 FROM b)`, readerID, site, seriesID).Scan(&removed)
+		})
+		if err == nil || !isRetryable(err) {
+			break
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("store: remove bookmark: %w", err)
 	}
@@ -140,7 +159,11 @@ func (s *Store) RemoveBookmark(ctx context.Context, readerID int64, site, series
 	return nil
 }
 
-func isForeignKeyViolation(err error) bool {
+// isRetryable reports errors a concurrent writer of the same Series can
+// cause, after which the idempotent statement is simply run again: a
+// foreign key violation (the Series was removed as an orphan meanwhile) or
+// a deadlock.
+func isRetryable(err error) bool {
 	var pg *pgconn.PgError
-	return errors.As(err, &pg) && pg.Code == "23503"
+	return errors.As(err, &pg) && (pg.Code == "23503" || pg.Code == "40P01")
 }

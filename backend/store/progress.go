@@ -53,6 +53,21 @@ func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]bool, error) {
 	if len(reads) == 0 {
 		return nil, nil
 	}
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		var moved []bool
+		moved, err = s.applyReads(ctx, reads)
+		// A Series removed as an orphan between the CTE's look and the
+		// bookmark's foreign key check (or a deadlock with such a removal):
+		// the batch is idempotent, so run it again (it recreates the Series).
+		if err == nil || !isRetryable(err) {
+			return moved, err
+		}
+	}
+	return nil, err
+}
+
+func (s *Store) applyReads(ctx context.Context, reads []Read) ([]bool, error) {
 	if len(reads) == 1 {
 		r := reads[0]
 		tag, err := s.pool.Exec(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.SeriesURL, r.Number, r.URL, r.ReadAt)
