@@ -1,0 +1,74 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/styles"
+)
+
+func TestHuman(t *testing.T) {
+	t.Parallel()
+	for d, want := range map[time.Duration]string{
+		-time.Second: "0s", 45 * time.Second: "45s", 12*time.Minute + 59*time.Second: "12m",
+		2*time.Hour + 13*time.Minute: "2h13m", 2 * time.Hour: "2h", 72 * time.Hour: "3d", 76 * time.Hour: "3d4h",
+	} {
+		if got := Human(d); got != want {
+			t.Errorf("Human(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+func TestScroll(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ sel, off, capacity, n, want int }{
+		{0, 0, 10, 5, 0},    // everything fits
+		{12, 0, 10, 100, 3}, // moved below the window
+		{3, 5, 10, 100, 3},  // moved above it
+		{7, 5, 10, 100, 5},  // inside: stays
+		{99, 0, 10, 100, 90},
+		{5, 95, 10, 100, 5},
+	}
+	for _, c := range cases {
+		if got := Scroll(c.sel, c.off, c.capacity, c.n); got != c.want {
+			t.Errorf("Scroll(%d, %d, %d, %d) = %d, want %d", c.sel, c.off, c.capacity, c.n, got, c.want)
+		}
+	}
+}
+
+func TestStripScalesOldestLeft(t *testing.T) {
+	t.Parallel()
+	f := Frame{Width: 80, Height: 10, S: styles.Default()}
+	passes := []client.Pass{{BehindByS: 700}, {BehindByS: 0}, {BehindByS: 350}} // newest first
+	got := Strip(f, passes, 10)
+	if !strings.HasPrefix(got, "▄") || !strings.HasSuffix(got, "█") || !strings.Contains(got, "▁") {
+		t.Errorf("Strip = %q, want oldest (half) left and newest (peak) right", got)
+	}
+}
+
+func TestEveryViewFillsItsFrame(t *testing.T) {
+	t.Parallel()
+	f := Frame{Width: 50, Height: 7, Now: time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC), S: styles.Default()}
+	lanes := []client.Lane{{Site: "a-very-long-site-name-indeed", State: "running", BehindByS: 9000}}
+	for name, out := range map[string]string{
+		"lanes":   Lanes(f, lanes, 0, 0, Attention{}),
+		"detail":  Detail(f, lanes[0], nil, 0),
+		"failing": Failing(f, nil, 0, 0, FailingFilter{}, 0, 0),
+		"notices": Notices(f, nil),
+		"banner":  Banner(f, strings.Repeat("x", 100), f.Now, f.Now),
+	} {
+		lines := strings.Split(out, "\n")
+		if name != "banner" && len(lines) != f.Height {
+			t.Errorf("%s: %d lines, want %d", name, len(lines), f.Height)
+		}
+		for i, l := range lines {
+			if w := ansi.StringWidth(l); w > f.Width {
+				t.Errorf("%s line %d: %d cells, over %d", name, i, w, f.Width)
+			}
+		}
+	}
+}
