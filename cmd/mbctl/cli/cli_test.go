@@ -27,6 +27,12 @@ type run struct {
 // mbctl runs Main in-process against server with the given environment.
 func mbctl(t *testing.T, env map[string]string, configDir string, args ...string) run {
 	t.Helper()
+	return mbctlTerm(t, false, env, configDir, args...)
+}
+
+// mbctlTerm is mbctl with stdout said to be a terminal or not.
+func mbctlTerm(t *testing.T, terminal bool, env map[string]string, configDir string, args ...string) run {
+	t.Helper()
 	var out, errb bytes.Buffer
 	code := cli.Main(args, cli.Env{
 		Getenv:    func(k string) string { return env[k] },
@@ -35,6 +41,7 @@ func mbctl(t *testing.T, env map[string]string, configDir string, args ...string
 		Now:       func() time.Time { return admintest.Now },
 		ConfigDir: func() (string, error) { return configDir, nil },
 		Version:   "v1.2.3-test",
+		Terminal:  terminal,
 		Dashboard: func(context.Context, *client.Client, *cli.Deps) error { return nil },
 	})
 	return run{code: code, stdout: out.String(), stderr: errb.String()}
@@ -200,11 +207,19 @@ func TestLoginWritesConfig(t *testing.T) {
 	}
 }
 
-func TestNoColorByDefaultInPipes(t *testing.T) {
+func TestColourOnlyOnTerminalsWithoutNoColor(t *testing.T) {
 	t.Parallel()
 	f := admintest.Start(t)
-	r := mbctl(t, ownerEnv(f), t.TempDir(), "lanes")
-	if strings.Contains(r.stdout, "\x1b[") {
+	env := ownerEnv(f)
+	if r := mbctl(t, env, t.TempDir(), "lanes"); strings.Contains(r.stdout, "\x1b[") {
 		t.Errorf("colour codes written to a pipe: %q", r.stdout)
+	}
+	r := mbctlTerm(t, true, env, t.TempDir(), "lanes")
+	if !strings.Contains(r.stdout, "\x1b[38;2;207;92;77mrefusing") {
+		t.Errorf("no fault colour on refusing on a terminal: %q", r.stdout)
+	}
+	env["NO_COLOR"] = "1"
+	if r := mbctlTerm(t, true, env, t.TempDir(), "lanes"); strings.Contains(r.stdout, "\x1b[") {
+		t.Errorf("colour codes despite NO_COLOR: %q", r.stdout)
 	}
 }
