@@ -14,6 +14,9 @@ import (
 	"mangabookmark/backend/sites"
 )
 
+// tabOpenTimeout bounds opening the tab on a fresh connection.
+const tabOpenTimeout = 30 * time.Second
+
 // ErrClosed is returned by Fetch and Ping after Close. It wraps
 // sites.ErrUnreachable so a read cut short by shutdown writes no failure row.
 var ErrClosed = fmt.Errorf("browser: closed: %w", sites.ErrUnreachable)
@@ -58,7 +61,7 @@ func (b *Browser) Connected() bool {
 // Ping connects if needed and checks that the sidecar answers. Its error
 // wraps sites.ErrUnreachable when the sidecar cannot be reached.
 func (b *Browser) Ping(ctx context.Context) error {
-	c, err := b.conn(ctx)
+	c, _, err := b.conn(ctx)
 	if err != nil {
 		return err
 	}
@@ -99,19 +102,19 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	}
 	defer func() { <-b.tab }()
 
-	c, err := b.conn(ctx)
+	c, t, err := b.conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := b.open(ctx, c, req.Page)
+	doc, err := b.open(ctx, c, t, req.Site, req.Page)
 	if err != nil {
 		return nil, b.fail(ctx, c, "open "+req.Page, err)
 	}
 	var res *sites.Response
 	if req.Data != "" {
-		res, err = b.readData(ctx, c, req)
+		res, err = b.readData(ctx, c, t, req)
 	} else {
-		res, err = b.readPage(ctx, c, doc)
+		res, err = b.readPage(ctx, c, t, doc)
 	}
 	if err != nil {
 		return nil, b.fail(ctx, c, "read", err)
@@ -119,22 +122,34 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	return res, nil
 }
 
-// conn returns the live connection, dialling (and opening the tab) when
-// there is none or the last one broke. The dial holds b.mu, so Connected
-// and Ping wait for it.
-func (b *Browser) conn(ctx context.Context) (*conn, error) {
+// conn returns the live connection and its tab: it opens a tab when the
+// last read closed it, and dials (and opens the tab) when there is no
+// connection or the last one broke. The dial holds b.mu, so Connected and
+// Ping wait for it.
+func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return nil, ErrClosed
+		return nil, nil, ErrClosed
 	}
 	if b.c != nil {
 		why := b.c.broken()
 		if why == "" {
-			return b.c, nil
+			if t := b.c.current(); t != nil {
+				return b.c, t, nil
+			}
+			tctx, cancel := context.WithTimeout(ctx, tabOpenTimeout)
+			err := b.c.openTab(tctx)
+			cancel()
+			if err == nil {
+				return b.c, b.c.current(), nil
+			}
+			why = "open tab: " + err.Error()
 		}
 		b.opts.logger.Info("browser: reconnecting", "reason", why)
-		b.stale = b.c.target
+		if t := b.c.current(); t != nil {
+			b.stale = t.target
+		}
 		old := b.c
 		b.c = nil
 		old.close()
@@ -143,24 +158,24 @@ func (b *Browser) conn(ctx context.Context) (*conn, error) {
 	defer cancel()
 	c, err := b.connect(dctx)
 	if err != nil {
-		return nil, fmt.Errorf("browser: connect sidecar: %w (%v)", sites.ErrUnreachable, err)
+		return nil, nil, fmt.Errorf("browser: connect sidecar: %w (%v)", sites.ErrUnreachable, err)
 	}
 	// A new tab waits for a renderer to start, which a busy host makes slow.
-	tctx, tcancel := context.WithTimeout(ctx, b.opts.readTimeout)
+	tctx, tcancel := context.WithTimeout(ctx, tabOpenTimeout)
 	defer tcancel()
 	if err := c.openTab(tctx); err != nil {
 		c.close()
-		return nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)
+		return nil, nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)
 	}
 	if b.stale != "" {
 		// The tab of a connection lost while the browser lived on is
 		// still open there; after a browser restart this finds nothing.
-		_ = c.call(tctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: b.stale}, nil)
+		c.closeTarget(b.stale, nil)
 		b.stale = ""
 	}
 	b.opts.logger.Info("browser: connected")
 	b.c = c
-	return c, nil
+	return c, c.current(), nil
 }
 
 // connect resolves the endpoint and dials it. A ws:// browser URL names
@@ -193,7 +208,9 @@ func (b *Browser) drop(c *conn, cause error) {
 	b.mu.Lock()
 	if b.c == c {
 		b.c = nil
-		b.stale = c.target
+		if t := c.current(); t != nil {
+			b.stale = t.target
+		}
 	}
 	b.mu.Unlock()
 	b.opts.logger.Warn("browser: sidecar lost", "error", cause)
@@ -207,28 +224,31 @@ func (b *Browser) drop(c *conn, cause error) {
 // sites.ErrUnreachable and drops the connection; anything Chrome answered
 // (a page that failed to load, a script error) is a plain error.
 func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
-	if errors.Is(err, sites.ErrChallenge) || errors.Is(err, sites.ErrTooLarge) {
+	if errors.Is(err, sites.ErrChallenge) {
 		return fmt.Errorf("browser: %s: %w", op, err)
 	}
 	if why := c.broken(); why != "" {
 		b.drop(c, err)
 		return fmt.Errorf("browser: %s: %w (%s: %v)", op, sites.ErrUnreachable, why, err)
 	}
-	if ctx.Err() != nil {
-		return fmt.Errorf("browser: %s: %w", op, err)
-	}
 	var pageErr *pageError
-	if isProtocolError(err) || errors.As(err, &pageErr) {
-		return fmt.Errorf("browser: %s: %w", op, err)
+	if ctx.Err() == nil && !isProtocolError(err) && !errors.As(err, &pageErr) {
+		// No answer within our own bound: a slow Site or a hung sidecar.
+		// Ask the browser itself to tell them apart.
+		pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		perr := c.ping(pctx)
+		cancel()
+		if perr != nil {
+			b.drop(c, err)
+			return fmt.Errorf("browser: %s: %w (%v)", op, sites.ErrUnreachable, err)
+		}
 	}
-	// No answer within our own bound: a slow Site or a hung sidecar. Ask
-	// the browser itself to tell them apart.
-	pctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if perr := c.ping(pctx); perr != nil {
-		b.drop(c, err)
-		return fmt.Errorf("browser: %s: %w (%v)", op, sites.ErrUnreachable, err)
-	}
+	// The sidecar is fine, but the tab may still be busy with what failed:
+	// Chrome queues a tab's commands behind a navigation that never got an
+	// answer, so one hanging Site would hold every later read. Close it;
+	// the next Fetch opens a fresh one (cookies live in the browser, so a
+	// cleared challenge stays cleared).
+	c.closeTab()
 	return fmt.Errorf("browser: %s: %w", op, err)
 }
 

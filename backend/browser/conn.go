@@ -13,29 +13,36 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 )
 
-// conn is one DevTools connection with the one tab opened on it. It owns
-// one goroutine (pump) besides rod's socket reader; both end when the
-// socket closes.
+// conn is one DevTools connection with the one tab open on it. It owns one
+// goroutine (pump) besides rod's socket reader; both end when the socket
+// closes.
 type conn struct {
-	ws      *cdp.WebSocket
-	client  *cdp.Client
-	lost    chan struct{} // closed when the socket's event stream has ended
-	target  proto.TargetTargetID
-	session proto.TargetSessionID
+	ws     *cdp.WebSocket
+	client *cdp.Client
+	lost   chan struct{} // closed when the socket's event stream has ended
 
-	// life ends when the tab or the connection does; calls on the tab end
-	// with it rather than waiting on a renderer that is gone.
-	life context.Context
-	end  context.CancelCauseFunc
-
-	mu      sync.Mutex
-	sink    func(ev *cdp.Event) // the running Fetch's listener, or nil
-	gone    chan struct{}       // closed when the tab crashed or was closed
-	goneWhy string
+	mu   sync.Mutex
+	tab  *tab                // the open tab; replaced by the Fetch holding it
+	sink func(ev *cdp.Event) // the running Fetch's listener, or nil
 }
 
-// errTabGone ends calls on a tab that crashed or was closed.
-var errTabGone = errors.New("tab gone")
+// tab is one page target and the session attached to it.
+type tab struct {
+	target  proto.TargetTargetID
+	session proto.TargetSessionID
+	gone    chan struct{} // closed when the tab crashed or was closed
+	why     string        // set before gone closes
+
+	// life ends with the tab or the connection, so calls on the tab end
+	// rather than wait on a renderer that is gone.
+	life context.Context
+	end  context.CancelCauseFunc
+}
+
+var (
+	errTabGone  = errors.New("tab gone")
+	errConnLost = errors.New("connection lost")
+)
 
 // dial opens a DevTools connection to wsURL and starts its event pump.
 func dial(ctx context.Context, wsURL string) (*conn, error) {
@@ -50,13 +57,7 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 	// The handshake ran under the dial deadline; the connection itself
 	// lives until it is dropped.
 	_ = d.conn.SetDeadline(time.Time{})
-	c := &conn{
-		ws:     ws,
-		client: cdp.New().Start(ws),
-		lost:   make(chan struct{}),
-		gone:   make(chan struct{}),
-	}
-	c.life, c.end = context.WithCancelCause(context.Background())
+	c := &conn{ws: ws, client: cdp.New().Start(ws), lost: make(chan struct{})}
 	go c.pump()
 	return c, nil
 }
@@ -81,44 +82,55 @@ func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) 
 }
 
 // pump drains every protocol event (rod's client blocks until each is
-// taken), notes the tab's death and hands the rest to the current sink.
+// taken), notes the tab's death and hands the tab's events to the sink.
 func (c *conn) pump() {
 	defer close(c.lost)
-	defer c.end(errors.New("connection lost"))
+	defer func() {
+		c.mu.Lock()
+		t := c.tab
+		c.mu.Unlock()
+		if t != nil {
+			t.end(errConnLost)
+		}
+	}()
 	for ev := range c.client.Event() {
 		c.mu.Lock()
-		sink, session := c.sink, string(c.session)
+		sink, t := c.sink, c.tab
 		c.mu.Unlock()
+		if t == nil {
+			continue
+		}
+		session := string(t.session)
 		switch ev.Method {
 		case "Inspector.targetCrashed":
 			if ev.SessionID == session {
-				c.markGone("tab crashed")
+				c.markGone(t, "tab crashed")
 			}
 		case "Inspector.detached":
 			if ev.SessionID == session {
-				c.markGone("tab detached")
+				c.markGone(t, "tab detached")
 			}
 		case "Target.detachedFromTarget":
 			var d proto.TargetDetachedFromTarget
-			if json.Unmarshal(ev.Params, &d) == nil && session != "" && string(d.SessionID) == session {
-				c.markGone("tab closed")
+			if json.Unmarshal(ev.Params, &d) == nil && string(d.SessionID) == session {
+				c.markGone(t, "tab closed")
 			}
 		}
-		if sink != nil && session != "" && ev.SessionID == session {
+		if sink != nil && ev.SessionID == session {
 			sink(ev)
 		}
 	}
 }
 
-func (c *conn) markGone(why string) {
+func (c *conn) markGone(t *tab, why string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	select {
-	case <-c.gone:
+	case <-t.gone:
 	default:
-		c.goneWhy = why
-		close(c.gone)
-		c.end(errTabGone)
+		t.why = why
+		close(t.gone)
+		t.end(errTabGone)
 	}
 }
 
@@ -129,18 +141,28 @@ func (c *conn) setSink(f func(ev *cdp.Event)) {
 	c.mu.Unlock()
 }
 
+// current returns the open tab, or nil.
+func (c *conn) current() *tab {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tab
+}
+
 // broken reports why the connection or its tab can no longer be used, or "".
 func (c *conn) broken() string {
 	select {
 	case <-c.lost:
-		return "connection lost"
+		return errConnLost.Error()
 	default:
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tab == nil { // closed after a failed read; the next Fetch opens one
+		return ""
+	}
 	select {
-	case <-c.gone:
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.goneWhy
+	case <-c.tab.gone:
+		return c.tab.why
 	default:
 	}
 	return ""
@@ -158,35 +180,42 @@ func (c *conn) call(ctx context.Context, session proto.TargetSessionID, method s
 	return json.Unmarshal(raw, out)
 }
 
-// tabCall runs one protocol method on the tab; it ends early when the tab
-// or the connection does.
-func (c *conn) tabCall(ctx context.Context, method string, params, out any) error {
+// tabCall runs one protocol method on tab t; it ends early when the tab or
+// the connection does.
+func (c *conn) tabCall(ctx context.Context, t *tab, method string, params, out any) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	stop := context.AfterFunc(c.life, func() { cancel(context.Cause(c.life)) })
+	stop := context.AfterFunc(t.life, func() { cancel(context.Cause(t.life)) })
 	defer stop()
-	err := c.call(ctx, c.session, method, params, out)
-	if err != nil && c.life.Err() != nil {
-		return fmt.Errorf("%w (%v)", context.Cause(c.life), err)
+	err := c.call(ctx, t.session, method, params, out)
+	if err != nil && t.life.Err() != nil {
+		return fmt.Errorf("%w (%v)", context.Cause(t.life), err)
 	}
 	return err
 }
 
-// openTab creates the one page target and attaches to it with the domains
-// Fetch listens to.
+// openTab creates the page target and attaches to it with the domains
+// Fetch listens to. It becomes the connection's tab.
 func (c *conn) openTab(ctx context.Context) error {
 	var created proto.TargetCreateTargetResult
 	if err := c.call(ctx, "", "Target.createTarget", proto.TargetCreateTarget{URL: "about:blank"}, &created); err != nil {
 		return fmt.Errorf("create tab: %w", err)
 	}
-	c.target = created.TargetID
 	var attached proto.TargetAttachToTargetResult
-	if err := c.call(ctx, "", "Target.attachToTarget", proto.TargetAttachToTarget{TargetID: c.target, Flatten: true}, &attached); err != nil {
+	if err := c.call(ctx, "", "Target.attachToTarget", proto.TargetAttachToTarget{TargetID: created.TargetID, Flatten: true}, &attached); err != nil {
+		c.closeTarget(created.TargetID, nil)
 		return fmt.Errorf("attach tab: %w", err)
 	}
+	t := &tab{target: created.TargetID, session: attached.SessionID, gone: make(chan struct{})}
+	t.life, t.end = context.WithCancelCause(context.Background())
 	c.mu.Lock()
-	c.session = attached.SessionID
+	c.tab = t
 	c.mu.Unlock()
+	select {
+	case <-c.lost: // the pump may have ended before it could see the tab
+		t.end(errConnLost)
+	default:
+	}
 	buf := 1 << 20
 	for _, step := range []struct {
 		method string
@@ -194,33 +223,56 @@ func (c *conn) openTab(ctx context.Context) error {
 	}{
 		{"Page.enable", proto.PageEnable{}},
 		{"Inspector.enable", proto.InspectorEnable{}},
-		// Network events carry the document's status and headers; keep
-		// Chrome's body buffers small since bodies are read in the page.
+		// Network events carry the document's status, headers and size;
+		// keep Chrome's body buffers small since bodies are read in the page.
 		{"Network.enable", proto.NetworkEnable{MaxTotalBufferSize: &buf, MaxResourceBufferSize: &buf}},
 	} {
-		if err := c.tabCall(ctx, step.method, step.params, nil); err != nil {
+		if err := c.tabCall(ctx, t, step.method, step.params, nil); err != nil {
 			return fmt.Errorf("%s: %w", step.method, err)
 		}
 	}
 	return nil
 }
 
-// close closes the tab while the sidecar still answers, then the socket,
-// and waits for the pump to end so nothing outlives the connection.
-func (c *conn) close() {
-	if c.broken() != "connection lost" && c.target != "" {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		if c.call(ctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: c.target}, nil) == nil {
-			// closeTarget answers before the tab is gone; the detach
-			// event says it is, so a caller counting tabs sees it closed.
-			select {
-			case <-c.gone:
-			case <-c.lost:
-			case <-ctx.Done():
-			}
-		}
-		cancel()
+// closeTab closes the open tab, if any, while the sidecar still answers,
+// and waits for Chrome to report it gone (closeTarget answers first), so a
+// caller counting tabs sees it closed.
+func (c *conn) closeTab() {
+	c.mu.Lock()
+	t := c.tab
+	c.tab = nil
+	c.mu.Unlock()
+	if t == nil {
+		return
 	}
+	c.closeTarget(t.target, t.gone)
+	t.end(errTabGone)
+}
+
+// closeTarget closes a page target, waiting on gone (when not nil) for its
+// detach; bounded, and skipped when the connection is lost.
+func (c *conn) closeTarget(id proto.TargetTargetID, gone chan struct{}) {
+	select {
+	case <-c.lost:
+		return
+	default:
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if c.call(ctx, "", "Target.closeTarget", proto.TargetCloseTarget{TargetID: id}, nil) != nil || gone == nil {
+		return
+	}
+	select {
+	case <-gone:
+	case <-c.lost:
+	case <-ctx.Done():
+	}
+}
+
+// close closes the tab and the socket and waits for the pump to end, so
+// nothing outlives the connection.
+func (c *conn) close() {
+	c.closeTab()
 	_ = c.ws.Close()
 	select {
 	case <-c.lost:

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,18 +36,35 @@ type probe struct {
 }
 
 // watch collects the tab's events during one open: load events wake the
-// wait early, and main-frame document responses give status and headers.
+// wait early; the main frame's document requests give the status, headers,
+// the URL after redirects and the bytes received, so a page too large to
+// read is stopped while it streams.
 type watch struct {
 	frame string
+	limit int
 	wake  chan struct{}
 
-	mu  sync.Mutex
-	doc *proto.NetworkResponse
+	mu       sync.Mutex
+	doc      *proto.NetworkResponse
+	docReq   proto.NetworkRequestID
+	docBytes int
+	lastURL  string
+	tooLarge bool
 }
 
 func (w *watch) event(ev *cdp.Event) {
 	switch ev.Method {
 	case "Page.loadEventFired", "Page.domContentEventFired", "Page.frameStoppedLoading":
+	case "Network.requestWillBeSent":
+		var r proto.NetworkRequestWillBeSent
+		if json.Unmarshal(ev.Params, &r) != nil || r.Type != proto.NetworkResourceTypeDocument ||
+			string(r.FrameID) != w.frame || r.Request == nil {
+			return
+		}
+		w.mu.Lock()
+		w.lastURL, w.docReq, w.docBytes = r.Request.URL, r.RequestID, 0
+		w.mu.Unlock()
+		return
 	case "Network.responseReceived":
 		var r proto.NetworkResponseReceived
 		if json.Unmarshal(ev.Params, &r) != nil || r.Type != proto.NetworkResourceTypeDocument ||
@@ -52,8 +72,32 @@ func (w *watch) event(ev *cdp.Event) {
 			return
 		}
 		w.mu.Lock()
-		w.doc = r.Response
+		w.doc, w.docReq = r.Response, r.RequestID
+		for k, v := range r.Response.Headers {
+			if strings.EqualFold(k, "Content-Length") {
+				if n, err := strconv.ParseInt(strings.TrimSpace(v.Str()), 10, 64); err == nil && n > int64(w.limit) {
+					w.tooLarge = true
+				}
+			}
+		}
 		w.mu.Unlock()
+	case "Network.dataReceived":
+		var r proto.NetworkDataReceived
+		if json.Unmarshal(ev.Params, &r) != nil {
+			return
+		}
+		w.mu.Lock()
+		if r.RequestID != w.docReq {
+			w.mu.Unlock()
+			return
+		}
+		w.docBytes += r.DataLength
+		over := w.docBytes > w.limit && !w.tooLarge
+		w.tooLarge = w.tooLarge || over
+		w.mu.Unlock()
+		if !over {
+			return
+		}
 	default:
 		return
 	}
@@ -63,29 +107,82 @@ func (w *watch) event(ev *cdp.Event) {
 	}
 }
 
+// over reports whether the document passed the size limit.
+func (w *watch) over() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.tooLarge
+}
+
+// navError names a failed navigation with the sites error that classifies
+// it the way the plain route would: a redirect loop, a redirect off the
+// Site, a body Chrome would not show (a download) or one too large.
+func (w *watch) navError(site *sites.Site, page, text string) error {
+	w.mu.Lock()
+	last, doc, tooLarge := w.lastURL, w.doc, w.tooLarge
+	w.mu.Unlock()
+	msg := "navigate: " + text
+	switch {
+	case tooLarge:
+		return fmt.Errorf("%s: %w", msg, sites.ErrTooLarge)
+	case text == "net::ERR_TOO_MANY_REDIRECTS":
+		return fmt.Errorf("%s: %w", msg, sites.ErrTooManyRedirects)
+	case offSite(site, page, last):
+		return fmt.Errorf("%s: redirected to %s: %w", msg, last, sites.ErrOffSite)
+	case text == "net::ERR_ABORTED" && doc != nil && !showable(doc.MIMEType):
+		return fmt.Errorf("%s: %s: %w", msg, doc.MIMEType, sites.ErrWrongType)
+	}
+	return &pageError{msg: msg}
+}
+
+// offSite reports whether the navigation ended up on a host that is not the
+// Site's (or, without a Site, not the page's).
+func offSite(site *sites.Site, page, last string) bool {
+	if last == "" {
+		return false
+	}
+	lu, err := url.Parse(last)
+	if err != nil || lu.Host == "" {
+		return false
+	}
+	if site != nil {
+		return !site.OwnsHost(lu.Host)
+	}
+	pu, err := url.Parse(page)
+	return err == nil && !strings.EqualFold(pu.Host, lu.Host)
+}
+
+// showable reports whether Chrome renders a document of that type rather
+// than downloading it.
+func showable(mime string) bool {
+	mime = strings.ToLower(mime)
+	return strings.HasPrefix(mime, "text/") || strings.Contains(mime, "html") ||
+		strings.Contains(mime, "json") || strings.Contains(mime, "xml")
+}
+
 // open navigates the tab to page and waits, up to the challenge wait, for a
 // fresh document that is loaded and shows no challenge.
-func (b *Browser) open(ctx context.Context, c *conn, page string) (*document, error) {
+func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, page string) (*document, error) {
 	wait := b.opts.challengeWait
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 
-	w := &watch{frame: string(c.target), wake: make(chan struct{}, 1)}
+	w := &watch{frame: string(t.target), limit: b.opts.maxBody, wake: make(chan struct{}, 1)}
 	c.setSink(w.event)
 	defer c.setSink(nil)
 
-	if err := b.eval(wctx, c, markJS, false, nil); err != nil {
+	if err := b.eval(wctx, c, t, markJS, false, nil); err != nil {
 		return nil, fmt.Errorf("mark page: %w", err)
 	}
 	var nav proto.PageNavigateResult
-	if err := c.tabCall(wctx, "Page.navigate", proto.PageNavigate{URL: page}, &nav); err != nil {
+	if err := c.tabCall(wctx, t, "Page.navigate", proto.PageNavigate{URL: page}, &nav); err != nil {
 		return nil, fmt.Errorf("navigate: %w", err)
 	}
 	if nav.ErrorText != "" {
-		return nil, &pageError{msg: "navigate: " + nav.ErrorText}
+		return nil, w.navError(site, page, nav.ErrorText)
 	}
 	if nav.LoaderID == "" { // same document: only the fragment changed
-		if err := b.eval(wctx, c, unmarkJS, false, nil); err != nil {
+		if err := b.eval(wctx, c, t, unmarkJS, false, nil); err != nil {
 			return nil, fmt.Errorf("unmark page: %w", err)
 		}
 	}
@@ -95,8 +192,11 @@ func (b *Browser) open(ctx context.Context, c *conn, page string) (*document, er
 	var challenged bool
 	var interactiveSince time.Time
 	for {
+		if w.over() {
+			return nil, fmt.Errorf("page over %d bytes: %w", b.opts.maxBody, sites.ErrTooLarge)
+		}
 		var p probe
-		err := b.eval(wctx, c, probeJS, false, &p)
+		err := b.eval(wctx, c, t, probeJS, false, &p)
 		switch {
 		case err == nil && p.Fresh:
 			challenged = p.Challenge
@@ -125,7 +225,7 @@ func (b *Browser) open(ctx context.Context, c *conn, page string) (*document, er
 		case <-w.wake:
 		case <-c.lost:
 			return nil, fmt.Errorf("wait for page: connection lost")
-		case <-c.gone:
+		case <-t.gone:
 			return nil, fmt.Errorf("wait for page: tab gone")
 		case <-wctx.Done():
 			if why := c.broken(); why != "" {

@@ -34,9 +34,9 @@ type evalParams struct {
 
 // eval runs expr in the tab's page and decodes its value into out (when
 // not nil). A script exception comes back as a *pageError.
-func (b *Browser) eval(ctx context.Context, c *conn, expr string, await bool, out any) error {
+func (b *Browser) eval(ctx context.Context, c *conn, t *tab, expr string, await bool, out any) error {
 	var res evalResult
-	err := c.tabCall(ctx, "Runtime.evaluate", evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await}, &res)
+	err := c.tabCall(ctx, t, "Runtime.evaluate", evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await}, &res)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ type fetched struct {
 }
 
 // readData fetches req.Data from inside the page that open left in the tab.
-func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*sites.Response, error) {
+func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Request) (*sites.Response, error) {
 	timeout := b.opts.readTimeout
 	rctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second) // the page's own abort fires first
 	defer cancel()
@@ -71,7 +71,7 @@ func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*si
 	accept, _ := json.Marshal(req.Accept)
 	expr := fmt.Sprintf("(%s)(%s, %s, %d, %d)", fetchJS, dataURL, accept, b.opts.maxBody, timeout.Milliseconds())
 	var f fetched
-	if err := b.eval(rctx, c, expr, true, &f); err != nil {
+	if err := b.eval(rctx, c, t, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
 	}
 	if f.Over {
@@ -93,11 +93,11 @@ func (b *Browser) readData(ctx context.Context, c *conn, req sites.Request) (*si
 }
 
 // readPage returns the settled page's HTML with its navigation status.
-func (b *Browser) readPage(ctx context.Context, c *conn, doc *document) (*sites.Response, error) {
+func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, doc *document) (*sites.Response, error) {
 	rctx, cancel := context.WithTimeout(ctx, b.opts.readTimeout)
 	defer cancel()
 	var html string
-	if err := b.eval(rctx, c, htmlJS, false, &html); err != nil {
+	if err := b.eval(rctx, c, t, htmlJS, false, &html); err != nil {
 		return nil, fmt.Errorf("page html: %w", err)
 	}
 	if len(html) > b.opts.maxBody {

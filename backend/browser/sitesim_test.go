@@ -1,0 +1,93 @@
+package browser_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/browser"
+	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sitesim"
+)
+
+// browserOutcome is the outcome a browser Site's read ends in through the
+// browser route for each simulator mode: the plain route's table, except
+// that the script challenge is passed.
+func browserOutcome(site string, m sitesim.Mode) sites.Outcome {
+	switch m {
+	case sitesim.Steady, sitesim.Slow, sitesim.JSChallenge:
+		return sites.OK
+	case sitesim.Gone:
+		return sites.NotFound
+	case sitesim.LayoutChanged:
+		return sites.NoChapter
+	case sitesim.ServerError, sitesim.Hang:
+		return sites.Errors
+	case sitesim.Malformed:
+		if site == "comix" { // its HTML parses leniently to no chapter
+			return sites.NoChapter
+		}
+		return sites.Unfetchable
+	case sitesim.Challenge, sitesim.JSChallengeStuck:
+		return sites.Refused
+	}
+	return sites.Unfetchable // oversized, endless, redirects, huge length, wrong type, 403, 429
+}
+
+// The three browser Sites of the simulator, read by their real adapters
+// through the browser route, in every simulator mode. The script challenge
+// is read ok through the browser while the plain route is refused on the
+// same Series; a challenge that never clears is refused after the deadline.
+func TestSimulatorThroughBrowser(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Shared(t)
+	modes := sitesim.Modes()
+	if testing.Short() {
+		modes = []sitesim.Mode{sitesim.Steady, sitesim.Gone, sitesim.JSChallenge, sitesim.JSChallengeStuck}
+	}
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	reg, err := registry.FromEnv(sim.OriginsValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := sites.NewPlain(sites.PlainOptions{})
+	for _, s := range reg.All() {
+		if !s.Browser {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel()
+			// Hang and the stuck challenges end at these bounds.
+			b := newBrowser(t, chrome.WSURL(),
+				browser.WithChallengeWait(3*time.Second), browser.WithReadTimeout(3*time.Second))
+			for i, m := range modes {
+				id := sim.SeriesID(s.Name, i)
+				sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: m, Delay: 10 * time.Millisecond})
+				res := readSeries(s, b, id)
+				if want := browserOutcome(s.Name, m); res.Outcome != want {
+					t.Errorf("%s: outcome %s (%v), want %s", m, res.Outcome, res.Err, want)
+				}
+				if res.Outcome == sites.OK && (res.Facts.Latest == nil || res.Facts.Latest.Number != sim.Latest(s.Name, id)) {
+					t.Errorf("%s: latest %+v, want %s", m, res.Facts.Latest, sim.Latest(s.Name, id))
+				}
+				if m == sitesim.JSChallenge {
+					if got := readSeries(s, plain, id).Outcome; got != sites.Refused {
+						t.Errorf("%s through the plain route: %s, want refused", m, got)
+					}
+				}
+			}
+		})
+	}
+}
+
+func readSeries(s *sites.Site, f sites.Fetcher, id string) sites.Result {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return s.Adapter.Read(ctx, s, f, id)
+}
