@@ -23,7 +23,7 @@ func (s *Server) adminForce(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("series_id")
-	at, err := s.Store.AdminForcePoll(r.Context(), site.Name, id, s.Now())
+	at, err := s.Store.ForcePoll(r.Context(), site.Name, id, s.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no Series %q on %s; check the id with `mbctl failing --site %s` or the Reader's bookmarks", id, site.Name, site.Name))
 		return
@@ -57,7 +57,7 @@ func (s *Server) adminPause(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("reason is longer than %d characters", adminMaxReason))
 		return
 	}
-	if err := s.Store.AdminPauseLane(r.Context(), site.Name, until, req.Reason, now); err != nil {
+	if _, err := s.Store.PauseLane(r.Context(), site.Name, until, req.Reason); err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}
@@ -95,7 +95,7 @@ func (s *Server) adminResume(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := s.Store.AdminResumeLane(r.Context(), site.Name, s.Now()); err != nil {
+	if _, err := s.Store.ResumeLane(r.Context(), site.Name); err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The admin reads and writes of the Owner's console. Names carry an Admin
+// The admin reads of the Owner's console (its writes use the Lanes' own
+// PauseLane, ResumeLane and ForcePoll). Names carry an Admin
 // prefix so they never collide with the Lanes' own store methods.
 
 // AdminLaneSite names one Site and its Rest, the input of AdminLaneSnapshots.
@@ -306,40 +307,4 @@ func (s *Store) AdminNotices(ctx context.Context) ([]AdminNotice, error) {
 		return nil, fmt.Errorf("store: admin notices: %w", err)
 	}
 	return out, nil
-}
-
-// AdminForcePoll stamps a Forced Poll on one Series at now and returns the
-// stamp, or ErrNotFound for an unknown Series.
-func (s *Store) AdminForcePoll(ctx context.Context, site, seriesID string, now time.Time) (time.Time, error) {
-	var at time.Time
-	err := s.pool.QueryRow(ctx, `UPDATE series SET force_poll_at = $3
-		WHERE site = $1 AND series_id = $2 RETURNING force_poll_at`, site, seriesID, now).Scan(&at)
-	if err != nil {
-		return time.Time{}, notFound("admin force poll", err)
-	}
-	return at, nil
-}
-
-// AdminPauseLane pauses a Site's Lane until the given time with a reason.
-func (s *Store) AdminPauseLane(ctx context.Context, site string, until time.Time, reason string, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `
-		INSERT INTO poll_lanes (site, paused_until, pause_reason, updated_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (site) DO UPDATE SET paused_until = EXCLUDED.paused_until,
-			pause_reason = EXCLUDED.pause_reason, updated_at = EXCLUDED.updated_at`,
-		site, until, reason, now)
-	if err != nil {
-		return fmt.Errorf("store: admin pause lane: %w", err)
-	}
-	return nil
-}
-
-// AdminResumeLane lifts a Site's pause; resuming an unpaused Lane is a no-op.
-func (s *Store) AdminResumeLane(ctx context.Context, site string, now time.Time) error {
-	_, err := s.pool.Exec(ctx, `
-		UPDATE poll_lanes SET paused_until = NULL, pause_reason = '', updated_at = $2
-		WHERE site = $1`, site, now)
-	if err != nil {
-		return fmt.Errorf("store: admin resume lane: %w", err)
-	}
-	return nil
 }

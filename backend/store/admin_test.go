@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -52,33 +51,6 @@ func TestAdminLaneReads(t *testing.T) {
 	}
 	if snaps[0].OldestDue != nil || snaps[2].LastPass != nil {
 		t.Errorf("b oldest %v, c last pass %v; want none", snaps[0].OldestDue, snaps[2].LastPass)
-	}
-
-	// Pause, re-pause, resume: one poll_lanes row throughout.
-	if err := st.AdminPauseLane(ctx, "a", now.Add(time.Hour), "first", now); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.AdminPauseLane(ctx, "a", now.Add(2*time.Hour), "second", now); err != nil {
-		t.Fatal(err)
-	}
-	snaps, _ = st.AdminLaneSnapshots(ctx, now, lanes[1:2])
-	if p := snaps[0]; p.PausedUntil == nil || !p.PausedUntil.Equal(now.Add(2*time.Hour)) || p.PauseReason != "second" {
-		t.Errorf("after re-pause: %v %q", p.PausedUntil, p.PauseReason)
-	}
-	if err := st.AdminResumeLane(ctx, "a", now); err != nil {
-		t.Fatal(err)
-	}
-	snaps, _ = st.AdminLaneSnapshots(ctx, now, lanes[1:2])
-	if p := snaps[0]; p.PausedUntil != nil || p.PauseReason != "" {
-		t.Errorf("after resume: %v %q", p.PausedUntil, p.PauseReason)
-	}
-
-	at, err := st.AdminForcePoll(ctx, "b", "1", now)
-	if err != nil || !at.Equal(now) {
-		t.Errorf("force = %v, %v", at, err)
-	}
-	if _, err := st.AdminForcePoll(ctx, "b", "nope", now); !errors.Is(err, store.ErrNotFound) {
-		t.Errorf("force of an unknown Series = %v, want ErrNotFound", err)
 	}
 }
 
