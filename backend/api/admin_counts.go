@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
 
@@ -75,7 +76,7 @@ func (s *Server) recountLanes(c *adminCountCache, now time.Time) {
 }
 
 func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
-	all := s.Sites.All()
+	all := s.adminSites().All()
 	in := make([]store.AdminLaneSite, len(all))
 	for i, site := range all {
 		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
@@ -89,4 +90,15 @@ func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]stor
 		out[r.Site] = r
 	}
 	return out, nil
+}
+
+// emptyRegistry stands in when the server was built without Sites, so the
+// admin API answers with no Lanes instead of failing.
+var emptyRegistry, _ = sites.NewRegistry(nil)
+
+func (s *Server) adminSites() *sites.Registry {
+	if s.Sites == nil {
+		return emptyRegistry
+	}
+	return s.Sites
 }

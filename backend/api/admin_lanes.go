@@ -13,7 +13,7 @@ import (
 )
 
 func (s *Server) adminLanes(w http.ResponseWriter, r *http.Request) {
-	lanes, err := s.adminLaneViews(r.Context(), s.Sites.All())
+	lanes, err := s.adminLaneViews(r.Context(), s.adminSites().All())
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
@@ -101,10 +101,10 @@ func adminUTC(t *time.Time) *time.Time {
 // it is not one of them.
 func (s *Server) adminSite(w http.ResponseWriter, r *http.Request) (*sites.Site, bool) {
 	name := r.PathValue("site")
-	site := s.Sites.Get(name)
+	site := s.adminSites().Get(name)
 	if site == nil {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no Site named %q; the known Sites are %s",
-			name, strings.Join(s.Sites.Names(), ", ")))
+			name, strings.Join(s.adminSites().Names(), ", ")))
 		return nil, false
 	}
 	return site, true

@@ -1,14 +1,18 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/api/client"
 )
@@ -201,5 +205,20 @@ func TestAdminUnknownSite(t *testing.T) {
 				t.Errorf("%s %s: 404 body %s does not name %s", r.method, r.path, body, n)
 			}
 		}
+	}
+}
+
+func TestAdminWithoutSites(t *testing.T) {
+	t.Parallel()
+	f := admintest.Start(t)
+	srv := httptest.NewServer(api.New(api.Deps{Store: f.Store, Auth: admintest.Auth{}}))
+	defer srv.Close()
+	c, _ := client.New(srv.URL, admintest.OwnerToken)
+	if lanes, err := c.Lanes(context.Background()); err != nil || len(lanes) != 0 {
+		t.Errorf("lanes with no registry = %v, %v", lanes, err)
+	}
+	var apiErr *client.APIError
+	if _, err := c.Passes(context.Background(), "kagane", 0); !errors.As(err, &apiErr) || apiErr.Status != 404 {
+		t.Errorf("passes with no registry = %v, want 404", err)
 	}
 }
