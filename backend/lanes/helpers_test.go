@@ -3,7 +3,9 @@ package lanes_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
+	"os"
 	"path"
 	"sync"
 	"testing"
@@ -111,6 +113,15 @@ type siteSpec struct {
 }
 
 func newEnv(t testing.TB, mod func(*lanes.Config), specs ...siteSpec) *env {
+	if os.Getenv("MB_DEBUG_LOG") != "" {
+		prev := mod
+		mod = func(c *lanes.Config) {
+			c.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+			if prev != nil {
+				prev(c)
+			}
+		}
+	}
 	t.Helper()
 	e := &env{st: fastStore(t), clock: lanestest.NewFakeClock(t0), plain: sitestest.NewFetcher(),
 		browser: sitestest.NewFetcher(), ad: map[string]*fakeAdapter{}, sites: map[string]*sites.Site{}}

@@ -121,22 +121,33 @@ func TestForcedPollReadWithinOneGap(t *testing.T) {
 	if n := len(a.readLog()); n > 13 {
 		t.Fatalf("forced Series read after %d reads; it should have jumped the queue", n)
 	}
-	// Idle: read everything, let the Lane fall asleep for about an hour, force.
-	drive("the first round", nil, func() bool { return e.unchecked(t, "s") == 0 && e.clock.Sleepers() == 1 })
-	e.clock.Advance(10 * time.Minute)
-	e.clock.WaitSleepers(ctx, 1)
-	mu.Lock()
-	forcedAt = time.Time{}
-	mu.Unlock()
-	force("7")
-	// The Lane was asleep for most of an hour; the Wake alone must bring the
-	// read, with no simulated time passing.
-	waitFor(t, 30*time.Second, "the forced read when idle", func() bool { _, ok := forcedRead("7"); return ok })
-	at, _ = forcedRead("7")
-	if lag := at.Sub(forcedAt); lag > 10*time.Second {
-		t.Fatalf("idle Lane read the force %v after the request", lag)
-	}
 	if f := e.failures(t, "s"); len(f) != 0 {
 		t.Fatalf("failure rows %v", f)
+	}
+}
+
+// An idle Lane (nothing due for most of an hour) reads a Forced Poll at
+// once: the Wake alone brings the read, with no simulated time passing.
+func TestForcedPollWakesIdleLane(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, siteSpec{name: "s", gap: 10 * time.Second})
+	ctx := context.Background()
+	if _, err := e.st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, latest_checked_at)
+		SELECT 's', i::text, 'u', $1::timestamptz - interval '10 minutes' FROM generate_series(1, 5) AS i`, t0); err != nil {
+		t.Fatal(err)
+	}
+	e.m.Start(ctx)
+	e.clock.WaitSleepers(ctx, 1)
+	if p := e.passes(t, "s"); len(p) != 1 || p[0].Due != 0 {
+		t.Fatalf("the Lane should be idle: %+v", p)
+	}
+	forcedAt, err := e.st.ForcePoll(ctx, "s", "4", e.clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.m.Wake("s")
+	waitFor(t, 30*time.Second, "the forced read when idle", func() bool { return len(e.ad["s"].readLog()) == 1 })
+	if r := e.ad["s"].readLog()[0]; r.id != "4" || !r.at.Equal(forcedAt) {
+		t.Fatalf("read %+v, want Series 4 at %v", r, forcedAt)
 	}
 }

@@ -2,9 +2,12 @@ package lanes
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +73,10 @@ type Manager struct {
 	flag   browserFlag
 	covers *coverHealer
 
+	id         string        // tells this process's own wakes apart on the wake channel
+	listening  chan struct{} // closed once the wake listener first listens
+	listenOnce sync.Once
+
 	mu      sync.Mutex
 	started bool
 	cancel  context.CancelFunc
@@ -100,6 +107,10 @@ func New(cfg Config) (*Manager, error) {
 		cfg.LockRetry = 10 * time.Second
 	}
 	m := &Manager{cfg: cfg, clock: cfg.Clock, log: cfg.Log, lanes: map[string]*lane{}}
+	m.listening = make(chan struct{})
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	m.id = hex.EncodeToString(id[:])
 	m.covers = newCoverHealer(cfg, m.log)
 	for _, s := range cfg.Sites.All() {
 		l := &lane{site: s, wake: make(chan struct{}, 1), log: m.log.With("site", s.Name)}
@@ -135,6 +146,11 @@ func (m *Manager) Start(ctx context.Context) {
 			m.own(ctx, l)
 		}()
 	}
+	m.wg.Add(1)
+	go func() {
+		defer m.wg.Done()
+		m.listenWakes(ctx)
+	}()
 }
 
 // Stop cancels every Lane and waits for them and for cover heals to end.
@@ -151,9 +167,23 @@ func (m *Manager) Stop() {
 }
 
 // Wake nudges the Site's Lane so a Forced Poll, pause or resume is seen at
-// once instead of after the Lane's sleep. Unknown Sites are ignored; a Lane
-// another process runs is not reached (it sees the change on its next pass).
+// once instead of after the Lane's sleep. The nudge also goes to every other
+// process through PostgreSQL (NOTIFY), since the Lane may run elsewhere.
+// Unknown Sites are ignored. It waits at most two seconds for the database.
 func (m *Manager) Wake(site string) {
+	if m.lanes[site] == nil {
+		return
+	}
+	m.nudge(site)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := m.cfg.Store.NotifyLaneWake(ctx, site+"|"+m.id); err != nil {
+		m.log.Warn("lanes: cannot pass a wake to other processes", "site", site, "error", err)
+	}
+}
+
+// nudge wakes the Site's Lane in this process, if it runs here.
+func (m *Manager) nudge(site string) {
 	l := m.lanes[site]
 	if l == nil {
 		return
@@ -163,6 +193,37 @@ func (m *Manager) Wake(site string) {
 	default:
 	}
 }
+
+// relay nudges the Lane a wake from another process names; this process's
+// own wakes were nudged when sent.
+func (m *Manager) relay(payload string) {
+	site, from, _ := strings.Cut(payload, "|")
+	if from != m.id {
+		m.nudge(site)
+	}
+}
+
+// listenWakes relays wakes sent by any process to this process's Lanes,
+// reconnecting after LockRetry when the listening connection fails.
+func (m *Manager) listenWakes(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := m.cfg.Store.ListenLaneWakes(ctx, func() { m.listenOnce.Do(func() { close(m.listening) }) }, m.relay)
+		if ctx.Err() != nil {
+			return
+		}
+		m.log.Warn("lanes: wake listener lost; retrying", "error", err)
+		t := time.NewTimer(m.cfg.LockRetry)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// Listening is closed once the Manager hears wakes from other processes
+// (tests wait on it before relying on a cross-process Wake).
+func (m *Manager) Listening() <-chan struct{} { return m.listening }
 
 // Runtime reports the process-local state of the Site's Lane.
 func (m *Manager) Runtime(site string) Runtime {

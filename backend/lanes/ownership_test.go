@@ -143,3 +143,44 @@ func TestTwoProcessesOneLanePerSite(t *testing.T) {
 		}
 	}
 }
+
+// A Wake sent by a process that does not run the Lane reaches the process
+// that does: a Forced Poll recorded anywhere is read at once.
+func TestWakeCrossesProcesses(t *testing.T) {
+	t.Parallel()
+	x := newEnv(t, nil, siteSpec{name: "s"})
+	ctx := context.Background()
+	x.seed(t, "s", 3, t0.Add(-time.Hour))
+	x.m.Start(ctx)
+	x.clock.SetActors(1)
+	waitFor(t, 30*time.Second, "x to read the first round", func() bool { return len(x.ad["s"].readLog()) == 3 })
+	x.clock.SetActors(0)
+	x.clock.WaitSleepers(ctx, 1)      // x's Lane sleeps until the next Series is due (~1h)
+	x.clock.Advance(10 * time.Minute) // well past the gap since the last fetch
+	forceAt := x.clock.Now()
+	// y: a second process on the same database, with the same Site.
+	st, err := store.Open(ctx, x.st.DSN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	reg, err := sites.NewRegistry([]*sites.Site{{Name: "s", Hosts: []string{"s.test"}, Adapter: newAdapter(x.clock)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: e0Fetcher{}, Clock: x.clock, Enabled: true, LockRetry: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y.Start(ctx)
+	defer y.Stop()
+	<-x.m.Listening()
+	if _, err := st.ForcePoll(ctx, "s", "2", forceAt); err != nil {
+		t.Fatal(err)
+	}
+	y.Wake("s")
+	waitFor(t, 30*time.Second, "x to read the Series forced through y", func() bool { return len(x.ad["s"].readLog()) == 4 })
+	if r := x.ad["s"].readLog()[3]; r.id != "2" || !r.at.Equal(forceAt) {
+		t.Fatalf("read %+v, want Series 2 with no simulated time passing", r)
+	}
+}

@@ -110,3 +110,48 @@ func (l *LaneLock) closeLocked() {
 	l.conn = nil
 	l.held = false
 }
+
+// laneWakeChannel carries Lane wakes between processes: the process that
+// records a Forced Poll or a pause may not be the one running the Lane.
+const laneWakeChannel = "mangabookmark_lane_wake"
+
+// NotifyLaneWake sends a Lane wake to every process listening
+// (ListenLaneWakes). The payload is the caller's (a Site name and sender).
+func (s *Store) NotifyLaneWake(ctx context.Context, payload string) error {
+	if _, err := s.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, laneWakeChannel, payload); err != nil {
+		return fmt.Errorf("store: notify lane wake: %w", err)
+	}
+	return nil
+}
+
+// ListenLaneWakes calls fn with the payload of every Lane wake any process
+// sends, on a connection of its own, until ctx ends (nil) or the connection
+// fails (the error). onReady, when not nil, runs once listening.
+func (s *Store) ListenLaneWakes(ctx context.Context, onReady func(), fn func(payload string)) error {
+	cfg, err := pgx.ParseConfig(s.dsn)
+	if err != nil {
+		return errors.New("store: listen lane wakes: the database URL does not parse")
+	}
+	cfg.RuntimeParams["application_name"] = LockAppName
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return fmt.Errorf("store: listen lane wakes: connect: %w", err)
+	}
+	defer c.Close(context.WithoutCancel(ctx))
+	if _, err := c.Exec(ctx, `LISTEN `+laneWakeChannel); err != nil {
+		return fmt.Errorf("store: listen lane wakes: %w", err)
+	}
+	if onReady != nil {
+		onReady()
+	}
+	for {
+		n, err := c.WaitForNotification(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("store: listen lane wakes: %w", err)
+		}
+		fn(n.Payload)
+	}
+}
