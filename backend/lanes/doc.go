@@ -76,6 +76,10 @@
 // process takes the Lane. The Lane checks its connection before each pass
 // and each fetch, and stops (skip "lock_lost") when it is gone.
 //
+// Manager.Wake nudges the Lane in this process and, through PostgreSQL
+// NOTIFY, in every other process, so a Forced Poll or pause recorded by one
+// process is seen at once by the process running that Lane.
+//
 // # Time
 //
 // All Lane time comes from a Clock; lanestest.FakeClock drives simulated
