@@ -44,7 +44,7 @@ func (s *Server) adminLaneViews(ctx context.Context, list []*sites.Site) ([]clie
 }
 
 func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.AdminLaneSnapshot, n store.AdminLaneCount) client.Lane {
-	behind := adminBehindBy(now, site.Rest, snap.OldestDue)
+	behind := adminBehindBy(now, snap.OldestDueSince)
 	due := n.RestDue + snap.ForcedNotRestDue
 	in := adminStateInput{
 		now: now, browser: site.Browser, pausedUntil: snap.PausedUntil, refuseUntil: snap.RefuseUntil,

@@ -45,7 +45,7 @@ func adminLaneState(in adminStateInput) string {
 		return client.StateBrowserDown
 	case in.due == 0:
 		return client.StateIdle
-	case in.browser && in.forcedPending == 0 && in.due < adminWakeDue && in.behindBy < adminWakeWait:
+	case in.browser && in.due < adminWakeDue && in.behindBy < adminWakeWait:
 		return client.StateAsleep
 	}
 	return client.StateRunning
@@ -68,14 +68,11 @@ func adminEffectiveGap(gap time.Duration, series int) time.Duration {
 	return eff
 }
 
-// adminBehindBy is how long past Rest the oldest due Series has waited.
-func adminBehindBy(now time.Time, rest time.Duration, oldestDue *time.Time) time.Duration {
-	if oldestDue == nil {
+// adminBehindBy is how long the oldest due Series has waited since it
+// became due (the Lanes' own reckoning, store.DueStats.BehindBy).
+func adminBehindBy(now time.Time, oldestDueSince *time.Time) time.Duration {
+	if oldestDueSince == nil || !now.After(*oldestDueSince) {
 		return 0
 	}
-	d := now.Sub(*oldestDue) - rest
-	if d < 0 {
-		return 0
-	}
-	return d
+	return now.Sub(*oldestDueSince)
 }

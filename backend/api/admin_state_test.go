@@ -28,7 +28,7 @@ func TestAdminLaneState(t *testing.T) {
 		{"asleep", adminStateInput{running: true, browser: true, due: 4, behindBy: 14 * time.Minute}, "asleep"},
 		{"awake: five due", adminStateInput{running: true, browser: true, due: 5, behindBy: time.Minute}, "running"},
 		{"awake: waited 15m", adminStateInput{running: true, browser: true, due: 1, behindBy: 15 * time.Minute}, "running"},
-		{"awake: forced", adminStateInput{running: true, browser: true, due: 1, forcedPending: 1}, "running"},
+		{"forced alone does not wake Chrome", adminStateInput{running: true, browser: true, due: 1, forcedPending: 1}, "asleep"},
 		{"plain never asleep", adminStateInput{running: true, due: 1}, "running"},
 	}
 	for _, c := range cases {
@@ -62,15 +62,15 @@ func TestAdminEffectiveGap(t *testing.T) {
 func TestAdminBehindBy(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	old := now.Add(-3 * time.Hour)
-	fresh := now.Add(-30 * time.Minute)
-	if got := adminBehindBy(now, time.Hour, &old); got != 2*time.Hour {
+	since := now.Add(-2 * time.Hour)
+	future := now.Add(time.Minute)
+	if got := adminBehindBy(now, &since); got != 2*time.Hour {
 		t.Errorf("behind = %v, want 2h", got)
 	}
-	if got := adminBehindBy(now, time.Hour, &fresh); got != 0 {
-		t.Errorf("behind of a resting Series = %v, want 0", got)
+	if got := adminBehindBy(now, &future); got != 0 {
+		t.Errorf("behind of a Series due in the future = %v, want 0", got)
 	}
-	if got := adminBehindBy(now, time.Hour, nil); got != 0 {
+	if got := adminBehindBy(now, nil); got != 0 {
 		t.Errorf("behind with nothing due = %v, want 0", got)
 	}
 }

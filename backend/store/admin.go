@@ -27,14 +27,16 @@ type AdminLaneSnapshot struct {
 	// ForcedNotRestDue counts pending Forced Polls on Series that are not
 	// otherwise due: due = rest-due + this.
 	ForcedNotRestDue int
-	// OldestDue is the reference time of the oldest rest-due Series: its
-	// latest_checked_at, or created_at when it was never checked. Nil when
-	// nothing is rest-due.
-	OldestDue   *time.Time
-	PausedUntil *time.Time
-	PauseReason string
-	RefuseUntil *time.Time
-	LastPass    *AdminPass
+	// OldestDueSince is when the longest-waiting due Series became due, as
+	// the Lanes reckon it (DueStats.OldestDueSince): created_at for a Series
+	// never checked, the earlier of the Forced Poll and latest_checked_at +
+	// Rest for a forced one, latest_checked_at + Rest otherwise. Nil when
+	// nothing is due.
+	OldestDueSince *time.Time
+	PausedUntil    *time.Time
+	PauseReason    string
+	RefuseUntil    *time.Time
+	LastPass       *AdminPass
 }
 
 // AdminPass is one poll_passes row.
@@ -75,7 +77,7 @@ func scanAdminPass(row scanner) (AdminPass, error) {
 // for the oldest due, poll_passes_site_started_idx for the last pass.
 const adminLanesSQL = `
 WITH l AS (
-	SELECT site, ord, $3::timestamptz - rest_ms * interval '1 millisecond' AS cutoff
+	SELECT site, ord, rest_ms, $3::timestamptz - rest_ms * interval '1 millisecond' AS cutoff
 	FROM unnest($1::text[], $2::bigint[]) WITH ORDINALITY AS u(site, rest_ms, ord)
 )
 SELECT l.site,
@@ -86,7 +88,9 @@ SELECT l.site,
 	(SELECT s.created_at FROM series s WHERE s.site = l.site AND s.latest_checked_at IS NULL
 		ORDER BY s.created_at LIMIT 1),
 	(SELECT s.latest_checked_at FROM series s WHERE s.site = l.site AND s.latest_checked_at <= l.cutoff
-		ORDER BY s.latest_checked_at NULLS FIRST LIMIT 1),
+		ORDER BY s.latest_checked_at NULLS FIRST LIMIT 1) + l.rest_ms * interval '1 millisecond',
+	(SELECT min(s.force_poll_at) FROM series s WHERE s.site = l.site AND s.force_poll_at IS NOT NULL
+		AND s.force_poll_at > s.latest_checked_at),
 	pl.paused_until, coalesce(pl.pause_reason, ''), pl.refuse_until,
 	lp.site, lp.started_at, lp.finished_at, lp.due, lp.checked, lp.ok, lp.new, lp.not_found,
 	lp.no_chapter, lp.unfetchable, lp.errors, lp.refused, lp.unreachable, lp.skip, lp.behind_by_ms
@@ -110,22 +114,23 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 	var out []AdminLaneSnapshot
 	for rows.Next() {
 		var (
-			snap                   AdminLaneSnapshot
-			oldestNew, oldestCheck *time.Time
-			pSite, pSkip           *string
-			pStart, pFinish        *time.Time
-			pDue, pChecked, pOK    *int
-			pNew, pNF, pNC, pUnf   *int
-			pErr, pRef, pUnr       *int
-			pBehind                *int64
+			snap                 AdminLaneSnapshot
+			sinceNew, sinceRest  *time.Time
+			sinceForce           *time.Time
+			pSite, pSkip         *string
+			pStart, pFinish      *time.Time
+			pDue, pChecked, pOK  *int
+			pNew, pNF, pNC, pUnf *int
+			pErr, pRef, pUnr     *int
+			pBehind              *int64
 		)
 		if err := rows.Scan(&snap.Site, &snap.ForcedPending, &snap.ForcedNotRestDue,
-			&oldestNew, &oldestCheck, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
+			&sinceNew, &sinceRest, &sinceForce, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
 			&pSite, &pStart, &pFinish, &pDue, &pChecked, &pOK, &pNew, &pNF, &pNC, &pUnf, &pErr, &pRef, &pUnr,
 			&pSkip, &pBehind); err != nil {
 			return nil, fmt.Errorf("store: admin lanes: %w", err)
 		}
-		snap.OldestDue = earliest(oldestNew, oldestCheck)
+		snap.OldestDueSince = earliest(earliest(sinceNew, sinceRest), sinceForce)
 		if pSite != nil {
 			snap.LastPass = &AdminPass{
 				Site: *pSite, StartedAt: *pStart, FinishedAt: *pFinish, Due: *pDue, Checked: *pChecked,

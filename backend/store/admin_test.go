@@ -46,11 +46,23 @@ func TestAdminLaneReads(t *testing.T) {
 		t.Fatalf("snapshot order = %+v", snaps)
 	}
 	a := snaps[1]
-	if a.ForcedPending != 1 || a.ForcedNotRestDue != 1 || a.OldestDue == nil || !a.OldestDue.Equal(now.Add(-3*time.Hour)) {
-		t.Errorf("a = forced %d/%d oldest %v; want 1/1 and the never-checked created_at", a.ForcedPending, a.ForcedNotRestDue, a.OldestDue)
+	if a.ForcedPending != 1 || a.ForcedNotRestDue != 1 || a.OldestDueSince == nil || !a.OldestDueSince.Equal(now.Add(-3*time.Hour)) {
+		t.Errorf("a = forced %d/%d due since %v; want 1/1 and the never-checked created_at", a.ForcedPending, a.ForcedNotRestDue, a.OldestDueSince)
 	}
-	if snaps[0].OldestDue != nil || snaps[2].LastPass != nil {
-		t.Errorf("b oldest %v, c last pass %v; want none", snaps[0].OldestDue, snaps[2].LastPass)
+	if snaps[0].OldestDueSince != nil || snaps[2].LastPass != nil {
+		t.Errorf("b due since %v, c last pass %v; want none", snaps[0].OldestDueSince, snaps[2].LastPass)
+	}
+	// Without the never-checked Series: the checked one became due at
+	// checked + Rest (1h ago); the forced one at its Forced Poll (1m ago).
+	exec(`DELETE FROM series WHERE site = 'a' AND series_id = '1'`)
+	snaps, _ = st.AdminLaneSnapshots(ctx, now, lanes[1:2])
+	if got := snaps[0].OldestDueSince; got == nil || !got.Equal(now.Add(-time.Hour)) {
+		t.Errorf("due since = %v, want checked + Rest", got)
+	}
+	exec(`DELETE FROM series WHERE site = 'a' AND series_id = '2'`)
+	snaps, _ = st.AdminLaneSnapshots(ctx, now, lanes[1:2])
+	if got := snaps[0].OldestDueSince; got == nil || !got.Equal(now.Add(-time.Minute)) {
+		t.Errorf("due since = %v, want the Forced Poll", got)
 	}
 }
 
