@@ -20,13 +20,6 @@ func (f *browserFlag) lost(now time.Time) {
 	f.lostAt = now
 }
 
-// reached lowers the flag: a browser read got an answer.
-func (f *browserFlag) reached() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.lostAt = time.Time{}
-}
-
 // downUntil returns when the gate opens, and whether it is closed at now.
 func (f *browserFlag) downUntil(now time.Time) (time.Time, bool) {
 	f.mu.Lock()

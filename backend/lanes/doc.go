@@ -36,8 +36,8 @@
 //   - Refusal: two refused reads in one pass set poll_lanes.refuse_until to
 //     now + 15m and end the pass; the rest stay unstamped and due.
 //   - Browser lost: an unreachable read raises a flag shared by every
-//     browser Lane of the process for 15m; it decays so the Lanes probe
-//     again, and a browser read that gets an answer lowers it.
+//     browser Lane of the process for 15m, then decays so the Lanes probe
+//     again.
 //   - Wake gate: a browser Lane leaves Chrome asleep while fewer than five
 //     Series are due and the oldest has waited under 15 minutes.
 //   - Every pass, skipped or not, writes exactly one poll_passes row, then

@@ -155,10 +155,6 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch [
 			}
 			l.log.Warn("lanes: browser sidecar unreachable; browser Lanes pause", "window", BrowserLostWindow, "error", r.Err)
 			return *res, BrowserLostWindow
-		default:
-			if s.Browser {
-				m.flag.reached()
-			}
 		}
 	}
 	return *res, m.nextDuePace(ctx, l, m.clock.Now())
