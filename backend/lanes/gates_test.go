@@ -153,3 +153,41 @@ func TestEffectiveGap(t *testing.T) {
 		}
 	}
 }
+
+// A failure row that cannot be written is logged and the Lane goes on.
+func TestFailureRowWriteErrorDoesNotStopTheLane(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, siteSpec{name: "s"})
+	e.seed(t, "s", 4, t0.Add(-time.Hour))
+	for _, id := range []string{"1", "2", "3"} {
+		e.ad["s"].setOutcome(id, sites.Errors)
+	}
+	if _, err := e.st.Pool().Exec(context.Background(), `ALTER TABLE poll_failures RENAME TO poll_failures_gone`); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := e.runPass(t, "s")
+	if res.Skip != "" || res.Checked != 4 || res.Errors != 3 || res.OK != 1 {
+		t.Fatalf("pass %+v", res)
+	}
+}
+
+// A good read counts as new only when a known Latest Chapter number moved.
+func TestNewCountsMovedChapters(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, siteSpec{name: "s"})
+	e.seed(t, "s", 2, t0.Add(-time.Hour))
+	if res, _ := e.runPass(t, "s"); res.OK != 2 || res.New != 0 {
+		t.Fatalf("first reads are not new: %+v", res)
+	}
+	e.ad["s"].set("2", okResult("2", ""))
+	e.clock.Advance(time.Hour)
+	if res, _ := e.runPass(t, "s"); res.OK != 2 || res.New != 1 {
+		t.Fatalf("one chapter moved: %+v", res)
+	}
+	if s := e.series(t, "s", "2"); s.LatestNumber != "2" || !s.LatestSeenAt.Equal(e.clock.Now()) {
+		t.Fatalf("series 2: %+v", s)
+	}
+	if s := e.series(t, "s", "1"); !s.LatestSeenAt.Equal(t0) {
+		t.Fatalf("unchanged chapter moved latest_seen_at: %v", s.LatestSeenAt)
+	}
+}
