@@ -62,7 +62,8 @@ func (m Model) tabs() string {
 	s := m.st
 	faults := 0
 	for _, l := range m.lanes {
-		if s.State(l.State).GetForeground() == s.Fault.GetForeground() {
+		switch l.State {
+		case client.StateRefusing, client.StateBrowserDown, client.StateNoBrowser:
 			faults++
 		}
 	}
