@@ -25,6 +25,9 @@ type CLI struct {
 
 	Serve   ServeCmd   `cmd:"" help:"Migrate the database, then serve the API and run the Poll Lanes."`
 	Migrate MigrateCmd `cmd:"" help:"Apply or inspect database migrations."`
+	Token   TokenCmd   `cmd:"" help:"Create, list and revoke API tokens."`
+	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
+	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 }
 

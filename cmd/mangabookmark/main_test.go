@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -155,5 +156,65 @@ func TestStartupErrorsAreClear(t *testing.T) {
 				t.Fatalf("password echoed:\n%s", out)
 			}
 		})
+	}
+}
+
+func TestDemoServesSeededLibrary(t *testing.T) {
+	dsn := dbtest.NewURL(t)
+	addr := freeAddr(t)
+	simAddr := freeAddr(t)
+	// The simulator takes six consecutive ports from simAddr; a collision
+	// with another listener is unlikely on loopback in a test run.
+	tokenFile := filepath.Join(t.TempDir(), "owner-token")
+	cmd := exec.Command(binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile)
+	cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	}()
+	var token []byte
+	for i := 0; i < 150; i++ {
+		token, _ = os.ReadFile(tokenFile)
+		if len(token) > 0 {
+			if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == 200 {
+					break
+				}
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(token) == 0 {
+		t.Fatalf("no owner token written\n%s", stderr.String())
+	}
+	req, _ := http.NewRequest("GET", "http://"+addr+"/api/admin/lanes", nil)
+	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(token)))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("lanes: %v\n%s", err, stderr.String())
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Lanes []struct {
+			Site   string `json:"site"`
+			Series int    `json:"series"`
+		} `json:"lanes"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("lanes: %d %v", resp.StatusCode, err)
+	}
+	if len(body.Lanes) != 6 {
+		t.Fatalf("lanes: %+v", body.Lanes)
+	}
+	for _, l := range body.Lanes {
+		if l.Series != 5 {
+			t.Errorf("%s has %d Series, want 5", l.Site, l.Series)
+		}
 	}
 }

@@ -9,8 +9,15 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/browser"
 	"mangabookmark/backend/config"
+	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/notify"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/userscript"
 )
 
 // ServeCmd migrates the database, then serves the API and runs the Lanes.
@@ -24,6 +31,14 @@ func (c ServeCmd) Run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
+	return runServer(ctx, env, cfg, c.ShutdownTimeout, nil)
+}
+
+// runServer opens and migrates the database, wires the backend, serves
+// until ctx ends and shuts down in order: HTTP first (in-flight requests
+// finish), then the Lanes. ready, when set, runs once the store is open and
+// before the Lanes start (the demo seeds there).
+func runServer(ctx context.Context, env *Env, cfg config.Config, shutdown time.Duration, ready func(context.Context, *store.Store, *sites.Registry) error) error {
 	log := env.Log
 	st, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -37,6 +52,11 @@ func (c ServeCmd) Run(ctx context.Context, env *Env) error {
 	app, err := wire(ctx, cfg, st, env)
 	if err != nil {
 		return err
+	}
+	if ready != nil {
+		if err := ready(ctx, st, app.sites); err != nil {
+			return err
+		}
 	}
 
 	ln, err := net.Listen("tcp", cfg.ListenAddr)
@@ -61,10 +81,8 @@ func (c ServeCmd) Run(ctx context.Context, env *Env) error {
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	// Shutdown order: stop taking requests and let in-flight ones finish,
-	// then stop the background work.
 	log.Info("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), c.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), shutdown)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		log.Warn("http shutdown", "error", err)
@@ -76,6 +94,7 @@ func (c ServeCmd) Run(ctx context.Context, env *Env) error {
 
 // app is the wired backend: the HTTP handler and the background work.
 type app struct {
+	sites   *sites.Registry
 	handler http.Handler
 	start   func(ctx context.Context)
 	stop    func()
@@ -83,11 +102,73 @@ type app struct {
 
 // wire builds every collaborator from the configuration.
 func wire(ctx context.Context, cfg config.Config, st *store.Store, env *Env) (*app, error) {
+	log := env.Log
+	sites.Version = version
+	reg, err := registry.FromEnv(cfg.SiteOrigins)
+	if err != nil {
+		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
+	}
+	authSvc, oauth := auth.FromConfig(st, cfg, log)
+	if len(cfg.TokenKey) == 0 {
+		log.Warn("TOKEN_KEY is unset: no token can be checked, so every API call but /healthz answers 401")
+	}
+	if !cfg.OAuthEnabled() {
+		log.Info("Discord login is off (DISCORD_CLIENT_ID unset); mint tokens with `mangabookmark token create`")
+	}
+
+	var bro *browser.Browser
+	var browserRoute sites.Fetcher
+	if cfg.BrowserWSURL != "" {
+		bro = browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
+		browserRoute = bro
+	} else {
+		log.Info("BROWSER_WS_URL is unset: browser Sites are skipped; plain Sites poll and stored covers are served")
+	}
+
+	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log)
+	mgr, err := lanes.New(lanes.Config{
+		Store:   st,
+		Sites:   reg,
+		Plain:   sites.NewPlain(sites.PlainOptions{}),
+		Browser: browserRoute,
+		Log:     log,
+		Enabled: cfg.PollEnabled,
+		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log),
+	})
+	if err != nil {
+		return nil, err
+	}
+
 	srv := api.New(api.Deps{
 		Store:   st,
-		Log:     env.Log,
+		Sites:   reg,
+		Auth:    authSvc,
+		Lanes:   laneView{mgr},
+		Log:     log,
 		BaseURL: cfg.PublicBaseURL,
+		OAuth:   oauth,
 		Version: version,
+		Userjs:  userscript.Source,
 	})
-	return &app{handler: srv, start: func(context.Context) {}, stop: func() {}}, nil
+	return &app{
+		sites:   reg,
+		handler: srv,
+		start:   mgr.Start,
+		stop: func() {
+			mgr.Stop()
+			if bro != nil {
+				_ = bro.Close()
+			}
+		},
+	}, nil
+}
+
+// laneView adapts the Lane manager to what the admin API reads.
+type laneView struct{ m *lanes.Manager }
+
+func (v laneView) Wake(site string) { v.m.Wake(site) }
+
+func (v laneView) Runtime(site string) api.LaneRuntime {
+	r := v.m.Runtime(site)
+	return api.LaneRuntime{Enabled: r.Enabled, NoBrowser: r.NoBrowser, BrowserDownUntil: r.BrowserDownUntil}
 }

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store"
+)
+
+// demoOwnerID is the Owner's Discord id when the environment names none.
+const demoOwnerID = "100000000000000001"
+
+// DemoCmd runs the backend against the built-in Site simulator with a
+// seeded library: some Series failing, one Site refusing. It writes an
+// Owner token to --token-file for the console.
+type DemoCmd struct {
+	SimListen string        `help:"Address of the simulator's first Site (the others take the next five ports)." default:"127.0.0.1:18080"`
+	Series    int           `help:"Bookmarked Series per Site." default:"50"`
+	NewEvery  time.Duration `help:"How often each simulated Series publishes a chapter." default:"20m"`
+	TokenFile string        `help:"Where to write the Owner token for mbctl." default:".data/demo/owner-token" type:"path"`
+	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
+}
+
+// Run starts the simulator, seeds the database, mints the Owner token and
+// serves until interrupted.
+func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
+	if c.Series <= 0 || c.Series > 5000 {
+		return fmt.Errorf("demo: --series must be between 1 and 5000, got %d", c.Series)
+	}
+	cfg, err := env.Config()
+	if err != nil {
+		return err
+	}
+	if cfg.OwnerDiscordID == "" {
+		cfg.OwnerDiscordID = demoOwnerID
+	}
+	if len(cfg.TokenKey) == 0 {
+		return fmt.Errorf("demo: TOKEN_KEY is unset: set any 32+ character value (scripts/demo.sh does)")
+	}
+
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: c.Series + 10})
+	for _, name := range sitesim.SiteNames {
+		sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})
+		ids := sim.SeriesIDs(name, c.Series)
+		// A few broken Series per Site so the worklist has something to show.
+		faults := []sitesim.Mode{sitesim.Gone, sitesim.LayoutChanged, sitesim.ServerError}
+		for i, m := range faults {
+			if i < len(ids) {
+				sim.SetSeries(name, ids[len(ids)-1-i], sitesim.Behavior{Mode: m})
+			}
+		}
+	}
+	if c.Refusing != "" {
+		sim.SetSite(c.Refusing, sitesim.Behavior{Mode: sitesim.Challenge})
+	}
+	if err := sim.StartOn(c.SimListen); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	defer sim.Close()
+	cfg.SiteOrigins = sim.OriginsValue()
+	env.Log.Info("site simulator started", "site_origins", cfg.SiteOrigins)
+
+	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
+		return c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey)
+	}
+	return runServer(ctx, env, cfg, 10*time.Second, seed)
+}
+
+func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry, sim *sitesim.Sim, ownerID string, key []byte) error {
+	owner, err := st.UpsertReader(ctx, ownerID, "Owner", nil)
+	if err != nil {
+		return err
+	}
+	reader, err := st.UpsertReader(ctx, "100000000000000002", "Aki", nil)
+	if err != nil {
+		return err
+	}
+	for _, name := range sitesim.SiteNames {
+		for i, id := range sim.SeriesIDs(name, c.Series) {
+			ref, err := reg.Canonicalize(sim.SeriesURL(name, id))
+			if err != nil {
+				return fmt.Errorf("demo: seed %s: %w", name, err)
+			}
+			if _, err := st.AddBookmark(ctx, owner.ID, ref.Site, ref.SeriesID, ref.URL); err != nil {
+				return err
+			}
+			if i%2 == 0 {
+				if _, err := st.AddBookmark(ctx, reader.ID, ref.Site, ref.SeriesID, ref.URL); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	svc := auth.New(st, key, ownerID)
+	tok, _, err := svc.MintOwnerToken(ctx, "demo console")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(c.TokenFile), 0o700); err != nil {
+		return fmt.Errorf("demo: token file: %w", err)
+	}
+	if err := os.WriteFile(c.TokenFile, []byte(tok+"\n"), 0o600); err != nil {
+		return fmt.Errorf("demo: token file: %w", err)
+	}
+	return nil
+}
