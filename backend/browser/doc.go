@@ -8,36 +8,47 @@
 //
 //   - Lazy connection. New only records the endpoint. The first Fetch (or
 //     Ping) dials the sidecar, so a browser Lane held by its wake gate never
-//     touches Chrome. An http://host:port endpoint is turned into the
-//     browser's ws:// URL through /json/version.
+//     touches Chrome. The endpoint is a ws:// browser URL or an
+//     http://host:port debugging address, resolved through /json/version
+//     at each connect. A ws:// URL names one browser run; when a restarted
+//     sidecar refuses it, the same host's /json/version gives the new one.
 //
 //   - One tab. A Browser owns a single page target and lets one Fetch use it
 //     at a time; the three browser Lanes queue on it (a one-slot semaphore
-//     that honours the caller's context). The tab's ceiling is measured by
-//     BenchmarkBrowserRead.
+//     that honours the caller's context). BenchmarkBrowserRead measures the
+//     tab's ceiling. A read that fails for any reason but a challenge closes
+//     the tab and the next Fetch opens a fresh one: Chrome queues a tab's
+//     commands behind a navigation that never got an answer, so a hanging
+//     Site would otherwise hold every later read. Cookies belong to the
+//     browser, not the tab, so a passed challenge stays passed.
 //
 //   - In-page reads. Fetch navigates the tab to Request.Page and polls the
-//     document until it is no longer a challenge interstitial (title, the
-//     Cloudflare script host, #challenge-error-title, __cf_chl/cf_chl_opt
-//     markers), bounded by the challenge wait (30s by default). Then, when
+//     document until it is loaded and no longer a challenge interstitial
+//     (the titles Cloudflare uses, #challenge-error-title, _cf_chl_opt and
+//     __cf_chl markers, or a challenges.cloudflare.com script on a 403, 429
+//     or 503), bounded by the challenge wait (30s by default). Then, when
 //     Request.Data is set, a same-origin fetch runs inside the solved page
-//     and its status, headers and body come back; otherwise the page's HTML
-//     comes back with its navigation status. Cookies never leave Chrome: a
-//     Cloudflare clearance is tied to the browser that earned it, so the
-//     read happens where the clearance lives.
+//     and its status, headers and body come back (only Accept is passed on:
+//     the page itself supplies Origin, Referer and cookies); otherwise the
+//     page's HTML comes back with its navigation status and headers.
+//     Cookies never leave Chrome: a Cloudflare clearance is bound to the
+//     browser that earned it, so the read happens where the clearance lives.
 //
 //   - Classification contract. Fetch returns an error only when there is no
-//     usable answer. A challenge still up at the deadline wraps
-//     sites.ErrChallenge (refused). A refused, closed or lost sidecar
-//     connection, or a crashed or closed tab, wraps sites.ErrUnreachable
-//     (unreachable); the connection is then dropped and the next Fetch dials
-//     again. A body over the size limit wraps sites.ErrTooLarge
-//     (unfetchable), as on the plain route. Everything else (404 pages, 5xx,
-//     a challenge the page still shows in its status and headers) comes back
-//     as a Response for the sites classification to judge.
+//     usable answer, wrapping the sites sentinel that classifies it:
+//     sites.ErrChallenge (refused) for a challenge still up at the deadline;
+//     sites.ErrUnreachable (unreachable) for a sidecar that refuses, closes
+//     or loses the connection, stops answering, or whose tab crashed (the
+//     connection is then dropped and the next Fetch dials again);
+//     sites.ErrTooLarge, ErrTooManyRedirects, ErrOffSite and ErrWrongType
+//     (unfetchable) for a body over the limit (5 MiB), a redirect loop, a
+//     redirect off the Site, or a document Chrome would download rather than
+//     show; anything else (a Site that refuses connections, a timeout) is a
+//     plain error (errors). A page that loads, whatever its status (404,
+//     503), is a Response for the sites classification to judge.
 //
 //   - No leaks across reconnects. Each connection has exactly one goroutine
 //     of ours (the event pump) and one of rod's (the socket reader); both end
-//     when the socket closes, and a dropped connection's tab is closed when
-//     the sidecar still answers.
+//     when the socket closes. The tab of a lost connection is closed on the
+//     next connect when the browser outlived the connection.
 package browser
