@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -24,11 +25,15 @@ func resolveEndpoint(ctx context.Context, endpoint string) (string, error) {
 		return "", fmt.Errorf("parse endpoint: %w", err)
 	}
 	switch u.Scheme {
-	case "ws", "wss":
-		return endpoint, nil
-	case "http", "https":
+	case "ws", "wss", "http", "https":
 	default:
 		return "", fmt.Errorf("endpoint %q: want a ws:// or http:// URL", redact(u))
+	}
+	if u, err = byAddress(ctx, u, net.DefaultResolver.LookupIPAddr); err != nil {
+		return "", err
+	}
+	if u.Scheme == "ws" || u.Scheme == "wss" {
+		return u.String(), nil
 	}
 	v := *u
 	v.Path = strings.TrimSuffix(v.Path, "/") + "/json/version"
@@ -54,6 +59,41 @@ func resolveEndpoint(ctx context.Context, endpoint string) (string, error) {
 		return "", fmt.Errorf("%s: no webSocketDebuggerUrl", v.Path)
 	}
 	return version.WebSocketDebuggerURL, nil
+}
+
+// byAddress replaces a host name in a plain (ws, http) endpoint by its
+// address. Chrome answers DevTools requests only when their Host header is
+// an IP address or localhost, so http://chrome:9222 from a compose network
+// would be refused as written. TLS endpoints (a hosted browser) keep their
+// name, which their certificate needs.
+func byAddress(ctx context.Context, u *url.URL, lookup func(context.Context, string) ([]net.IPAddr, error)) (*url.URL, error) {
+	host := u.Hostname()
+	if u.Scheme == "wss" || u.Scheme == "https" || host == "" || strings.EqualFold(host, "localhost") || net.ParseIP(host) != nil {
+		return u, nil
+	}
+	addrs, err := lookup(ctx, host)
+	if err != nil {
+		return nil, fmt.Errorf("look up %s: %w", host, err)
+	}
+	if len(addrs) == 0 {
+		return nil, fmt.Errorf("look up %s: no address", host)
+	}
+	ip := addrs[0].IP
+	for _, a := range addrs { // Chrome's debugging port usually listens on IPv4
+		if a.IP.To4() != nil {
+			ip = a.IP
+			break
+		}
+	}
+	v := *u
+	v.Host = ip.String()
+	if ip.To4() == nil {
+		v.Host = "[" + ip.String() + "]"
+	}
+	if port := u.Port(); port != "" {
+		v.Host = net.JoinHostPort(ip.String(), port)
+	}
+	return &v, nil
 }
 
 // redact drops a query string and user info, where hosted sidecars keep

@@ -116,6 +116,10 @@ func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
 	if !errors.Is(err, sites.ErrChallenge) {
 		t.Fatalf("err = %v, want sites.ErrChallenge", err)
 	}
+	// The cf-mitigated header alone marks a challenge.
+	if _, err := fetch(t, b, s.URL+"/mitigated/series/7", ""); !errors.Is(err, sites.ErrChallenge) {
+		t.Fatalf("cf-mitigated page: err = %v, want sites.ErrChallenge", err)
+	}
 	if errors.Is(err, sites.ErrUnreachable) {
 		t.Fatalf("err = %v also wraps ErrUnreachable", err)
 	}

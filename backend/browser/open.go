@@ -112,6 +112,22 @@ func (w *watch) event(ev *cdp.Event) {
 	}
 }
 
+// mitigated reports whether the document at url came with Cloudflare's
+// "cf-mitigated: challenge" header, a challenge whatever the page shows.
+func (w *watch) mitigated(url string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.doc == nil || w.doc.URL != url {
+		return false
+	}
+	for k, v := range w.doc.Headers {
+		if strings.EqualFold(k, "Cf-Mitigated") && strings.EqualFold(strings.TrimSpace(v.Str()), "challenge") {
+			return true
+		}
+	}
+	return false
+}
+
 // over reports whether the document passed the size limit.
 func (w *watch) over() bool {
 	w.mu.Lock()
@@ -211,8 +227,8 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 		err := b.eval(wctx, c, t, probeJS, false, &p)
 		switch {
 		case err == nil && p.Fresh:
-			challenged = p.Challenge
-			if !p.Challenge {
+			challenged = p.Challenge || w.mitigated(p.URL)
+			if !challenged {
 				ready := p.State == "complete"
 				if p.State == "interactive" {
 					if interactiveSince.IsZero() {

@@ -53,6 +53,13 @@ func newSite(t testing.TB) *site {
 	mux.HandleFunc("/never/", func(w http.ResponseWriter, r *http.Request) {
 		challenge(w, false)
 	})
+	mux.HandleFunc("/mitigated/", func(w http.ResponseWriter, r *http.Request) {
+		// Only the header says challenge; the page shows none of the signs.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cf-Mitigated", "challenge")
+		w.WriteHeader(http.StatusForbidden)
+		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Series 7</title></head><body>Please wait</body></html>`)
+	})
 	mux.HandleFunc("/open/series/", func(w http.ResponseWriter, r *http.Request) {
 		s.count(r)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
