@@ -217,12 +217,12 @@ func (b *Browser) drop(c *conn, cause error) {
 	c.close()
 }
 
-// fail turns a failed step into Fetch's error. The caller's own
-// cancellation stays as it is; a challenge or an oversized body keeps its
-// sentinel; a lost
-// connection, a dead tab or a sidecar that stopped answering becomes
-// sites.ErrUnreachable and drops the connection; anything Chrome answered
-// (a page that failed to load, a script error) is a plain error.
+// fail turns a failed step into Fetch's error. A challenge keeps its
+// sentinel and the tab; a lost connection, a dead tab or a sidecar that
+// stopped answering becomes sites.ErrUnreachable and drops the connection;
+// anything else (the caller's cancellation, a page that failed to load, a
+// sites size/redirect/type error, a script error) keeps its error and
+// closes the tab.
 func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
 	if errors.Is(err, sites.ErrChallenge) {
 		return fmt.Errorf("browser: %s: %w", op, err)
