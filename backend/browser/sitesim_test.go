@@ -44,9 +44,6 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	modes := sitesim.Modes()
-	if testing.Short() {
-		modes = []sitesim.Mode{sitesim.Steady, sitesim.Gone, sitesim.JSChallenge, sitesim.JSChallengeStuck}
-	}
 	sim := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)

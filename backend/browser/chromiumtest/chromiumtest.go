@@ -38,9 +38,13 @@ type Chromium struct {
 	runs  int
 }
 
-// Require skips the test when Chromium is missing, or fails it under CI.
+// Require skips the test under -short (the quick subset has no browser)
+// and when Chromium is missing, where under CI it fails it instead.
 func Require(t testing.TB) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("chromiumtest: -short runs no browser")
+	}
 	if _, err := os.Stat(Path); err == nil {
 		return
 	}
