@@ -163,6 +163,13 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	// A new tab waits for a renderer to start, which a busy host makes slow.
 	tctx, tcancel := context.WithTimeout(ctx, tabOpenTimeout)
 	defer tcancel()
+	c.agent = b.opts.userAgent
+	if c.agent == "" {
+		if c.agent, err = c.userAgent(tctx); err != nil {
+			c.close()
+			return nil, nil, fmt.Errorf("browser: version: %w (%v)", sites.ErrUnreachable, err)
+		}
+	}
 	if err := c.openTab(tctx); err != nil {
 		c.close()
 		return nil, nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)

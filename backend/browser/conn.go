@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"time"
 
@@ -20,6 +21,7 @@ type conn struct {
 	ws     *cdp.WebSocket
 	client *cdp.Client
 	lost   chan struct{} // closed when the socket's event stream has ended
+	agent  string        // User-Agent the tab presents; "" keeps Chrome's
 
 	mu      sync.Mutex
 	tab     *tab                // the open tab; replaced by the Fetch holding it
@@ -236,7 +238,23 @@ func (c *conn) openTab(ctx context.Context) error {
 			return fmt.Errorf("%s: %w", step.method, err)
 		}
 	}
+	if c.agent != "" {
+		ua := proto.NetworkSetUserAgentOverride{UserAgent: c.agent, AcceptLanguage: "en-US,en;q=0.9"}
+		if err := c.tabCall(ctx, t, "Network.setUserAgentOverride", ua, nil); err != nil {
+			return fmt.Errorf("set user agent: %w", err)
+		}
+	}
 	return nil
+}
+
+// userAgent is the browser's own User-Agent without the "Headless" mark
+// that headless Chrome adds and Cloudflare singles out.
+func (c *conn) userAgent(ctx context.Context) (string, error) {
+	var v proto.BrowserGetVersionResult
+	if err := c.call(ctx, "", "Browser.getVersion", nil, &v); err != nil {
+		return "", err
+	}
+	return strings.Replace(v.UserAgent, "HeadlessChrome/", "Chrome/", 1), nil
 }
 
 // closeTab closes the open tab, if any, while the sidecar still answers,

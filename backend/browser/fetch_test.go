@@ -189,6 +189,29 @@ func TestSiteDownIsNotUnreachable(t *testing.T) {
 	}
 }
 
+func TestUserAgentIsNotHeadless(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Shared(t)
+	s := newSite(t)
+	b := newBrowser(t, chrome.WSURL())
+	mustFetch(t, b, s.URL+"/open/series/7", "")
+	s.mu.Lock()
+	agents := s.agents
+	s.mu.Unlock()
+	if len(agents) == 0 || strings.Contains(agents[0], "Headless") || !strings.Contains(agents[0], "Chrome/") {
+		t.Fatalf("User-Agent seen by the Site: %q", agents)
+	}
+
+	custom := newBrowser(t, chrome.WSURL(), browser.WithUserAgent("mangabookmark-test/1"))
+	mustFetch(t, custom, s.URL+"/open/series/8", "")
+	s.mu.Lock()
+	last := s.agents[len(s.agents)-1]
+	s.mu.Unlock()
+	if last != "mangabookmark-test/1" {
+		t.Fatalf("User-Agent with WithUserAgent: %q", last)
+	}
+}
+
 func TestHTTPEndpointIsResolved(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)

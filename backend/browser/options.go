@@ -27,6 +27,7 @@ type options struct {
 	pollEvery     time.Duration
 	settle        time.Duration
 	maxBody       int
+	userAgent     string
 	logger        *slog.Logger
 	now           func() time.Time // the clock seam for the settle wait
 }
@@ -104,6 +105,12 @@ func WithMaxBody(n int) Option {
 			o.maxBody = n
 		}
 	}
+}
+
+// WithUserAgent sets the User-Agent the tab presents. By default it is the
+// sidecar's own with "HeadlessChrome" written as "Chrome".
+func WithUserAgent(ua string) Option {
+	return func(o *options) { o.userAgent = ua }
 }
 
 // WithLogger sets the logger for connection events (connect, loss).

@@ -41,6 +41,7 @@ type site struct {
 	inflight int
 	maxIn    int
 	hits     map[string]int
+	agents   []string      // User-Agent of each /open/series/ request
 	hold     chan struct{} // closed to release /hang
 	entered  chan struct{} // receives when /hang is reached
 	holdSlow func()        // how long /slow keeps a request open
@@ -62,6 +63,9 @@ func newSite(t testing.TB) *site {
 	})
 	mux.HandleFunc("/open/series/", func(w http.ResponseWriter, r *http.Request) {
 		s.count(r)
+		s.mu.Lock()
+		s.agents = append(s.agents, r.UserAgent())
+		s.mu.Unlock()
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, seriesHTML)
 	})
