@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-rod/rod/lib/cdp"
@@ -30,8 +31,9 @@ type Browser struct {
 
 	tab chan struct{} // one slot: the tab, held by the running Fetch
 
-	mu     sync.Mutex // guards c and closed
+	mu     sync.Mutex // guards c, stale and closed; held while dialling
 	c      *conn
+	live   atomic.Pointer[conn] // c, for Connected without waiting on a dial
 	stale  proto.TargetTargetID // tab of a lost connection, closed on reconnect
 	closed bool
 }
@@ -51,11 +53,10 @@ func New(endpoint string, opts ...Option) *Browser {
 }
 
 // Connected reports whether a live connection to the sidecar is held now.
-// It never dials.
+// It never dials nor waits for one.
 func (b *Browser) Connected() bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.c != nil && b.c.broken() == ""
+	c := b.live.Load()
+	return c != nil && c.broken() == ""
 }
 
 // Ping connects if needed and checks that the sidecar answers. Its error
@@ -79,6 +80,7 @@ func (b *Browser) Close() error {
 	b.mu.Lock()
 	c := b.c
 	b.c = nil
+	b.live.Store(b.c)
 	b.closed = true
 	b.mu.Unlock()
 	if c != nil {
@@ -152,6 +154,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 		}
 		old := b.c
 		b.c = nil
+		b.live.Store(b.c)
 		old.close()
 	}
 	dctx, cancel := context.WithTimeout(ctx, b.opts.dialTimeout)
@@ -182,6 +185,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	}
 	b.opts.logger.Info("browser: connected")
 	b.c = c
+	b.live.Store(b.c)
 	return c, c.current(), nil
 }
 
@@ -215,6 +219,7 @@ func (b *Browser) drop(c *conn, cause error) {
 	b.mu.Lock()
 	if b.c == c {
 		b.c = nil
+		b.live.Store(b.c)
 		if t := c.current(); t != nil {
 			b.stale = t.target
 		}
