@@ -26,7 +26,9 @@ var (
 )
 
 // binary builds the real mangabookmark binary once per test run.
-func binary(t *testing.T) string {
+func binary(t *testing.T) string { return binaryB(t) }
+
+func binaryB(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "mbbin")
@@ -46,7 +48,9 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t *testing.T) string { return freeAddrB(t) }
+
+func freeAddrB(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

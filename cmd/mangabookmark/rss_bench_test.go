@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+)
+
+// BenchmarkResidentMemory measures the real backend binary's resident
+// memory with 100k Series spread over the six Sites of a local simulator:
+// first idle (poll switch off), then polling for a while. The target is
+// under 80 MB in both. It runs once whatever b.N is.
+func BenchmarkResidentMemory(b *testing.B) {
+	const total = 100_000
+	per := total / len(sitesim.SiteNames)
+	dsn := dbtest.NewURL(b)
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: per})
+	if err := sim.Start(); err != nil {
+		b.Fatal(err)
+	}
+	defer sim.Close()
+	reg, err := registry.FromEnv(sim.OriginsValue())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rows [][]any
+	for _, name := range sitesim.SiteNames {
+		for _, id := range sim.SeriesIDs(name, per) {
+			ref, err := reg.Canonicalize(sim.SeriesURL(name, id))
+			if err != nil {
+				b.Fatal(err)
+			}
+			rows = append(rows, []any{ref.Site, ref.SeriesID, ref.URL})
+		}
+	}
+	if _, err := st.Pool().CopyFrom(ctx, pgx.Identifier{"series"}, []string{"site", "series_id", "url"}, pgx.CopyFromRows(rows)); err != nil {
+		b.Fatal(err)
+	}
+	st.Close()
+
+	measure := func(poll bool, settle time.Duration) (rss, hwm float64) {
+		addr := freeAddrB(b)
+		cmd := exec.Command(binaryB(b), "serve")
+		cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "SITE_ORIGINS="+sim.OriginsValue(),
+			"TOKEN_KEY=0123456789abcdef0123456789abcdef", "LATEST_CHAPTER_POLL_ENABLED="+strconv.FormatBool(poll),
+			"LOG_LEVEL=warn")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}()
+		for i := 0; i < 100; i++ {
+			if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+				resp.Body.Close()
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(settle)
+		rss, hwm = procMemMB(b, cmd.Process.Pid)
+		if cmd.ProcessState != nil {
+			b.Fatalf("backend exited: %s", stderr.String())
+		}
+		return rss, hwm
+	}
+	b.ResetTimer()
+	idle, idleHWM := measure(false, 3*time.Second)
+	polling, pollHWM := measure(true, 30*time.Second)
+	b.StopTimer()
+	var hits int64
+	for _, name := range sitesim.SiteNames {
+		hits += sim.Hits(name)
+	}
+	b.Logf("idle rss %.1f MB (peak %.1f), polling rss %.1f MB (peak %.1f), %d simulator hits", idle, idleHWM, polling, pollHWM, hits)
+	b.ReportMetric(idle, "idle_rss_MB")
+	b.ReportMetric(polling, "polling_rss_MB")
+	b.ReportMetric(max(idleHWM, pollHWM), "peak_rss_MB")
+}
+
+// procMemMB reads VmRSS and VmHWM of pid in MB.
+func procMemMB(b *testing.B, pid int) (rss, hwm float64) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseFloat(fields[1], 64)
+		switch fields[0] {
+		case "VmRSS:":
+			rss = kb / 1024
+		case "VmHWM:":
+			hwm = kb / 1024
+		}
+	}
+	return rss, hwm
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# make bench: every benchmark the issues ask for, on this machine, then one
+# report (printed and written to docs/benchmarks.md). Takes about 10 minutes:
+# the 1M-Series benchmarks seed their own databases.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export MB_BENCH_LARGE=1
+raw=docs/benchmarks.raw.txt
+: >"$raw"
+run() { echo "== go test $*" | tee -a "$raw"; go test -run '^$' "$@" 2>&1 | tee -a "$raw"; }
+
+run ./backend/lanes -bench 'LanePoll|BareGetParse' -benchtime 3s
+run ./backend/store -bench 'DueQuery' -benchtime 20x
+run ./backend/api -bench 'ProgressRatio' -benchtime 5x
+run ./backend/api -bench 'Admin' -benchtime 300x -timeout 30m
+run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
+run ./backend/browser -bench 'BrowserRead' -benchtime 10s
+run ./tui -bench 'WorklistRender10k' -benchtime 2s
+run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
+
+go run ./tools/benchreport -in "$raw" -out docs/benchmarks.md

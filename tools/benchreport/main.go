@@ -1,0 +1,177 @@
+// Command benchreport turns the raw output of `go test -bench` runs into the
+// benchmark report of docs/benchmarks.md: each figure beside the reference
+// measured in the same run, as a ratio, and the target it is held to.
+//
+// Usage: benchreport -in docs/benchmarks.raw.txt -out docs/benchmarks.md
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// result is one benchmark line: its metrics by unit.
+type result map[string]float64
+
+func main() {
+	in := flag.String("in", "", "raw go test -bench output (default stdin)")
+	out := flag.String("out", "", "markdown report to write (default stdout only)")
+	flag.Parse()
+	var r io.Reader = os.Stdin
+	if *in != "" {
+		f, err := os.Open(*in)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		r = f
+	}
+	res, err := parse(r)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+	report := render(res, time.Now())
+	fmt.Print(report)
+	if *out != "" {
+		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "benchreport:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+// parse reads benchmark lines ("BenchmarkX-2  10  123 ns/op  4.5 p99_ms")
+// keyed by name without the GOMAXPROCS suffix. A later line of the same
+// name replaces an earlier one.
+func parse(r io.Reader) (map[string]result, error) {
+	out := map[string]result{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndex(name, "-"); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		m := result{}
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				break
+			}
+			m[f[i+1]] = v
+		}
+		out[name] = m
+	}
+	return out, sc.Err()
+}
+
+// figure is one line of the report.
+type figure struct {
+	what      string
+	bench     string
+	unit      string
+	scale     float64 // multiply the metric for display
+	show      string  // displayed unit
+	ref       string  // reference benchmark ("" = none)
+	refUnit   string
+	refScale  float64
+	target    string
+	targetOK  func(v, ratio float64) bool
+	ratioNote string
+}
+
+func render(res map[string]result, now time.Time) string {
+	figs := []figure{
+		{what: "Lane per-Poll overhead (stamp, fetch, parse, write)", bench: "BenchmarkLanePoll", unit: "ns/poll", scale: 1e-6, show: "ms",
+			ref: "BenchmarkBareGetParse", refUnit: "ns/poll", refScale: 1e-6, ratioNote: "Lane / bare GET+parse"},
+		{what: "Due query at 1M Series (batch)", bench: "BenchmarkDueQuery1M", unit: "ns/op", scale: 1e-6, show: "ms",
+			ref: "BenchmarkDueQuery10k", refUnit: "ns/op", refScale: 1e-6, ratioNote: "1M / 10k", target: "ratio ≤ 2",
+			targetOK: func(_, r float64) bool { return r <= 2 }},
+		{what: "Progress sync through the API (50 clients)", bench: "BenchmarkProgressRatio", unit: "api_reads/s", scale: 1, show: "reads/s",
+			ref: "BenchmarkProgressRatio", refUnit: "raw_reads/s", refScale: 1, ratioNote: "API / raw PostgreSQL", target: "ratio ≥ 0.5",
+			targetOK: func(_, r float64) bool { return r >= 0.5 }},
+		{what: "Progress sync p99 (API, 50 clients)", bench: "BenchmarkProgressRatio", unit: "api_p99_ms", scale: 1, show: "ms",
+			ref: "BenchmarkProgressRatio", refUnit: "raw_p99_ms", refScale: 1, ratioNote: "API / raw"},
+		{what: "GET /api/admin/lanes p99 at 1M Series", bench: "BenchmarkAdminLanes1M//api/admin/lanes", unit: "p99_ms", scale: 1, show: "ms",
+			ref: "BenchmarkAdmin10k//api/admin/lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: "< 50 ms",
+			targetOK: func(v, _ float64) bool { return v < 50 }},
+		{what: "GET /api/admin/failing p99 at 1M Series, 100k failing", bench: "BenchmarkAdminFailing//api/admin/failing", unit: "p99_ms", scale: 1, show: "ms",
+			ref: "BenchmarkAdmin10k//api/admin/failing", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: "< 50 ms",
+			targetOK: func(v, _ float64) bool { return v < 50 }},
+		{what: "Browser reads through one tab", bench: "BenchmarkBrowserRead", unit: "reads/min", scale: 1, show: "reads/min",
+			ref: "BenchmarkReadPlain", refUnit: "ns/op", refScale: 0, ratioNote: "vs plain route reads/min"},
+		{what: "Dashboard frame, 10k-row worklist", bench: "BenchmarkWorklistRender10k", unit: "ns/op", scale: 1e-6, show: "ms",
+			target: "< 10 ms", targetOK: func(v, _ float64) bool { return v < 10 }},
+		{what: "Backend resident memory, idle, 100k Series", bench: "BenchmarkResidentMemory", unit: "idle_rss_MB", scale: 1, show: "MB",
+			target: "< 80 MB", targetOK: func(v, _ float64) bool { return v < 80 }},
+		{what: "Backend resident memory, polling, 100k Series", bench: "BenchmarkResidentMemory", unit: "polling_rss_MB", scale: 1, show: "MB",
+			ref: "BenchmarkResidentMemory", refUnit: "idle_rss_MB", refScale: 1, ratioNote: "polling / idle", target: "< 80 MB",
+			targetOK: func(v, _ float64) bool { return v < 80 }},
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
+		now.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+	b.WriteString("Each figure stands beside a reference measured in the same run; the raw output is in `docs/benchmarks.raw.txt` when kept.\n\n")
+	b.WriteString("| figure | value | reference | ratio | target |\n|---|---|---|---|---|\n")
+	for _, f := range figs {
+		m, ok := res[f.bench]
+		v, ok2 := m[f.unit]
+		if !ok || !ok2 {
+			fmt.Fprintf(&b, "| %s | not measured | | | %s |\n", f.what, f.target)
+			continue
+		}
+		val := v * f.scale
+		refCell, ratioCell, ratio := "", "", 0.0
+		if f.ref != "" {
+			if rm, ok := res[f.ref]; ok {
+				if rv, ok := rm[f.refUnit]; ok && rv > 0 {
+					if f.refScale == 0 { // ns/op of one read -> reads/min
+						rv = 60e9 / rv
+						refCell = fmt.Sprintf("%.0f reads/min (plain)", rv)
+					} else {
+						rv *= f.refScale
+						refCell = fmt.Sprintf("%s %s", num(rv), f.show)
+					}
+					ratio = val / rv
+					ratioCell = fmt.Sprintf("%.2f (%s)", ratio, f.ratioNote)
+				}
+			}
+		}
+		target := f.target
+		if f.targetOK != nil {
+			if f.targetOK(val, ratio) {
+				target += " ✓"
+			} else {
+				target += " ✗"
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s %s | %s | %s | %s |\n", f.what, num(val), f.show, refCell, ratioCell, target)
+	}
+	b.WriteString("\nTimings on a 2-core machine shared with other work are noisy; compare ratios more than absolute times.\n")
+	return b.String()
+}
+
+func num(v float64) string {
+	switch {
+	case v >= 100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
