@@ -24,14 +24,7 @@ type adminCountCache struct {
 	refreshing bool
 }
 
-// adminCaches maps each *Server to its cache. It lives outside Server
-// because server.go belongs to the API skeleton; a field there would do.
-var adminCaches sync.Map
-
-func (s *Server) adminCountCache() *adminCountCache {
-	c, _ := adminCaches.LoadOrStore(s, &adminCountCache{})
-	return c.(*adminCountCache)
-}
+func (s *Server) adminCountCache() *adminCountCache { return &s.counts }
 
 // adminLaneCounts returns the large counts of every registry Site: fresh
 // ones on the first call, else the last finished count, starting a

@@ -65,6 +65,7 @@ type Server struct {
 	Deps
 	mux     *http.ServeMux
 	limiter *writeLimiter
+	counts  adminCountCache // the admin API's periodically recounted totals
 }
 
 // New builds the Server and its routes.

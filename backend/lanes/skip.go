@@ -21,7 +21,7 @@ const (
 var Skips = []string{SkipNone, SkipPaused, SkipRefusing, SkipNoBrowser, SkipBrowserDown,
 	SkipStoreError, SkipAsleep, SkipLockLost, SkipStopped}
 
-// Pace constants of the pass (ADR 0010).
+// Pace constants of the pass (docs/adr/0002-poll-lanes.md).
 const (
 	// RefuseBackoff is how long two refusals in one pass stop a Lane.
 	RefuseBackoff = 15 * time.Minute
