@@ -1,0 +1,64 @@
+// Package faults is the fault suite: it builds the real mangabookmark
+// binary once, runs it against the Site simulator (backend/sitesim) and a
+// real PostgreSQL, breaks something, and checks that service continues and
+// nothing is lost. The package has no code of its own outside its tests.
+//
+// # Forms
+//
+// A plain `go test ./...` runs the short form (well under two minutes on two
+// cores): scenarios 2, 5 and 7, a trimmed scenario 3 and a small API fuzz.
+// `make faults` (go test -tags faults ./faults/...) or MB_FAULTS=long runs
+// the long form: every scenario in full. Under -short (make test-short) the
+// suite skips. Without a reachable PostgreSQL the tests skip, and fail when
+// CI is set, as dbtest does.
+//
+// # Scenarios
+//
+//  1. TestPostgresRestart (long): a private PostgreSQL cluster (initdb and
+//     pg_ctl run as the postgres user, on a free port, sockets in a temp
+//     dir; the shared server is never touched) is stopped under a serving
+//     backend. /healthz must go 503, progress writes during the outage must
+//     fail with a retryable 5xx and never a 2xx; after the restart /healthz
+//     is 200 again, the Lanes resume within a minute (a pass row after the
+//     restart), and every progress write that returned 2xx is stored
+//     exactly once.
+//  2. TestKillMidPass: SIGKILL in the middle of a pass. The Series not yet
+//     read stay unstamped (still due), a restarted process takes the Lane
+//     at once (no stuck advisory lock) and reads them, retried progress
+//     writes leave one row each.
+//  3. TestHostileSites: Series that hang, stream an endless body, redirect
+//     forever, announce a 1 TiB Content-Length, serve malformed HTML or
+//     JSON, or challenge every request. Each must end with its outcome word
+//     (the failing list, pass counts, the refusing state), the backend's
+//     VmRSS stays under 150 MB, and a healthy Site polled at the same time
+//     keeps its pace (reads about one Gap apart). The short form keeps three
+//     of the modes.
+//  4. TestBrowserSidecarKilled (long): Chromium started by chromiumtest is
+//     killed under browser Lanes. They turn browser_down, write no failure
+//     rows for the unreachable reads, and plain Lanes keep polling. The
+//     15-minute decay of the browser-lost gate runs on wall time in the
+//     binary; it is covered on a fake clock by backend/lanes' tests.
+//  5. TestTwoBackendsFailover: two processes on one database; the one that
+//     holds the Lanes is SIGKILLed and the other takes them (its log says
+//     so and it writes pass rows) within 30 seconds.
+//  6. TestAPIFuzz: random and mutated JSON bodies, headers, paths, huge and
+//     empty bodies and bad tokens against the running binary: no 5xx but
+//     503, no crash, /healthz still answers. The counts are logged. The
+//     native fuzz targets (URL canonicaliser, every Site parser) run from
+//     faults/fuzz.sh, which CI does not run; crashers land in the owning
+//     package's testdata/fuzz.
+//  7. TestSecurity: admin routes refuse a missing (401), Reader (403),
+//     revoked (401) and foreign-key (401) token; bookmark and progress URLs
+//     of other hosts, IP literals and userinfo tricks are refused with
+//     400/422 and neither a canary server nor the simulator sees a request.
+//     Every scenario runs the binary with LOG_LEVEL=debug and fails when any
+//     log holds a secret (TOKEN_KEY, tokens, the webhook URL, the Discord
+//     client secret, the database password).
+//
+// # Running
+//
+//	make faults                              # long form, against scripts/db.sh's PostgreSQL
+//	go test ./faults/                        # short form
+//	MB_FAULTS=long go test -run Hostile -v ./faults/
+//	faults/fuzz.sh                           # native fuzzing, 60 s per target (FUZZTIME=5m)
+package faults

@@ -1,0 +1,455 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+)
+
+const (
+	ownerID  = "100000000000000001"
+	readerID = "200000000000000002"
+	// tokenKey is this deployment's TOKEN_KEY; every process of a test
+	// shares it unless the test says otherwise.
+	tokenKey = "faults-token-key-0123456789abcdef-SECRET"
+)
+
+// longForm reports whether the long scenarios run: built with -tags faults
+// (make faults) or MB_FAULTS=long in the environment.
+func longForm() bool { return tagLong || os.Getenv("MB_FAULTS") == "long" }
+
+// needLong skips a long scenario in the default short form.
+func needLong(t *testing.T) {
+	t.Helper()
+	if !longForm() {
+		t.Skip("long fault scenario: run `make faults` (or MB_FAULTS=long go test ./faults/)")
+	}
+}
+
+// needSuite skips the whole suite under -short (make test-short promises no
+// long drives); the short form runs in a plain `go test ./...`.
+func needSuite(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("fault suite: not under -short")
+	}
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// binary builds the real mangabookmark binary once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mbfaults")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "mangabookmark")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/mangabookmark")
+		cmd.Dir = ".."
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("%v: %s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build: %v", buildErr)
+	}
+	return binPath
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// cleanEnv is the test process environment without any of the backend's
+// variables, so a developer's shell cannot change what the test sees.
+func cleanEnv(extra ...string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "LATEST_CHAPTER_"), strings.HasPrefix(k, "DISCORD_"), strings.HasPrefix(k, "LOG_"),
+			k == "DATABASE_URL", k == "LISTEN_ADDR", k == "PUBLIC_BASE_URL", k == "TOKEN_KEY",
+			k == "OWNER_DISCORD_ID", k == "BROWSER_WS_URL", k == "SITE_ORIGINS":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, extra...)
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer goroutine and readers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// deployment is one database, one TOKEN_KEY and the simulator, shared by
+// the backend processes of a test.
+type deployment struct {
+	t       *testing.T
+	dsn     string
+	sim     *sitesim.Sim
+	env     map[string]string // the backend's variables
+	secrets []string          // strings no log may contain
+	owner   string            // an Owner token
+	reader  string            // a Reader token
+	pool    *pgxpool.Pool
+
+	mu       sync.Mutex
+	backends []*backend
+	cmdLogs  []string // stderr of one-shot commands
+}
+
+// newDeployment gives a fresh database (dsn, or dbtest's when empty), a
+// running simulator and an Owner and a Reader token minted through the
+// binary's own `token create`.
+func newDeployment(t *testing.T, dsn string) *deployment {
+	t.Helper()
+	if dsn == "" {
+		dsn = dbtest.NewURL(t)
+	}
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: 400})
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	d := &deployment{t: t, dsn: dsn, sim: sim, env: map[string]string{
+		"DATABASE_URL":     dsn,
+		"TOKEN_KEY":        tokenKey,
+		"OWNER_DISCORD_ID": ownerID,
+		"SITE_ORIGINS":     sim.OriginsValue(),
+		"LOG_FORMAT":       "json",
+		"LOG_LEVEL":        "debug",
+	}}
+	d.secrets = append(d.secrets, tokenKey)
+	d.owner = d.mint("--owner", "--name", "faults-owner")
+	d.reader = d.mint("--reader", readerID, "--reader-name", "Ann", "--name", "faults-reader")
+	pool, err := pgxpool.New(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	d.pool = pool
+	t.Cleanup(d.checkLogs)
+	return d
+}
+
+// run runs a one-shot subcommand of the binary with the deployment's
+// environment plus extra and returns stdout; stderr is checked for secrets
+// with the rest of the logs.
+func (d *deployment) run(extra map[string]string, args ...string) (string, string) {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary(d.t), args...)
+	cmd.Env = cleanEnv(d.envList(extra)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		d.t.Fatalf("mangabookmark %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.String(), stderr.String()
+}
+
+// mint creates a token with `token create` and returns it.
+func (d *deployment) mint(args ...string) string {
+	d.t.Helper()
+	tok, _ := d.mintWith(nil, args...)
+	return tok
+}
+
+// mintWith is mint under extra environment; it also returns the token id.
+func (d *deployment) mintWith(extra map[string]string, args ...string) (string, int64) {
+	d.t.Helper()
+	out, errOut := d.run(extra, append([]string{"token", "create"}, args...)...)
+	tok := strings.TrimSpace(out)
+	if tok == "" || strings.ContainsAny(tok, " \n") {
+		d.t.Fatalf("token create printed %q", out)
+	}
+	var id int64
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(line, "token ") {
+			if _, err := fmt.Sscanf(line, "token %d", &id); err == nil {
+				break
+			}
+		}
+	}
+	if id == 0 {
+		d.t.Fatalf("token create stderr has no token id: %q", errOut)
+	}
+	d.cmdLogs = append(d.cmdLogs, errOut)
+	d.secrets = append(d.secrets, tok)
+	return tok, id
+}
+
+func (d *deployment) envList(extra map[string]string) []string {
+	var out []string
+	for k, v := range d.env {
+		if _, ok := extra[k]; !ok {
+			out = append(out, k+"="+v)
+		}
+	}
+	for k, v := range extra {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// seed bookmarks the first n Series of a Site for the Owner, straight in
+// the store, so they are due the moment a Lane starts.
+func (d *deployment) seed(site string, n int) []string {
+	d.t.Helper()
+	ctx := context.Background()
+	reg, err := registry.FromEnv(d.sim.OriginsValue())
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	st, err := store.Open(ctx, d.dsn)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer st.Close()
+	var rid int64
+	if err := d.pool.QueryRow(ctx, `SELECT id FROM readers WHERE discord_id = $1`, ownerID).Scan(&rid); err != nil {
+		d.t.Fatalf("owner reader row: %v", err)
+	}
+	ids := d.sim.SeriesIDs(site, n)
+	for _, id := range ids {
+		ref, err := reg.Canonicalize(d.sim.SeriesURL(site, id))
+		if err != nil {
+			d.t.Fatalf("canonicalize %s %s: %v", site, id, err)
+		}
+		if _, err := st.AddBookmark(ctx, rid, ref.Site, ref.SeriesID, ref.URL); err != nil {
+			d.t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+// checkLogs fails the test when any backend's or command's log holds a
+// secret.
+func (d *deployment) checkLogs() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	logs := append([]string(nil), d.cmdLogs...)
+	for _, b := range d.backends {
+		logs = append(logs, b.logs.String())
+	}
+	for _, l := range logs {
+		for _, s := range d.secrets {
+			if s != "" && strings.Contains(l, s) {
+				d.t.Errorf("a log holds a secret (%.6s…)", s)
+			}
+		}
+	}
+}
+
+func (d *deployment) client(tok string, b *backend) *client.Client {
+	d.t.Helper()
+	c, err := client.New(b.url, tok, client.WithHTTPClient(&http.Client{Timeout: 20 * time.Second}))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	return c
+}
+
+// backend is one running `mangabookmark serve` process.
+type backend struct {
+	t    *testing.T
+	name string
+	cmd  *exec.Cmd
+	addr string
+	url  string
+	logs *syncBuffer
+	done chan struct{}
+}
+
+// serve starts `mangabookmark serve` with the deployment's environment plus
+// extra and waits for /healthz to answer 200.
+func (d *deployment) serve(name string, extra map[string]string) *backend {
+	d.t.Helper()
+	addr := freeAddr(d.t)
+	if extra == nil {
+		extra = map[string]string{}
+	}
+	if _, ok := extra["LISTEN_ADDR"]; !ok {
+		extra["LISTEN_ADDR"] = addr
+	} else {
+		addr = extra["LISTEN_ADDR"]
+	}
+	b := &backend{t: d.t, name: name, addr: addr, url: "http://" + addr, logs: &syncBuffer{}, done: make(chan struct{})}
+	b.cmd = exec.Command(binary(d.t), "serve")
+	b.cmd.Env = cleanEnv(d.envList(extra)...)
+	b.cmd.Stderr = b.logs
+	b.cmd.Stdout = b.logs
+	if err := b.cmd.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	go func() {
+		_ = b.cmd.Wait()
+		close(b.done)
+	}()
+	d.mu.Lock()
+	d.backends = append(d.backends, b)
+	d.mu.Unlock()
+	d.t.Cleanup(func() {
+		b.kill()
+		if d.t.Failed() {
+			d.t.Logf("--- log of backend %s (tail) ---\n%s", b.name, tail(b.logs.String(), 12000))
+		}
+	})
+	b.waitHealth(200, 30*time.Second)
+	return b
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+// status is the HTTP status of GET path, or 0 when the process does not
+// answer.
+func (b *backend) status(path string) int {
+	c := &http.Client{Timeout: 5 * time.Second}
+	resp, err := c.Get(b.url + path)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+func (b *backend) waitHealth(want int, within time.Duration) {
+	b.t.Helper()
+	last := 0
+	ok := eventually(within, 200*time.Millisecond, func() bool {
+		select {
+		case <-b.done:
+			return true
+		default:
+		}
+		last = b.status("/healthz")
+		return last == want
+	})
+	select {
+	case <-b.done:
+		b.t.Fatalf("backend %s exited\n%s", b.name, tail(b.logs.String(), 8000))
+	default:
+	}
+	if !ok {
+		b.t.Fatalf("backend %s: /healthz %d, want %d within %v", b.name, last, want, within)
+	}
+}
+
+// alive reports whether the process is still running.
+func (b *backend) alive() bool {
+	select {
+	case <-b.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// kill sends SIGKILL and waits for the process to end.
+func (b *backend) kill() {
+	if b.cmd.Process == nil {
+		return
+	}
+	_ = b.cmd.Process.Signal(syscall.SIGKILL)
+	<-b.done
+}
+
+// rssKB is the process's resident set size (VmRSS) in KiB.
+func (b *backend) rssKB() int64 {
+	b.t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.cmd.Process.Pid))
+	if err != nil {
+		b.t.Fatalf("read VmRSS: %v", err)
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	b.t.Fatal("no VmRSS line")
+	return 0
+}
+
+// eventually polls cond every step until it holds or within passes.
+func eventually(within, step time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(within)
+	for {
+		if cond() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(step)
+	}
+}
+
+// count runs a COUNT-like query returning one integer.
+func (d *deployment) count(q string, args ...any) int {
+	d.t.Helper()
+	var n int
+	if err := d.pool.QueryRow(context.Background(), q, args...).Scan(&n); err != nil {
+		d.t.Fatalf("query %q: %v", q, err)
+	}
+	return n
+}
+
+// passes counts the pass rows of a Site with the given skip value
+// ("" for passes that ran).
+func (d *deployment) passes(site, skip string) int {
+	return d.count(`SELECT count(*) FROM poll_passes WHERE site = $1 AND skip = $2`, site, skip)
+}

@@ -1,0 +1,71 @@
+package faults
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/sitesim"
+)
+
+// TestKillMidPass is scenario 2: SIGKILL of the backend in the middle of a
+// pass, then a restart on the same database.
+func TestKillMidPass(t *testing.T) {
+	needSuite(t)
+	t.Parallel()
+	d := newDeployment(t, "")
+	site := sitesim.MangaPill
+	ids := d.seed(site, 3)
+
+	b := d.serve("first", nil)
+	var writes []progressWrite
+	for i := 0; i < 5; i++ {
+		writes = append(writes, d.postProgress(b, sitesim.WeebCentral, d.sim.SeriesID(sitesim.WeebCentral, 100+i), fmt.Sprint(10+i)))
+	}
+	// The first pass starts at once and reads one Series every 10 s: kill
+	// as soon as the first read is stamped.
+	if !eventually(20*time.Second, 50*time.Millisecond, func() bool {
+		return d.count(`SELECT count(*) FROM series WHERE site = $1 AND latest_checked_at IS NOT NULL`, site) >= 1
+	}) {
+		t.Fatal("the Lane never stamped a Series")
+	}
+	b.kill()
+	if n := d.passes(site, ""); n != 0 {
+		t.Fatalf("the pass finished before the kill (%d pass rows): the scenario did not kill mid-pass", n)
+	}
+	checked := d.count(`SELECT count(*) FROM series WHERE site = $1 AND latest_checked_at IS NOT NULL`, site)
+	untried := d.count(`SELECT count(*) FROM series WHERE site = $1 AND latest_checked_at IS NULL`, site)
+	if untried < 1 || checked+untried != len(ids) {
+		t.Fatalf("after the kill: %d checked, %d never checked of %d; want the untried still unstamped", checked, untried, len(ids))
+	}
+
+	b2 := d.serve("restarted", nil)
+	// The client retries what it cannot confirm: the same reads again, and
+	// new ones.
+	for i := 0; i < 5; i++ {
+		writes = append(writes, d.postProgress(b2, sitesim.WeebCentral, d.sim.SeriesID(sitesim.WeebCentral, 100+i), fmt.Sprint(10+i)))
+		writes = append(writes, d.postProgress(b2, sitesim.MangaPill, d.sim.SeriesID(sitesim.MangaPill, 200+i), fmt.Sprint(20+i)))
+	}
+	for _, w := range writes {
+		if w.status != 200 {
+			t.Errorf("progress write %v: want 200", w)
+		}
+	}
+	// No stuck lock: the restarted process takes the Lane and reads every
+	// untried Series, then writes its pass row.
+	if !eventually(60*time.Second, 250*time.Millisecond, func() bool {
+		return d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_checked_at IS NULL`, site, ids) == 0 &&
+			d.passes(site, "") >= 1
+	}) {
+		t.Fatalf("after restart the Lane did not finish the untried Series within a minute (still unstamped: %d, pass rows: %d)",
+			d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_checked_at IS NULL`, site, ids), d.passes(site, ""))
+	}
+	if !strings.Contains(b2.logs.String(), "Lane taken by this process") {
+		t.Error("the restarted process never logged taking a Lane")
+	}
+	if n := d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_number IS NULL`, site, ids); n != 0 {
+		t.Errorf("%d Series have no Latest Chapter after the restarted pass", n)
+	}
+	d.checkProgress(writes)
+}
