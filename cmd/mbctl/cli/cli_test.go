@@ -171,6 +171,9 @@ func TestExitCodes(t *testing.T) {
 		{"unreachable force", gone, []string{"force", "kagane", "1"}, 3, "cannot reach"},
 		{"unreachable dashboard", gone, []string{}, 0, ""},
 		{"help", owner, []string{"--help"}, 0, ""},
+		{"health", map[string]string{"MBCTL_SERVER": f.URL()}, []string{"health"}, 0, ""},
+		{"health unreachable", gone, []string{"health"}, 3, "cannot reach"},
+		{"health no server", map[string]string{}, []string{"health"}, 2, "no server given"},
 	} {
 		r := mbctl(t, c.env, empty, c.args...)
 		if r.code != c.want || !strings.Contains(r.stderr, c.stderr) {

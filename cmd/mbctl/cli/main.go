@@ -58,6 +58,7 @@ type CLI struct {
 	Resume    ResumeCmd    `cmd:"" help:"Lift a Lane's pause."`
 	Notices   NoticesCmd   `cmd:"" help:"Open owner notices."`
 	Login     LoginCmd     `cmd:"" help:"Check a server and token and save them to the config file."`
+	Health    HealthCmd    `cmd:"" help:"Check that the server and its database answer (no token needed)."`
 	Version   VersionCmd   `cmd:"" help:"Print mbctl's version."`
 }
 

@@ -47,3 +47,36 @@ func (l LoginCmd) Run(d *Deps) error {
 	_, err = fmt.Fprintf(d.Out(), "Saved %s for %s.\n", path, c.Server())
 	return err
 }
+
+// HealthCmd asks the server's /healthz, which needs no token: exit 0 when
+// the server and its database answer, 1 when the database does not, 3 when
+// the server cannot be reached. Container health checks use it.
+type HealthCmd struct{}
+
+// Run checks /healthz.
+func (HealthCmd) Run(d *Deps) error {
+	server := d.globals.Server
+	if server == "" {
+		server = d.env.Getenv("MBCTL_SERVER")
+	}
+	if server == "" {
+		if cfg, _, err := loadConfig(d.env); err == nil {
+			server = cfg.Server
+		}
+	}
+	if server == "" {
+		return usagef("no server given: pass --server URL or set MBCTL_SERVER")
+	}
+	c, err := client.New(server, "")
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := c.Healthz(d.Context()); err != nil {
+		return err
+	}
+	if d.JSON() {
+		return d.printJSON(map[string]bool{"ok": true})
+	}
+	_, err = fmt.Fprintln(d.Out(), "ok")
+	return err
+}
