@@ -407,12 +407,12 @@ func (b *backend) kill() {
 	<-b.done
 }
 
-// rssKB is the process's resident set size (VmRSS) in KiB.
+// rssKB is the process's resident set size (VmRSS) in KiB; 0 when the
+// process is gone.
 func (b *backend) rssKB() int64 {
-	b.t.Helper()
 	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.cmd.Process.Pid))
 	if err != nil {
-		b.t.Fatalf("read VmRSS: %v", err)
+		return 0
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
 		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
@@ -420,7 +420,6 @@ func (b *backend) rssKB() int64 {
 			return n
 		}
 	}
-	b.t.Fatal("no VmRSS line")
 	return 0
 }
 
