@@ -48,11 +48,12 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	for _, name := range sitesim.SiteNames {
 		sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})
 		ids := sim.SeriesIDs(name, c.Series)
-		// A few broken Series per Site so the worklist has something to show.
+		// The first few Series of each Site are broken, so the worklist fills
+		// within the first minute.
 		faults := []sitesim.Mode{sitesim.Gone, sitesim.LayoutChanged, sitesim.ServerError}
 		for i, m := range faults {
 			if i < len(ids) {
-				sim.SetSeries(name, ids[len(ids)-1-i], sitesim.Behavior{Mode: m})
+				sim.SetSeries(name, ids[i], sitesim.Behavior{Mode: m})
 			}
 		}
 	}
