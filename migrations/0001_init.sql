@@ -108,8 +108,10 @@ CREATE TABLE poll_failures (
     PRIMARY KEY (site, series_id),
     FOREIGN KEY (site, series_id) REFERENCES series (site, series_id) ON DELETE CASCADE
 );
-CREATE INDEX poll_failures_since_idx ON poll_failures (failing_since);
-CREATE INDEX poll_failures_site_outcome_idx ON poll_failures (site, outcome, failing_since);
+-- Ordered exactly as the failing worklist is (oldest first, then site and
+-- id), so listing the first page of 100k failures reads only that page.
+CREATE INDEX poll_failures_since_idx ON poll_failures (failing_since, site, series_id);
+CREATE INDEX poll_failures_site_outcome_idx ON poll_failures (site, outcome, failing_since, series_id);
 
 -- One row per open owner-notice episode; site is '' for sidecar-down.
 CREATE TABLE owner_notices (

@@ -27,7 +27,7 @@ type TokenCmd struct {
 type TokenCreateCmd struct {
 	Reader     string `help:"Discord user id of the Reader the token is for." placeholder:"DISCORD_ID" xor:"who"`
 	Owner      bool   `help:"Mint for the Owner (OWNER_DISCORD_ID)." xor:"who"`
-	Name       string `help:"A name for the token, to tell it apart in 'token list'." required:""`
+	Name       string `help:"A name for the token, to tell it apart in 'token list'." default:"cli"`
 	ReaderName string `help:"Display name to store for a new Reader." name:"reader-name"`
 
 	out io.Writer
