@@ -49,7 +49,7 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string 
 		}
 		last := Cell{Text: "no pass yet", Paint: PaintDim}
 		if l.LastPass != nil {
-			last = Cell{Text: Ago(f.Now, &l.LastPass.StartedAt) + " " + PassCounts(*l.LastPass)}
+			last = Cell{Text: Ago(f.Now, &l.LastPass.FinishedAt) + " " + PassCounts(*l.LastPass)}
 			if PassFaulty(*l.LastPass) {
 				last.Paint = PaintFault
 			}

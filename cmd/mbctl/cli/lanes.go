@@ -34,7 +34,7 @@ func (LanesCmd) Run(d *Deps) error {
 		}
 		last := cell{text: "never"}
 		if l.LastPass != nil {
-			last.text = views.Ago(now, &l.LastPass.StartedAt) + " " + views.PassCounts(*l.LastPass)
+			last.text = views.Ago(now, &l.LastPass.FinishedAt) + " " + views.PassCounts(*l.LastPass)
 			if views.PassFaulty(*l.LastPass) {
 				last.color = ansiFault
 			}
