@@ -74,7 +74,7 @@ func TestTwoBackendsFailover(t *testing.T) {
 				d.count(`SELECT count(*) FROM poll_passes WHERE site = $1 AND id > $2 AND skip = ''`, s, before) >= 1
 		})
 		if !ok {
-			t.Errorf("%s: B did not take the Lane and finish a pass within 30 s of the kill (taken: %v)", s, logHas(b.logs.String(), msgLaneTaken, s))
+			t.Errorf("%s: B did not take the Lane and finish a pass within 30 s of the kill (taken: %v)\nsessions:\n%s", s, logHas(b.logs.String(), msgLaneTaken, s), d.activity())
 		}
 	}
 	t.Logf("Lanes moved to B in %v", time.Since(killed).Round(100*time.Millisecond))

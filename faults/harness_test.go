@@ -452,3 +452,25 @@ func (d *deployment) count(q string, args ...any) int {
 func (d *deployment) passes(site, skip string) int {
 	return d.count(`SELECT count(*) FROM poll_passes WHERE site = $1 AND skip = $2`, site, skip)
 }
+
+// activity describes the database sessions of this test's database (what
+// each waits on), for the failure message of a stalled Lane.
+func (d *deployment) activity() string {
+	rows, err := d.pool.Query(context.Background(), `
+		SELECT pid, coalesce(state, ''), coalesce(wait_event_type, ''), coalesce(wait_event, ''),
+		       coalesce(extract(epoch FROM now() - xact_start)::int, -1), left(query, 160)
+		FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	if err != nil {
+		return "pg_stat_activity: " + err.Error()
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var pid, xact int
+		var state, wt, we, q string
+		if rows.Scan(&pid, &state, &wt, &we, &xact, &q) == nil {
+			fmt.Fprintf(&b, "pid %d %s wait %s/%s xact %ds: %s\n", pid, state, wt, we, xact, strings.Join(strings.Fields(q), " "))
+		}
+	}
+	return b.String()
+}

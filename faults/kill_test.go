@@ -58,8 +58,8 @@ func TestKillMidPass(t *testing.T) {
 		return d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_checked_at IS NULL`, site, ids) == 0 &&
 			d.passes(site, "") >= 1
 	}) {
-		t.Fatalf("after restart the Lane did not finish the untried Series within a minute (still unstamped: %d, pass rows: %d)",
-			d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_checked_at IS NULL`, site, ids), d.passes(site, ""))
+		t.Fatalf("after restart the Lane did not finish the untried Series within a minute (still unstamped: %d, pass rows: %d)\nsessions:\n%s",
+			d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = ANY($2) AND latest_checked_at IS NULL`, site, ids), d.passes(site, ""), d.activity())
 	}
 	if !strings.Contains(b2.logs.String(), "Lane taken by this process") {
 		t.Error("the restarted process never logged taking a Lane")

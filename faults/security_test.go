@@ -140,6 +140,23 @@ func TestSecurity(t *testing.T) {
 		}
 	})
 
+	t.Run("revoked while in use", func(t *testing.T) {
+		// Revoked by another process (the CLI) while the server has the
+		// token in its 10 s authentication cache: it must stop working once
+		// the cache entry ages out.
+		tok, tid := d.mintWith(nil, "--reader", "400000000000000004", "--reader-name", "Cy", "--name", "in-use")
+		if got := do("GET", b.url+"/api/me", tok, nil); got != 200 {
+			t.Fatalf("fresh token: %d", got)
+		}
+		d.run(nil, "token", "revoke", fmt.Sprint(tid))
+		revokedAt := time.Now()
+		if !eventually(15*time.Second, 250*time.Millisecond, func() bool { return do("GET", b.url+"/api/me", tok, nil) == 401 }) {
+			t.Errorf("a token revoked by the CLI still authenticates 15 s later")
+		} else {
+			t.Logf("revoked token refused %v after the revoke", time.Since(revokedAt).Round(250*time.Millisecond))
+		}
+	})
+
 	t.Run("no fetch outside the registry", func(t *testing.T) {
 		simHost := strings.TrimPrefix(d.sim.Origin(site), "http://")
 		canHost := strings.TrimPrefix(ssrf.srv.URL, "http://")
