@@ -28,7 +28,7 @@ func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	passes, err := s.Store.AdminPasses(r.Context(), site.Name, limit)
+	passes, err := s.Store.ListPasses(r.Context(), site.Name, limit)
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
@@ -74,7 +74,7 @@ func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.Store.AdminNotices(r.Context())
+	rows, err := s.Store.ListNotices(r.Context())
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return

@@ -39,37 +39,11 @@ type AdminLaneSnapshot struct {
 	LastPass       *AdminPass
 }
 
-// AdminPass is one poll_passes row.
-type AdminPass struct {
-	Site        string
-	StartedAt   time.Time
-	FinishedAt  time.Time
-	Due         int
-	Checked     int
-	OK          int
-	New         int
-	NotFound    int
-	NoChapter   int
-	Unfetchable int
-	Errors      int
-	Refused     int
-	Unreachable int
-	Skip        string
-	BehindBy    time.Duration
-}
+// AdminPass is one poll_passes row (the Lanes' Pass; ID is not read here).
+type AdminPass = Pass
 
 const adminPassColumns = `site, started_at, finished_at, due, checked, ok, new, not_found,
 	no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms`
-
-func scanAdminPass(row scanner) (AdminPass, error) {
-	var p AdminPass
-	var ms int64
-	err := row.Scan(&p.Site, &p.StartedAt, &p.FinishedAt, &p.Due, &p.Checked, &p.OK, &p.New,
-		&p.NotFound, &p.NoChapter, &p.Unfetchable, &p.Errors, &p.Refused, &p.Unreachable,
-		&p.Skip, &ms)
-	p.BehindBy = time.Duration(ms) * time.Millisecond
-	return p, err
-}
 
 // adminLanesSQL reads every asked-for Lane in one round trip. Each lateral
 // subquery is one index probe: series_forced_idx for pending forces,
@@ -208,20 +182,6 @@ func earliest(a, b *time.Time) *time.Time {
 	return a
 }
 
-// AdminPasses returns a Site's most recent passes, newest first.
-func (s *Store) AdminPasses(ctx context.Context, site string, limit int) ([]AdminPass, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+adminPassColumns+` FROM poll_passes
-		WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT $2`, site, limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: admin passes: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminPass, error) { return scanAdminPass(r) })
-	if err != nil {
-		return nil, fmt.Errorf("store: admin passes: %w", err)
-	}
-	return out, nil
-}
-
 // AdminFailingFilter narrows the failing worklist; empty fields match all.
 type AdminFailingFilter struct {
 	Site    string
@@ -286,30 +246,4 @@ func (s *Store) AdminFailingList(ctx context.Context, f AdminFailingFilter) ([]A
 		return nil, 0, fmt.Errorf("store: admin failing count: %w", err)
 	}
 	return out, max(total, len(out)), nil
-}
-
-// AdminNotice is one open owner-notice episode.
-type AdminNotice struct {
-	Kind       string
-	Site       string
-	OpenedAt   time.Time
-	NotifiedAt *time.Time
-}
-
-// AdminNotices lists the open owner notices, oldest first.
-func (s *Store) AdminNotices(ctx context.Context) ([]AdminNotice, error) {
-	rows, err := s.pool.Query(ctx, `SELECT kind, site, opened_at, notified_at FROM owner_notices
-		ORDER BY opened_at, kind, site`)
-	if err != nil {
-		return nil, fmt.Errorf("store: admin notices: %w", err)
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (AdminNotice, error) {
-		var n AdminNotice
-		err := r.Scan(&n.Kind, &n.Site, &n.OpenedAt, &n.NotifiedAt)
-		return n, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: admin notices: %w", err)
-	}
-	return out, nil
 }

@@ -203,28 +203,3 @@ func (s *Store) ForcePoll(ctx context.Context, site, seriesID string, now time.T
 	}
 	return at, nil
 }
-
-// LaneStats is the live state of one Site's Series for the Lanes view.
-type LaneStats struct {
-	Series        int
-	Failing       int
-	ForcedPending int
-	Due           int
-	BehindBy      time.Duration
-}
-
-// LaneStats counts a Site's Series, due Series, pending Forced Polls and
-// failure rows, and measures behind-by at now.
-func (s *Store) LaneStats(ctx context.Context, site string, rest time.Duration, now time.Time) (LaneStats, error) {
-	d, err := s.DueSummary(ctx, site, rest, now)
-	if err != nil {
-		return LaneStats{}, err
-	}
-	st := LaneStats{Due: d.Due, ForcedPending: d.Forced, BehindBy: d.BehindBy(now)}
-	err = s.pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM series WHERE site = $1),
-		(SELECT count(*) FROM poll_failures WHERE site = $1)`, site).Scan(&st.Series, &st.Failing)
-	if err != nil {
-		return LaneStats{}, fmt.Errorf("store: lane stats: %w", err)
-	}
-	return st, nil
-}

@@ -77,11 +77,11 @@ func TestListFailingFilters(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	all, err := st.ListFailing(ctx, store.FailingFilter{})
+	all, _, err := st.AdminFailingList(ctx, store.AdminFailingFilter{Limit: 100})
 	if err != nil || len(all) != 3 || all[0].Site != "b" {
 		t.Fatalf("all: %v %+v", err, all)
 	}
-	one, err := st.ListFailing(ctx, store.FailingFilter{Site: "a", Outcome: "errors"})
+	one, _, err := st.AdminFailingList(ctx, store.AdminFailingFilter{Site: "a", Outcome: "errors", Limit: 100})
 	if err != nil || len(one) != 1 || one[0].SeriesID != "1" {
 		t.Fatalf("filtered: %v %+v", err, one)
 	}

@@ -43,27 +43,6 @@ func (s *Store) GetLane(ctx context.Context, site string) (Lane, error) {
 	return l, nil
 }
 
-// ListLanes returns every poll_lanes row, keyed by Site.
-func (s *Store) ListLanes(ctx context.Context) (map[string]Lane, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+laneColumns+` FROM poll_lanes`)
-	if err != nil {
-		return nil, fmt.Errorf("store: list lanes: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]Lane{}
-	for rows.Next() {
-		l, err := scanLane(rows)
-		if err != nil {
-			return nil, fmt.Errorf("store: list lanes: %w", err)
-		}
-		out[l.Site] = l
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list lanes: %w", err)
-	}
-	return out, nil
-}
-
 // PauseLane opens the Owner's pause window until the given time, with an
 // optional reason, and returns the row as stored.
 func (s *Store) PauseLane(ctx context.Context, site string, until time.Time, reason string) (Lane, error) {

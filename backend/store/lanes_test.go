@@ -32,8 +32,4 @@ func TestPauseResumeRefuse(t *testing.T) {
 	if err != nil || l.Paused(now) || l.PauseReason != "" || !l.Refusing(now) {
 		t.Fatalf("resume: %+v %v", l, err)
 	}
-	all, err := st.ListLanes(ctx)
-	if err != nil || len(all) != 1 {
-		t.Fatalf("list: %v %v", all, err)
-	}
 }

@@ -32,7 +32,8 @@ func TestLaneLockExclusiveAndReleasedWithConnection(t *testing.T) {
 	// Kill every lock connection of this database except b's and other's: a's
 	// session ends, so its lock goes with it.
 	var pids []int32
-	rows, err := st.Pool().Query(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ($1::bigint & 4294967295)::oid AND granted`, store.LaneLockKey("comix"))
+	rows, err := st.Pool().Query(ctx, `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = ($1::bigint & 4294967295)::oid AND granted
+		AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, store.LaneLockKey("comix"))
 	if err != nil {
 		t.Fatal(err)
 	}
