@@ -53,7 +53,7 @@ type Deps struct {
 	Now      func() time.Time
 	BaseURL  string       // PUBLIC_BASE_URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
-	Metrics  http.Handler // /metrics; nil serves an empty exposition
+	Metrics  http.Handler // /metrics; nil serves the built-in exposition
 	Version  string
 	Extra    func(mux *http.ServeMux)
 	Userjs   []byte // the userscript template; nil serves 404
@@ -63,9 +63,10 @@ type Deps struct {
 // Server is the HTTP handler of the whole contract.
 type Server struct {
 	Deps
-	mux     *http.ServeMux
-	limiter *writeLimiter
-	counts  adminCountCache // the admin API's periodically recounted totals
+	mux      *http.ServeMux
+	limiter  *writeLimiter
+	counts   adminCountCache // the admin API's periodically recounted totals
+	counters httpCounters    // answered requests by status class, for /metrics
 }
 
 // New builds the Server and its routes.
@@ -109,7 +110,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	s.mux.ServeHTTP(w, r)
+	rec := &statusRecorder{ResponseWriter: w}
+	s.mux.ServeHTTP(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK // nothing written: net/http answers 200
+	}
+	s.counters.add(rec.status)
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
@@ -126,7 +132,5 @@ func (s *Server) metricsHandler() http.Handler {
 	if s.Metrics != nil {
 		return s.Metrics
 	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; version=0.0.4")
-	})
+	return http.HandlerFunc(s.metrics)
 }
