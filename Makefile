@@ -27,7 +27,7 @@ bench: ## the benchmark report (also written to docs/benchmarks.md)
 
 faults: build ## the fault suite against the real binary
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
-		$(GO) test -count=1 -timeout 20m -tags faults ./faults/...
+		$(GO) test -v -count=1 -timeout 20m -tags faults ./faults/...
 
 lint: ## gofmt check and go vet
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
