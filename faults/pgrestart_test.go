@@ -3,6 +3,7 @@ package faults
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"testing"
 	"time"
 
@@ -47,15 +48,32 @@ func TestPostgresRestart(t *testing.T) {
 	if !eventually(15*time.Second, 200*time.Millisecond, func() bool { return b.status("/healthz") == 503 }) {
 		t.Fatalf("/healthz answered %d with the database down, want 503", b.status("/healthz"))
 	}
+	// Writes for longer than the server's 10 s authentication cache, so
+	// both cached and uncached tokens meet the outage.
 	var outage []progressWrite
-	for i := 0; i < 8; i++ {
+	for i := 0; i < 15; i++ {
 		w := write()
 		outage = append(outage, w)
-		if w.status < 500 || w.status > 599 {
-			t.Errorf("progress during the outage: %v, want a retryable 5xx", w)
+		switch {
+		case w.status < 500 || w.status > 599:
+			t.Errorf("progress during the outage: %v, want a retryable 5xx (never 2xx or 4xx)", w)
+		case w.status != 503:
+			t.Errorf("progress during the outage: %v, want 503 (no 5xx but 503 while the database is down)", w)
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(time.Second)
 	}
+	// Every door while the database is down: no 5xx but 503, no crash.
+	f := newFuzzer(d, uint64(time.Now().UnixNano()))
+	hc := &http.Client{Timeout: 20 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	statuses := map[int]int{}
+	for i := 0; i < 300; i++ {
+		st, desc := f.one(b.url, hc)
+		statuses[st]++
+		if st == 0 || (st >= 500 && st != 503) {
+			t.Errorf("with the database down: %d for %s", st, desc)
+		}
+	}
+	t.Logf("requests during the outage: statuses %v; progress writes %v", statuses, outage)
 	if !b.alive() {
 		t.Fatal("the backend died with its database")
 	}
