@@ -6,6 +6,8 @@
 #   faults/fuzz.sh                 # every target, 60s each
 #   FUZZTIME=5m faults/fuzz.sh     # longer
 #   FUZZ_PARALLEL=2 faults/fuzz.sh # workers per target (default 1)
+#   FUZZMINTIME=10s                # cap on minimising one new input (default 10s),
+#                                  # so large HTML seeds do not eat the whole run
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/go/bin"
@@ -18,7 +20,7 @@ while IFS=: read -r file _ rest; do
 	pkg=./$(dirname "$file")
 	target=$(sed -E 's/^func (Fuzz[A-Za-z0-9_]*).*/\1/' <<<"$rest")
 	log="$logdir/$(tr '/.' '__' <<<"$pkg")_$target.log"
-	go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -parallel "$par" "$pkg" >"$log" 2>&1
+	go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" -fuzzminimizetime "${FUZZMINTIME:-10s}" -parallel "$par" "$pkg" >"$log" 2>&1
 	rc=$?
 	execs=$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')
 	if [ $rc -eq 0 ]; then res=ok; else res="FAIL (see $log)"; status=1; fi
