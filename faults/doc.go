@@ -17,11 +17,13 @@
 //  1. TestPostgresRestart (long): a private PostgreSQL cluster (initdb and
 //     pg_ctl run as the postgres user, on a free port, sockets in a temp
 //     dir; the shared server is never touched) is stopped under a serving
-//     backend. /healthz must go 503, progress writes during the outage must
-//     fail with a retryable 5xx and never a 2xx; after the restart /healthz
-//     is 200 again, the Lanes resume within a minute (a pass row after the
-//     restart), and every progress write that returned 2xx is stored
-//     exactly once.
+//     backend. /healthz must go 503; progress writes through the outage
+//     (longer than the server's 10 s authentication cache, so cached and
+//     uncached tokens both meet it) must fail with 503, never 2xx or 4xx;
+//     a burst of fuzzed requests meanwhile gets no 5xx but 503. After the
+//     restart /healthz is 200 again, a pass started after the restart reads
+//     a Forced Poll within a minute, and every progress write that returned
+//     2xx is stored exactly once.
 //  2. TestKillMidPass: SIGKILL in the middle of a pass. The Series not yet
 //     read stay unstamped (still due), a restarted process takes the Lane
 //     at once (no stuck advisory lock) and reads them, retried progress
