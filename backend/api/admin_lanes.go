@@ -125,6 +125,5 @@ func (s *Server) adminLaneAfterAct(w http.ResponseWriter, r *http.Request, site 
 }
 
 func (s *Server) adminInternalError(w http.ResponseWriter, r *http.Request, err error) {
-	s.Log.Error("admin request failed", "path", r.URL.Path, "error", err)
-	writeError(w, http.StatusInternalServerError, "the server could not read the database; try again, and check the backend log if it persists")
+	s.internalError(w, r, "admin request failed", err)
 }

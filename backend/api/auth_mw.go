@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 )
@@ -55,6 +56,12 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (Identity,
 		return Identity{}, false
 	}
 	id, err := s.Auth.Authenticate(r.Context(), token)
+	if errors.Is(err, ErrUnavailable) {
+		s.Log.Warn("token check failed: database unavailable", "path", r.URL.Path, "error", err)
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, "the server cannot check tokens right now because its database does not answer; try again shortly")
+		return Identity{}, false
+	}
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mangabookmark", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, "the token is unknown or revoked; log in again to get a new one")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
 )
 
 // limitWrites answers 429 when the calling token has used up its write
@@ -43,6 +44,12 @@ func (s *Server) siteNames() string {
 
 // internalError logs err and answers 500 without its text.
 func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what string, err error) {
+	if store.IsUnavailable(err) {
+		s.Log.Warn(what+": database unavailable", "path", r.URL.Path, "error", err)
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, "the server's database does not answer right now; nothing was saved, try again shortly")
+		return
+	}
 	s.Log.Error(what, "path", r.URL.Path, "error", err)
 	writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
 }

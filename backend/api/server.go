@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"time"
@@ -22,8 +23,14 @@ type Identity struct {
 	Owner     bool
 }
 
+// ErrUnavailable, wrapped in an Authenticator's error, means the token could
+// not be checked (the database did not answer): answered 503, retryable,
+// never 401, so a client does not throw away a good token during an outage.
+var ErrUnavailable = errors.New("api: token store unavailable")
+
 // Authenticator resolves a bearer token to an Identity. It returns an error
-// for a missing, unknown or revoked token (answered 401).
+// for a missing, unknown or revoked token (answered 401), or one wrapping
+// ErrUnavailable when it cannot tell (answered 503).
 type Authenticator interface {
 	Authenticate(ctx context.Context, token string) (Identity, error)
 }

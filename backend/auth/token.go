@@ -115,7 +115,8 @@ func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity,
 		return api.Identity{}, ErrInvalidToken
 	}
 	if err != nil {
-		return api.Identity{}, fmt.Errorf("auth: authenticate: %w", err)
+		// The token may well be good: say the store failed, not the token.
+		return api.Identity{}, fmt.Errorf("auth: authenticate: %w: %w", api.ErrUnavailable, err)
 	}
 	// The lookup matched on the index; compare again in constant time so
 	// no comparison of secret material ever short-circuits.
