@@ -28,7 +28,7 @@ answers() { # host port
   fi
 }
 
-host=127.0.0.1 port=5432
+host=127.0.0.1 port=${MB_PG_PORT:-5432} # MB_PG_PORT: tests of this script only
 if ! answers $host $port; then
   # The machine's cluster may only be stopped: start it if we can.
   if command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
