@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +21,7 @@ import (
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/internal/proctest"
 )
 
 const (
@@ -54,61 +53,11 @@ func needSuite(t *testing.T) {
 	}
 }
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+func binary(t *testing.T) string { return proctest.Binary(t) }
 
-// binary builds the real mangabookmark binary once per test run.
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mbfaults")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mangabookmark")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/mangabookmark")
-		cmd.Dir = ".."
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build: %v", buildErr)
-	}
-	return binPath
-}
+func freeAddr(t *testing.T) string { return proctest.FreeAddr(t) }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// cleanEnv is the test process environment without any of the backend's
-// variables, so a developer's shell cannot change what the test sees.
-func cleanEnv(extra ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(k, "LATEST_CHAPTER_"), strings.HasPrefix(k, "DISCORD_"), strings.HasPrefix(k, "LOG_"),
-			k == "DATABASE_URL", k == "LISTEN_ADDR", k == "PUBLIC_BASE_URL", k == "TOKEN_KEY",
-			k == "OWNER_DISCORD_ID", k == "BROWSER_WS_URL", k == "SITE_ORIGINS":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, extra...)
-}
+func cleanEnv(extra ...string) []string { return proctest.CleanEnv(extra...) }
 
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and readers.
 type syncBuffer struct {

@@ -4,77 +4,25 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/internal/proctest"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-// binary builds the real mangabookmark binary once per test run.
-func binary(t *testing.T) string { return binaryB(t) }
-
-func binaryB(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "mbbin")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "mangabookmark")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("%v: %s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build: %v", buildErr)
-	}
-	return binPath
-}
-
-func freeAddr(t *testing.T) string { return freeAddrB(t) }
-
-func freeAddrB(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-// cleanEnv is the test process environment without any of the backend's
-// variables, so a developer's shell cannot change what the test sees.
+func binary(t *testing.T) string    { return proctest.Binary(t) }
+func binaryB(t testing.TB) string   { return proctest.Binary(t) }
+func freeAddr(t *testing.T) string  { return proctest.FreeAddr(t) }
+func freeAddrB(t testing.TB) string { return proctest.FreeAddr(t) }
 func cleanEnv(extra ...string) []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch {
-		case strings.HasPrefix(k, "LATEST_CHAPTER_"), strings.HasPrefix(k, "DISCORD_"),
-			k == "DATABASE_URL", k == "LISTEN_ADDR", k == "PUBLIC_BASE_URL", k == "TOKEN_KEY",
-			k == "OWNER_DISCORD_ID", k == "BROWSER_WS_URL", k == "SITE_ORIGINS":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return append(out, extra...)
+	return proctest.CleanEnv(extra...)
 }
 
 func TestServeAnswersHealthzAndShutsDownGracefully(t *testing.T) {
