@@ -62,7 +62,18 @@ func TestTabCrashIsUnreachableThenReconnects(t *testing.T) {
 	if !errors.Is(err, sites.ErrUnreachable) {
 		t.Fatalf("Fetch across the crash: %v, want sites.ErrUnreachable", err)
 	}
-	res, err := b.Fetch(ctx, sites.Request{Page: srv.URL + "/series"})
+	// Chrome may still be tearing down the crashed renderer when the next
+	// read opens its tab, and that read is then unreachable too (a Lane would
+	// be gated for 15 minutes by then). What must hold is that the Browser
+	// recovers by itself within a few reads, with no leaked tab.
+	var res *sites.Response
+	for attempt := 0; attempt < 5; attempt++ {
+		res, err = b.Fetch(ctx, sites.Request{Page: srv.URL + "/series"})
+		if !errors.Is(err, sites.ErrUnreachable) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if err != nil || res.Status != http.StatusOK {
 		t.Fatalf("after the crash: res %v err %v", res, err)
 	}
