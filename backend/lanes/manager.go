@@ -43,8 +43,10 @@ type Config struct {
 	CoverWorkers int
 	// CoverLimit is the largest cover image stored, in bytes (default 2 MiB).
 	CoverLimit int64
-	// ReadTimeout bounds one read of one Series in wall time (default 2m);
-	// the routes have tighter limits of their own.
+	// ReadTimeout bounds one read of one Series in wall time (default 4m).
+	// The routes have tighter limits of their own; this one also covers a
+	// browser read's wait for the one shared tab, where two slow reads of
+	// other Lanes (about a minute each at most) may queue ahead of it.
 	ReadTimeout time.Duration
 	// PassSpan bounds how long one pass reads before the next pass takes over
 	// (default 5m of Lane time; see passLimit).
@@ -95,7 +97,7 @@ func New(cfg Config) (*Manager, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.ReadTimeout <= 0 {
-		cfg.ReadTimeout = 2 * time.Minute
+		cfg.ReadTimeout = 4 * time.Minute
 	}
 	if cfg.PassSpan <= 0 {
 		cfg.PassSpan = 5 * time.Minute
