@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"mangabookmark/backend/auth"
@@ -20,7 +21,7 @@ const demoOwnerID = "100000000000000001"
 // seeded library: some Series failing, one Site refusing. It writes an
 // Owner token to --token-file for the console.
 type DemoCmd struct {
-	SimListen string        `help:"Address of the simulator's first Site (the others take the next five ports)." default:"127.0.0.1:18080"`
+	SimListen string        `help:"Address of the simulator's first Site (the others take the next five ports; port 0: any free ports)." default:"127.0.0.1:18080"`
 	Series    int           `help:"Bookmarked Series per Site." default:"50"`
 	NewEvery  time.Duration `help:"How often each simulated Series publishes a chapter." default:"20m"`
 	TokenFile string        `help:"Where to write the Owner token for mbctl." default:".data/demo/owner-token" type:"path"`
@@ -60,7 +61,11 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	if c.Refusing != "" {
 		sim.SetSite(c.Refusing, sitesim.Behavior{Mode: sitesim.Challenge})
 	}
-	if err := sim.StartOn(c.SimListen); err != nil {
+	start := func() error { return sim.StartOn(c.SimListen) }
+	if strings.HasSuffix(c.SimListen, ":0") {
+		start = sim.Start // any six free loopback ports (tests)
+	}
+	if err := start(); err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	defer sim.Close()
