@@ -62,17 +62,3 @@ func Default() Styles {
 		SparkFault: lipgloss.NewStyle().Foreground(Fault),
 	}
 }
-
-// State returns the style of a Lane state word: faults red, holds amber,
-// quiet states dim, work calm.
-func (s Styles) State(state string) lipgloss.Style {
-	switch state {
-	case "refusing", "browser_down", "no_browser":
-		return s.Fault
-	case "paused":
-		return s.Hold
-	case "idle", "asleep", "disabled":
-		return s.Dim
-	}
-	return s.Calm
-}

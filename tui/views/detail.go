@@ -23,7 +23,7 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 	if l.EffectiveGapS != l.GapS {
 		gap += fmt.Sprintf(" (registry %s)", Human(time.Duration(l.GapS)*time.Second))
 	}
-	line1 := s.Title.Render(l.Site) + "  " + s.State(l.State).Render(l.State) +
+	line1 := s.Title.Render(l.Site) + "  " + f.style(StatePaint(l.State)).Render(l.State) +
 		s.Dim.Render(fmt.Sprintf("  %s route", map[bool]string{true: "browser", false: "plain"}[l.Browser]))
 	line2 := fmt.Sprintf("series %d · due %d · forced %d · behind %s · gap %s · rest %s · ",
 		l.Series, l.Due, l.ForcedPending, Behind(l.BehindByS), gap, Human(time.Duration(l.RestS)*time.Second))

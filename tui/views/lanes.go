@@ -58,7 +58,7 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string 
 		if l.RefuseUntil != nil && l.RefuseUntil.After(f.Now) {
 			win.Paint = PaintFault
 		}
-		row := []Cell{{Text: l.Site}, {Text: l.State, Paint: statePaint(l.State)}}
+		row := []Cell{{Text: l.Site}, {Text: l.State, Paint: StatePaint(l.State)}}
 		if wide {
 			row = append(row, Cell{Text: fmt.Sprint(l.Series)})
 		}

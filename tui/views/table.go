@@ -5,6 +5,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+
+	"mangabookmark/backend/api/client"
 )
 
 // Column is one table column. Width 0 with Flex takes the space left.
@@ -43,8 +45,8 @@ type painter struct {
 
 func (f Frame) painter() painter {
 	var p painter
-	base := [paintCount]lipgloss.Style{f.S.Row, f.S.Dim, f.S.Calm, f.S.Hold, f.S.Fault}
-	for i, st := range base {
+	for i := range paintCount {
+		st := f.style(i)
 		for sel := 0; sel < 2; sel++ {
 			if sel == 1 {
 				st = st.Background(f.S.Selected.GetBackground()).Bold(true)
@@ -124,15 +126,21 @@ func (f Frame) table(cols []Column, rows [][]Cell, sel, offset, capacity int) []
 	return lines
 }
 
-// statePaint is the paint of a Lane state word; it follows styles.State.
-func statePaint(state string) Paint {
+// StatePaint is the paint of a Lane state word: faults red, holds amber,
+// quiet states dim, work calm. The dashboard and mbctl's tables both use it.
+func StatePaint(state string) Paint {
 	switch state {
-	case "refusing", "browser_down", "no_browser":
+	case client.StateRefusing, client.StateBrowserDown, client.StateNoBrowser:
 		return PaintFault
-	case "paused":
+	case client.StatePaused:
 		return PaintHold
-	case "idle", "asleep", "disabled":
+	case client.StateIdle, client.StateAsleep, client.StateDisabled:
 		return PaintDim
 	}
 	return PaintCalm
+}
+
+// style is the lipgloss style of a paint, for text outside a table.
+func (f Frame) style(p Paint) lipgloss.Style {
+	return [paintCount]lipgloss.Style{f.S.Row, f.S.Dim, f.S.Calm, f.S.Hold, f.S.Fault}[p]
 }

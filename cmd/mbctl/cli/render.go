@@ -1,18 +1,19 @@
 package cli
 
 import (
-	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
 )
 
-// stateColor maps a Lane state to the palette: faults red, holds amber,
-// quiet states dim, work calm.
+// stateColor is the colour of a Lane state word, on the dashboard's
+// palette (views.StatePaint): faults red, holds amber, quiet states dim,
+// work calm.
 func stateColor(state string) string {
-	switch state {
-	case client.StateRefusing, client.StateBrowserDown, client.StateNoBrowser:
+	switch views.StatePaint(state) {
+	case views.PaintFault:
 		return ansiFault
-	case client.StatePaused:
+	case views.PaintHold:
 		return ansiWarn
-	case client.StateIdle, client.StateAsleep, client.StateDisabled:
+	case views.PaintDim:
 		return ansiDim
 	}
 	return ansiCalm
