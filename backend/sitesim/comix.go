@@ -22,25 +22,20 @@ func (s *Sim) serveComix(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := strings.ToLower(p[1])
-	i, ok := s.lookup(Comix, id)
-	if !ok {
-		writeHTML(w, http.StatusNotFound, comixNotFound)
-		return
-	}
-	if len(p) == 3 {
+	notFound := func() { writeHTML(w, http.StatusNotFound, comixNotFound) }
+	if len(p) == 3 { // a reader page of a known Series; no failure mode applies
+		if _, ok := s.lookup(Comix, id); !ok {
+			notFound()
+			return
+		}
 		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Reading | Comix</title></head><body><div id=\"app\"></div></body></html>")
 		return
 	}
-	key := seriesID(Comix, i) // behaviour is keyed by the canonical hid-slug
-	b := s.behavior(Comix, key)
-	if s.misbehave(w, r, b, kindHTML) {
+	x, b, ok := s.open(w, r, Comix, id, kindHTML, notFound)
+	if !ok {
 		return
 	}
-	if b.Mode == Gone {
-		writeHTML(w, http.StatusNotFound, comixNotFound)
-		return
-	}
-	writeHTML(w, http.StatusOK, comixPage(s.Origin(Comix), s.series(Comix, i, b), b.Mode == LayoutChanged))
+	writeHTML(w, http.StatusOK, comixPage(s.Origin(Comix), x, b.Mode == LayoutChanged))
 }
 
 const comixNotFound = `<!DOCTYPE html><html><head><title>Page not found | Comix</title></head>

@@ -27,25 +27,14 @@ func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 	if api {
 		id = p[3]
 	}
-	id = strings.ToLower(id)
-	i, ok := s.lookup(Kagane, id)
-	if !ok {
-		kaganeNotFound(w, api)
-		return
-	}
-	b := s.behavior(Kagane, id)
 	kind := kindHTML
 	if api {
 		kind = kindJSON
 	}
-	if s.misbehave(w, r, b, kind) {
+	x, b, ok := s.open(w, r, Kagane, strings.ToLower(id), kind, func() { kaganeNotFound(w, api) })
+	if !ok {
 		return
 	}
-	if b.Mode == Gone {
-		kaganeNotFound(w, api)
-		return
-	}
-	x := s.series(Kagane, i, b)
 	if page {
 		writeHTML(w, http.StatusOK, fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s | Kagane</title></head>
 <body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>`, html.EscapeString(x.title)))

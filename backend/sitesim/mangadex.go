@@ -28,24 +28,14 @@ func (s *Sim) serveMangaDex(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := strings.ToLower(p[1])
-	i, ok := s.lookup(MangaDex, id)
-	if !ok {
-		mangadexError(w, "Manga with id "+id+" not found")
-		return
-	}
-	b := s.behavior(MangaDex, id)
 	kind := kindJSON
 	if page {
 		kind = kindHTML
 	}
-	if s.misbehave(w, r, b, kind) {
+	x, b, ok := s.open(w, r, MangaDex, id, kind, func() { mangadexError(w, "Manga with id "+id+" not found") })
+	if !ok {
 		return
 	}
-	if b.Mode == Gone {
-		mangadexError(w, "Manga with id "+id+" not found")
-		return
-	}
-	x := s.series(MangaDex, i, b)
 	switch {
 	case page:
 		writeHTML(w, http.StatusOK, fmt.Sprintf(`<!DOCTYPE html><html><head><title>%s - MangaDex</title>

@@ -24,20 +24,12 @@ func (s *Sim) serveMangaPill(w http.ResponseWriter, r *http.Request) {
 		writeHTML(w, http.StatusNotFound, mangapillNotFound)
 		return
 	}
-	i, ok := s.lookup(MangaPill, p[1])
+	notFound := func() { writeHTML(w, http.StatusNotFound, mangapillNotFound) }
+	x, b, ok := s.open(w, r, MangaPill, p[1], kindHTML, notFound)
 	if !ok {
-		writeHTML(w, http.StatusNotFound, mangapillNotFound)
 		return
 	}
-	b := s.behavior(MangaPill, p[1])
-	if s.misbehave(w, r, b, kindHTML) {
-		return
-	}
-	if b.Mode == Gone {
-		writeHTML(w, http.StatusNotFound, mangapillNotFound)
-		return
-	}
-	writeHTML(w, http.StatusOK, mangapillPage(s.Origin(MangaPill), s.series(MangaPill, i, b), b.Mode == LayoutChanged))
+	writeHTML(w, http.StatusOK, mangapillPage(s.Origin(MangaPill), x, b.Mode == LayoutChanged))
 }
 
 const mangapillNotFound = `<!DOCTYPE html><html><head><title>MangaPill</title></head>

@@ -27,28 +27,14 @@ func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
 		writeHTML(w, http.StatusNotFound, natomangaNotFound)
 		return
 	}
-	slug := strings.ToLower(p[1])
+	slug, kind := p[1], kindHTML
 	if api {
-		slug = strings.ToLower(p[2])
+		slug, kind = p[2], kindJSON
 	}
-	i, ok := s.lookup(Natomanga, slug)
+	x, b, ok := s.open(w, r, Natomanga, strings.ToLower(slug), kind, func() { natomangaGone(w, api) })
 	if !ok {
-		natomangaGone(w, api)
 		return
 	}
-	b := s.behavior(Natomanga, slug)
-	kind := kindHTML
-	if api {
-		kind = kindJSON
-	}
-	if s.misbehave(w, r, b, kind) {
-		return
-	}
-	if b.Mode == Gone {
-		natomangaGone(w, api)
-		return
-	}
-	x := s.series(Natomanga, i, b)
 	o := s.Origin(Natomanga)
 	if api {
 		writeJSON(w, http.StatusOK, natomangaChapters(x, b.Mode == LayoutChanged))

@@ -16,6 +16,28 @@ const (
 	oversize        = 6 << 20
 )
 
+// open runs the steps every Series request shares: an unknown or Gone
+// Series gets the Site's not-found answer (notFound), a failure mode its
+// scripted answer (misbehave). Behaviour is looked up by the canonical id,
+// whatever case or slug the URL used. ok is false when the request has been
+// answered.
+func (s *Sim) open(w http.ResponseWriter, r *http.Request, site, id, kind string, notFound func()) (x simSeries, b Behavior, ok bool) {
+	i, ok := s.lookup(site, id)
+	if !ok {
+		notFound()
+		return x, b, false
+	}
+	b = s.behavior(site, seriesID(site, i))
+	if s.misbehave(w, r, b, kind) {
+		return x, b, false
+	}
+	if b.Mode == Gone {
+		notFound()
+		return x, b, false
+	}
+	return s.series(site, i, b), b, true
+}
+
 // misbehave answers for every failure mode that does not need the Site's
 // own format. It reports whether it answered; Slow returns false after its
 // delay, and Steady, Gone and LayoutChanged are left to the renderer.

@@ -24,21 +24,11 @@ func (s *Sim) serveWeebCentral(w http.ResponseWriter, r *http.Request) {
 		writeHTML(w, http.StatusNotFound, weebcentralNotFound)
 		return
 	}
-	id := strings.ToUpper(p[1])
-	i, ok := s.lookup(WeebCentral, id)
+	notFound := func() { writeHTML(w, http.StatusNotFound, weebcentralNotFound) }
+	x, b, ok := s.open(w, r, WeebCentral, strings.ToUpper(p[1]), kindHTML, notFound)
 	if !ok {
-		writeHTML(w, http.StatusNotFound, weebcentralNotFound)
 		return
 	}
-	b := s.behavior(WeebCentral, id)
-	if s.misbehave(w, r, b, kindHTML) {
-		return
-	}
-	if b.Mode == Gone {
-		writeHTML(w, http.StatusNotFound, weebcentralNotFound)
-		return
-	}
-	x := s.series(WeebCentral, i, b)
 	o := s.Origin(WeebCentral)
 	if len(p) == 3 && p[2] == "full-chapter-list" {
 		writeHTML(w, http.StatusOK, weebcentralList(o, x, b.Mode == LayoutChanged))
