@@ -46,9 +46,6 @@ func (p PauseCmd) Run(d *Deps) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if dur < time.Second {
-		return usagef("%q is under one second", p.Duration)
-	}
 	c, err := d.Client()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -34,10 +35,11 @@ func (d *Deps) NoColor() bool { return d.env.Getenv("NO_COLOR") != "" }
 // Context is the context commands run in.
 func (d *Deps) Context() context.Context { return context.Background() }
 
-// Client resolves server and token (flag, then environment, then the config
-// file) and builds the API client. A missing server is a usage error.
-func (d *Deps) Client() (*client.Client, error) {
-	server, token := d.globals.Server, d.globals.Token
+// credentials resolves server and token, each from its flag, then the
+// environment (MBCTL_SERVER, MBCTL_TOKEN), then the config file, which is
+// read only when one of them is still missing.
+func (d *Deps) credentials() (server, token string, err error) {
+	server, token = d.globals.Server, d.globals.Token
 	if server == "" {
 		server = d.env.Getenv("MBCTL_SERVER")
 	}
@@ -47,14 +49,20 @@ func (d *Deps) Client() (*client.Client, error) {
 	if server == "" || token == "" {
 		cfg, _, err := loadConfig(d.env)
 		if err != nil {
-			return nil, err
+			return "", "", err
 		}
-		if server == "" {
-			server = cfg.Server
-		}
-		if token == "" {
-			token = cfg.Token
-		}
+		server = cmp.Or(server, cfg.Server)
+		token = cmp.Or(token, cfg.Token)
+	}
+	return server, token, nil
+}
+
+// Client resolves server and token (see credentials) and builds the API
+// client. A missing server or token is a usage error.
+func (d *Deps) Client() (*client.Client, error) {
+	server, token, err := d.credentials()
+	if err != nil {
+		return nil, err
 	}
 	if server == "" {
 		return nil, usagef("no server given: pass --server URL, set MBCTL_SERVER, or run `mbctl login --server URL --token TOKEN`")

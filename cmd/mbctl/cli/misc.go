@@ -55,14 +55,9 @@ type HealthCmd struct{}
 
 // Run checks /healthz.
 func (HealthCmd) Run(d *Deps) error {
-	server := d.globals.Server
-	if server == "" {
-		server = d.env.Getenv("MBCTL_SERVER")
-	}
-	if server == "" {
-		if cfg, _, err := loadConfig(d.env); err == nil {
-			server = cfg.Server
-		}
+	server, _, err := d.credentials()
+	if err != nil {
+		return err
 	}
 	if server == "" {
 		return usagef("no server given: pass --server URL or set MBCTL_SERVER")
