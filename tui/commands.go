@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/tui/views"
 )
 
 // snapshotMsg is one refresh's answer.
@@ -82,7 +83,7 @@ func (m Model) pause(site string, d time.Duration, reason string) tea.Cmd {
 		if _, err := c.Pause(ctx, site, d, reason); err != nil {
 			return actMsg{err: fmt.Errorf("pause %s: %w", site, err)}
 		}
-		return actMsg{text: fmt.Sprintf("paused %s for %s", site, humanDur(d))}
+		return actMsg{text: fmt.Sprintf("paused %s for %s", site, views.Human(d))}
 	}
 }
 

@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"mangabookmark/tui/views"
 )
 
 // ParseDuration accepts Go durations ("90m", "2h30m") and whole days as
@@ -34,5 +32,3 @@ func ParseDuration(s string) (time.Duration, error) {
 	}
 	return total, nil
 }
-
-func humanDur(d time.Duration) string { return views.Human(d) }
