@@ -5,45 +5,20 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
+	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
 )
 
-// BookmarkJSON is one bookmark as the Reader API shows it.
-type BookmarkJSON struct {
-	Site     string        `json:"site"`
-	SeriesID string        `json:"series_id"`
-	Title    string        `json:"title"`
-	URL      string        `json:"url"`
-	CoverURL string        `json:"cover_url"`
-	Latest   *LatestJSON   `json:"latest"`
-	Progress *ProgressJSON `json:"progress"`
-	New      bool          `json:"new"`
-}
-
-// LatestJSON is a Series' Latest Chapter.
-type LatestJSON struct {
-	Number string     `json:"number"`
-	Title  string     `json:"title"`
-	URL    string     `json:"url"`
-	SeenAt *time.Time `json:"seen_at"`
-}
-
-// ProgressJSON is a Reader's Progress on a Series.
-type ProgressJSON struct {
-	Number string    `json:"number"`
-	URL    string    `json:"url,omitempty"`
-	ReadAt time.Time `json:"read_at"`
-}
-
-func (s *Server) bookmarkJSON(b store.Bookmark) BookmarkJSON {
-	out := BookmarkJSON{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, CoverURL: b.CoverURL, New: b.New}
+// bookmarkJSON is one stored bookmark in the wire form the client package
+// defines (client.Bookmark), with our own cover URL when a cover is stored.
+func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
+	out := client.Bookmark{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, CoverURL: b.CoverURL, New: b.New}
 	if b.HasCover {
 		out.CoverURL = s.coverURL(b.Site, b.SeriesID)
 	}
 	if b.LatestNumber != "" {
-		l := &LatestJSON{Number: b.LatestNumber, Title: b.LatestTitle, URL: b.LatestURL}
+		l := &client.Chapter{Number: b.LatestNumber, Title: b.LatestTitle, URL: b.LatestURL}
 		if b.LatestSeenAt != nil {
 			t := b.LatestSeenAt.UTC()
 			l.SeenAt = &t
@@ -51,7 +26,7 @@ func (s *Server) bookmarkJSON(b store.Bookmark) BookmarkJSON {
 		out.Latest = l
 	}
 	if b.ProgressNumber != "" && b.ProgressReadAt != nil {
-		out.Progress = &ProgressJSON{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
+		out.Progress = &client.Progress{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
 	}
 	return out
 }
@@ -68,7 +43,7 @@ func (s *Server) listBookmarks(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "list bookmarks", err)
 		return
 	}
-	out := make([]BookmarkJSON, 0, len(list))
+	out := make([]client.Bookmark, 0, len(list))
 	for _, b := range list {
 		out = append(out, s.bookmarkJSON(b))
 	}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/client"
 )
 
-func decodeBookmark(t *testing.T, body []byte) api.BookmarkJSON {
+func decodeBookmark(t *testing.T, body []byte) client.Bookmark {
 	t.Helper()
-	var b api.BookmarkJSON
+	var b client.Bookmark
 	if err := json.Unmarshal(body, &b); err != nil {
 		t.Fatalf("decode %s: %v", body, err)
 	}
@@ -31,14 +31,14 @@ func errorOf(t *testing.T, body []byte) string {
 	return e.Error
 }
 
-func listBookmarks(t *testing.T, e *readerEnv, tok string) []api.BookmarkJSON {
+func listBookmarks(t *testing.T, e *readerEnv, tok string) []client.Bookmark {
 	t.Helper()
 	code, body := e.do(tok, "GET", "/api/bookmarks", "")
 	if code != http.StatusOK {
 		t.Fatalf("list: %d %s", code, body)
 	}
 	var out struct {
-		Bookmarks []api.BookmarkJSON `json:"bookmarks"`
+		Bookmarks []client.Bookmark `json:"bookmarks"`
 	}
 	if err := json.Unmarshal(body, &out); err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func TestBookmarkListLatestProgressNew(t *testing.T) {
 	if code, body := e.do(tok, "POST", "/api/progress", reads); code != http.StatusOK {
 		t.Fatalf("progress: %d %s", code, body)
 	}
-	got := map[string]api.BookmarkJSON{}
+	got := map[string]client.Bookmark{}
 	for _, b := range listBookmarks(t, e, tok) {
 		got[b.SeriesID] = b
 	}

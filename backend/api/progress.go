@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -34,20 +35,14 @@ type progressBody struct {
 	Reads *[]ReadJSON `json:"reads"`
 }
 
-// ReadErrorJSON reports one refused read of a batch by its index.
-type ReadErrorJSON struct {
-	Index int    `json:"index"`
-	Error string `json:"error"`
-}
-
 // ProgressResultJSON answers POST /api/progress. Applied reads created or
 // moved Progress; ignored reads were valid but changed nothing (a replay,
 // or not beyond the stored Progress); each refused read is listed under
 // errors, so applied + ignored + len(errors) is the number of reads sent.
 type ProgressResultJSON struct {
-	Applied int             `json:"applied"`
-	Ignored int             `json:"ignored"`
-	Errors  []ReadErrorJSON `json:"errors"`
+	Applied int                `json:"applied"`
+	Ignored int                `json:"ignored"`
+	Errors  []client.ReadError `json:"errors"` // always present, [] when none
 }
 
 // postProgress applies a batch of reads. Invalid entries are reported and
@@ -68,13 +63,13 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf(`field "reads" holds %d reads; send at most %d per request`, len(reads), MaxReadsPerBatch))
 		return
 	}
-	res := ProgressResultJSON{Errors: []ReadErrorJSON{}}
+	res := ProgressResultJSON{Errors: []client.ReadError{}}
 	valid := make([]store.Read, 0, len(reads))
 	now := s.Now()
 	for i, in := range reads {
 		rd, err := s.validateRead(in, now)
 		if err != nil {
-			res.Errors = append(res.Errors, ReadErrorJSON{Index: i, Error: err.Error()})
+			res.Errors = append(res.Errors, client.ReadError{Index: i, Error: err.Error()})
 			continue
 		}
 		rd.ReaderID = id.ReaderID

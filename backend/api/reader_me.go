@@ -1,15 +1,12 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
 
-// meJSON is the body of GET /api/me.
-type meJSON struct {
-	DiscordID string `json:"discord_id"`
-	Name      string `json:"name"`
-	Owner     bool   `json:"owner"`
-}
+	"mangabookmark/backend/api/client"
+)
 
 func (s *Server) getMe(w http.ResponseWriter, r *http.Request) {
 	id, _ := IdentityFrom(r.Context())
-	writeJSON(w, http.StatusOK, meJSON{DiscordID: id.DiscordID, Name: id.Name, Owner: id.Owner})
+	writeJSON(w, http.StatusOK, client.Me{DiscordID: id.DiscordID, Name: id.Name, Owner: id.Owner})
 }

@@ -1,7 +1,8 @@
 // Package client is the typed Go client of the whole HTTP contract
 // (shared/API.md): the Reader API, the Owner's admin API and health. mbctl,
 // the dashboard and end-to-end tests use it. The wire types here are also the
-// ones the server's admin handlers encode, so the two cannot drift apart.
+// ones the server encodes (bookmarks, /api/me, the admin bodies), so the two
+// cannot drift apart.
 //
 // Every non-2xx answer becomes an *APIError carrying the status and the
 // server's one-sentence message; a server that cannot be reached at all
