@@ -169,7 +169,17 @@ func Fetch(ctx context.Context, f Fetcher, req Request, want Kind) (resp *Respon
 	return resp, Result{Outcome: OK, Status: resp.Status}, true
 }
 
-// Fail builds a failed Result with a wrapped error.
+// Fail builds a failed Result: an outcome other than OK, the status of the
+// response it came from, and the error saying why.
 func Fail(o Outcome, status int, err error) Result {
 	return Result{Outcome: o, Status: status, Err: err}
+}
+
+// Done ends a read with the parser's verdict on its last response: the
+// facts when out is OK, else a Fail with out and err.
+func Done(f Facts, out Outcome, status int, err error) Result {
+	if out != OK {
+		return Fail(out, status, err)
+	}
+	return Result{Outcome: OK, Facts: f, Status: status}
 }

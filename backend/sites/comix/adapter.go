@@ -44,8 +44,5 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 		return res
 	}
 	facts, out, err := ParsePage(resp.Body, s.Base(), id)
-	if out != sites.OK {
-		return sites.Fail(out, resp.Status, err)
-	}
-	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+	return sites.Done(facts, out, resp.Status, err)
 }

@@ -57,10 +57,6 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
-	ch, out, err := ParseChapters(resp.Body, s.Base(), id)
-	if out != sites.OK {
-		return sites.Fail(out, resp.Status, err)
-	}
-	facts.Latest = ch
-	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+	facts.Latest, out, err = ParseChapters(resp.Body, s.Base(), id)
+	return sites.Done(facts, out, resp.Status, err)
 }

@@ -57,10 +57,6 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
-	ch, out, err := ParseChapterList(resp.Body, s.Base())
-	if out != sites.OK {
-		return sites.Fail(out, resp.Status, err)
-	}
-	facts.Latest = ch
-	return sites.Result{Outcome: sites.OK, Facts: facts, Status: resp.Status}
+	facts.Latest, out, err = ParseChapterList(resp.Body, s.Base())
+	return sites.Done(facts, out, resp.Status, err)
 }
