@@ -76,7 +76,7 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 	stall, err := n.st.NoticeStallRun(ctx, site.Name)
 	if err != nil {
 		log.Error("owner notices: evaluate", "kind", notify.KindStall, "error", err)
-	} else if stall.LastSkip == "paused" {
+	} else if stall.LastSkip == SkipPaused {
 		// A pause is the Owner's own act: the Site's episodes neither open
 		// nor close while it lasts.
 	} else {
