@@ -17,10 +17,6 @@ const (
 	SkipStopped     = "stopped"      // shutdown cut the pass short
 )
 
-// Skips lists every skip value, SkipNone first.
-var Skips = []string{SkipNone, SkipPaused, SkipRefusing, SkipNoBrowser, SkipBrowserDown,
-	SkipStoreError, SkipAsleep, SkipLockLost, SkipStopped}
-
 // Pace constants of the pass (docs/adr/0002-poll-lanes.md).
 const (
 	// RefuseBackoff is how long two refusals in one pass stop a Lane.
