@@ -78,13 +78,10 @@ func NewPlain(opts PlainOptions) *Plain {
 	return p
 }
 
-// Fetch gets req.Data when set, else req.Page, reading at most BodyLimit
-// bytes. Only a usable HTTP answer (any status) is returned without error.
+// Fetch gets req.Target(), reading at most BodyLimit bytes. Only a usable
+// HTTP answer (any status) is returned without error.
 func (p *Plain) Fetch(ctx context.Context, req Request) (*Response, error) {
-	target := req.Page
-	if req.Data != "" {
-		target = req.Data
-	}
+	target := req.Target()
 	ctx, cancel := context.WithTimeout(ctx, p.opts.TotalTimeout)
 	defer cancel()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)

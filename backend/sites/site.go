@@ -76,6 +76,14 @@ type Request struct {
 	Header http.Header // extra per-Site headers (Referer, Origin)
 }
 
+// Target is the URL whose body the request wants: Data when set, else Page.
+func (r Request) Target() string {
+	if r.Data != "" {
+		return r.Data
+	}
+	return r.Page
+}
+
 // Response is the document a route fetched.
 type Response struct {
 	Status   int

@@ -58,10 +58,7 @@ func (f *Fetcher) Requests() []sites.Request {
 
 // Fetch answers from the script. A cancelled context wins over the script.
 func (f *Fetcher) Fetch(ctx context.Context, req sites.Request) (*sites.Response, error) {
-	target := req.Page
-	if req.Data != "" {
-		target = req.Data
-	}
+	target := req.Target()
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
 	a, ok := f.answers[target]
