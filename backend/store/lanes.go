@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // Lane is one poll_lanes row: the Owner's pause window and the refusal
@@ -34,10 +37,10 @@ func scanLane(row scanner) (Lane, error) {
 // no windows) when the Site has none yet.
 func (s *Store) GetLane(ctx context.Context, site string) (Lane, error) {
 	l, err := scanLane(s.pool.QueryRow(ctx, `SELECT `+laneColumns+` FROM poll_lanes WHERE site = $1`, site))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Lane{Site: site}, nil
+	}
 	if err != nil {
-		if notFound("get lane", err) == ErrNotFound {
-			return Lane{Site: site}, nil
-		}
 		return Lane{}, fmt.Errorf("store: get lane: %w", err)
 	}
 	return l, nil
