@@ -111,8 +111,6 @@ func ClassifyError(err error) Outcome {
 		errors.Is(err, ErrTooManyRedirects), errors.Is(err, ErrWrongType),
 		errors.Is(err, ErrUnusable):
 		return Unfetchable
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return Errors
 	}
 	return Errors
 }
