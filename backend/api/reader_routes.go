@@ -1,5 +1,7 @@
 package api
 
+import "mangabookmark/backend/userscript"
+
 // readerRoutes registers the Reader API, the covers and the userscript.
 // Writes go through the per-token limiter (429 past it); reads do not.
 //
@@ -29,5 +31,5 @@ func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("DELETE /api/bookmarks/{site}/{series_id}", s.reader(s.limitWrites(s.removeBookmark)))
 	s.mux.HandleFunc("POST /api/progress", s.reader(s.limitWrites(s.postProgress)))
 	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.reader(s.getCover))
-	s.mux.HandleFunc("GET /userscript/mangabookmark.user.js", s.getUserscript)
+	s.mux.HandleFunc("GET "+userscript.Path, s.getUserscript)
 }

@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/userscript"
 )
 
 // MaxBodyBytes is the largest request body accepted (413 above it).
@@ -74,6 +75,7 @@ type Server struct {
 	limiter  *writeLimiter
 	counts   adminCountCache // the admin API's periodically recounted totals
 	counters httpCounters    // answered requests by status class, for /metrics
+	userjs   []byte          // Deps.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes.
@@ -85,6 +87,9 @@ func New(d Deps) *Server {
 		d.Now = time.Now
 	}
 	s := &Server{Deps: d, mux: http.NewServeMux(), limiter: newWriteLimiter(d.Now)}
+	if d.Userjs != nil {
+		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
+	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", s.metricsHandler())
 	if d.OAuth != nil {

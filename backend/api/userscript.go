@@ -3,17 +3,15 @@ package api
 import (
 	"net/http"
 	"strconv"
-
-	"mangabookmark/backend/userscript"
 )
 
-// getUserscript serves the userscript rendered for PUBLIC_BASE_URL.
+// getUserscript serves the userscript New rendered for PUBLIC_BASE_URL.
 func (s *Server) getUserscript(w http.ResponseWriter, r *http.Request) {
-	if s.Userjs == nil {
+	body := s.userjs
+	if body == nil {
 		writeError(w, http.StatusNotFound, "this server does not serve the userscript")
 		return
 	}
-	body := userscript.Render(s.Userjs, s.BaseURL)
 	h := w.Header()
 	h.Set("Content-Type", "text/javascript; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
