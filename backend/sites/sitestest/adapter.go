@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"strings"
 	"sync"
 
 	"mangabookmark/backend/sites"
@@ -80,8 +79,8 @@ func (a *Adapter) Reads() []string {
 
 // SeriesID accepts /series/{id} and /series/{id}/anything.
 func (a *Adapter) SeriesID(u *url.URL) (string, error) {
-	p := strings.Split(strings.Trim(u.Path, "/"), "/")
-	if len(p) < 2 || p[0] != "series" || p[1] == "" {
+	p := sites.PathSegments(u)
+	if len(p) < 2 || p[0] != "series" {
 		return "", fmt.Errorf("sitestest: path %q is not /series/{id}: %w", u.Path, sites.ErrNoSeries)
 	}
 	return p[1], nil
@@ -89,7 +88,7 @@ func (a *Adapter) SeriesID(u *url.URL) (string, error) {
 
 // SeriesURL is {origin}/series/{id}.
 func (a *Adapter) SeriesURL(s *sites.Site, seriesID string) string {
-	return s.Origin + "/series/" + seriesID
+	return s.Base() + "/series/" + seriesID
 }
 
 // Read answers from the script.
