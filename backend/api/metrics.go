@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"mangabookmark/backend/api/client"
 )
 
 // httpCounters counts answered requests by status class, for /metrics.
@@ -42,7 +44,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 // laneStates is every Lane state word, so each gets a series even at zero.
-var laneStates = []string{"running", "idle", "paused", "refusing", "browser_down", "no_browser", "asleep", "disabled"}
+var laneStates = []string{client.StateRunning, client.StateIdle, client.StatePaused, client.StateRefusing,
+	client.StateBrowserDown, client.StateNoBrowser, client.StateAsleep, client.StateDisabled}
 
 // metrics writes the Prometheus text exposition: build info, request
 // counts, and one gauge family per Lane fact the admin API shows.
