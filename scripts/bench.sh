@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make bench: every benchmark the issues ask for, on this machine, then one
-# report (printed and written to docs/benchmarks.md). Takes about 10 minutes:
-# the 1M-Series benchmarks seed their own databases.
+# report (printed and written to docs/benchmarks.md). Takes about 3 minutes on
+# two cores: the 1M-Series benchmarks seed their own databases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MB_BENCH_LARGE=1
