@@ -10,8 +10,9 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// LockAppName is the application_name of every Lane lock connection, so an
-// operator (or a test) can find them in pg_stat_activity.
+// LockAppName is the application_name of every connection the Lanes hold
+// outside the pool (Lane locks and the wake listener), so an operator can
+// find them in pg_stat_activity.
 const LockAppName = "mangabookmark-lane-lock"
 
 // LaneLock is the ownership of one Site's Lane across processes: a
@@ -50,14 +51,9 @@ func (l *LaneLock) TryAcquire(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	if l.conn == nil || l.conn.IsClosed() {
-		cfg, err := pgx.ParseConfig(l.dsn)
+		c, err := connectDedicated(ctx, l.dsn)
 		if err != nil {
-			return false, errors.New("store: lane lock: the database URL does not parse")
-		}
-		cfg.RuntimeParams["application_name"] = LockAppName
-		c, err := pgx.ConnectConfig(ctx, cfg)
-		if err != nil {
-			return false, fmt.Errorf("store: lane lock %s: connect: %w", l.site, err)
+			return false, fmt.Errorf("store: lane lock %s: %w", l.site, err)
 		}
 		l.conn = c
 	}
@@ -103,6 +99,21 @@ func (l *LaneLock) Release(ctx context.Context) {
 	l.closeLocked()
 }
 
+// connectDedicated opens a connection of its own, outside the pool, named
+// LockAppName. The error never quotes dsn, which may hold a password.
+func connectDedicated(ctx context.Context, dsn string) (*pgx.Conn, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, errors.New("the database URL does not parse")
+	}
+	cfg.RuntimeParams["application_name"] = LockAppName
+	c, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	return c, nil
+}
+
 func (l *LaneLock) closeLocked() {
 	if l.conn != nil {
 		_ = l.conn.Close(context.Background())
@@ -128,14 +139,9 @@ func (s *Store) NotifyLaneWake(ctx context.Context, payload string) error {
 // sends, on a connection of its own, until ctx ends (nil) or the connection
 // fails (the error). onReady, when not nil, runs once listening.
 func (s *Store) ListenLaneWakes(ctx context.Context, onReady func(), fn func(payload string)) error {
-	cfg, err := pgx.ParseConfig(s.dsn)
+	c, err := connectDedicated(ctx, s.dsn)
 	if err != nil {
-		return errors.New("store: listen lane wakes: the database URL does not parse")
-	}
-	cfg.RuntimeParams["application_name"] = LockAppName
-	c, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return fmt.Errorf("store: listen lane wakes: connect: %w", err)
+		return fmt.Errorf("store: listen lane wakes: %w", err)
 	}
 	defer c.Close(context.WithoutCancel(ctx))
 	if _, err := c.Exec(ctx, `LISTEN `+laneWakeChannel); err != nil {
