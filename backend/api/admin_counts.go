@@ -24,13 +24,11 @@ type adminCountCache struct {
 	refreshing bool
 }
 
-func (s *Server) adminCountCache() *adminCountCache { return &s.counts }
-
 // adminLaneCounts returns the large counts of every registry Site: fresh
 // ones on the first call, else the last finished count, starting a
 // background recount when it is older than adminCountsTTL.
 func (s *Server) adminLaneCounts(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
-	c := s.adminCountCache()
+	c := &s.counts
 	c.mu.Lock()
 	if c.counts == nil {
 		c.mu.Unlock()
@@ -69,12 +67,7 @@ func (s *Server) recountLanes(c *adminCountCache, now time.Time) {
 }
 
 func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
-	all := s.adminSites().All()
-	in := make([]store.AdminLaneSite, len(all))
-	for i, site := range all {
-		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
-	}
-	rows, err := s.Store.AdminLaneCounts(ctx, now, in)
+	rows, err := s.Store.AdminLaneCounts(ctx, now, adminLaneSites(s.adminSites().All()))
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +76,15 @@ func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]stor
 		out[r.Site] = r
 	}
 	return out, nil
+}
+
+// adminLaneSites is what the store's Lane queries need of each Site.
+func adminLaneSites(list []*sites.Site) []store.AdminLaneSite {
+	in := make([]store.AdminLaneSite, len(list))
+	for i, site := range list {
+		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
+	}
+	return in
 }
 
 // emptyRegistry stands in when the server was built without Sites, so the

@@ -24,11 +24,7 @@ func (s *Server) adminLanes(w http.ResponseWriter, r *http.Request) {
 // adminLaneViews reads and derives the given Lanes, in the order given.
 func (s *Server) adminLaneViews(ctx context.Context, list []*sites.Site) ([]client.Lane, error) {
 	now := s.Now()
-	in := make([]store.AdminLaneSite, len(list))
-	for i, site := range list {
-		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
-	}
-	snaps, err := s.Store.AdminLaneSnapshots(ctx, now, in)
+	snaps, err := s.Store.AdminLaneSnapshots(ctx, now, adminLaneSites(list))
 	if err != nil {
 		return nil, err
 	}
