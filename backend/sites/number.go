@@ -62,6 +62,15 @@ func NumberFromName(name string) (string, bool) {
 	return ParseNumber(m[1])
 }
 
+// ChapterTitle is the Site's chapter name, trimmed, or "Chapter {number}"
+// when the Site gives none.
+func ChapterTitle(name, number string) string {
+	if name = strings.TrimSpace(name); name != "" {
+		return name
+	}
+	return "Chapter " + number
+}
+
 // CompareNumbers compares two numbers normalised by ParseNumber, returning
 // -1, 0 or +1. Unparseable input sorts below any number.
 func CompareNumbers(a, b string) int {

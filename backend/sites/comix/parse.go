@@ -91,10 +91,7 @@ func ParsePage(body []byte, base, id string) (sites.Facts, sites.Outcome, error)
 	if best == nil {
 		return f, sites.NoChapter, fmt.Errorf("comix: %d chapters, none with a number", len(items))
 	}
-	ch := &sites.Chapter{Number: bestNum, Title: strings.TrimSpace(best.Name)}
-	if ch.Title == "" {
-		ch.Title = "Chapter " + bestNum
-	}
+	ch := &sites.Chapter{Number: bestNum, Title: sites.ChapterTitle(best.Name, bestNum)}
 	ch.URL = sites.Resolve(base, best.URL)
 	if ch.URL == "" {
 		if cid := strings.Trim(string(best.ID), `"`); cid != "" && strings.Trim(cid, "0123456789") == "" {

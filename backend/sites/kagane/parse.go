@@ -61,10 +61,7 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 	if best == nil {
 		return f, sites.NoChapter, fmt.Errorf("kagane: %d books, none with a chapter number", len(*d.Books))
 	}
-	ch := &sites.Chapter{Number: bestNum, Title: strings.TrimSpace(best.Title)}
-	if ch.Title == "" {
-		ch.Title = "Chapter " + bestNum
-	}
+	ch := &sites.Chapter{Number: bestNum, Title: sites.ChapterTitle(best.Title, bestNum)}
 	if best.BookID != "" {
 		ch.URL = sites.Resolve(base, "/series/"+url.PathEscape(id)+"/reader/"+url.PathEscape(best.BookID))
 	}

@@ -109,7 +109,7 @@ type feedBody struct {
 		ID         string `json:"id"`
 		Attributes struct {
 			Chapter     *string `json:"chapter"`
-			Title       *string `json:"title"`
+			Title       string  `json:"title"` // null when the chapter has no name
 			ExternalURL *string `json:"externalUrl"`
 			Pages       int     `json:"pages"`
 			PublishAt   string  `json:"publishAt"`
@@ -148,10 +148,7 @@ func ParseFeed(body []byte, site string) (*sites.Chapter, sites.Outcome, error) 
 		if best != nil && sites.CompareNumbers(num, best.Number) <= 0 {
 			continue
 		}
-		ch := &sites.Chapter{Number: num, Title: "Chapter " + num}
-		if a.Title != nil && strings.TrimSpace(*a.Title) != "" {
-			ch.Title = strings.TrimSpace(*a.Title)
-		}
+		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(a.Title, num)}
 		if uuidRe.MatchString(row.ID) {
 			ch.URL = sites.Resolve(site, "/chapter/"+row.ID)
 		}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
-	"strings"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -79,10 +78,7 @@ func ParseChapters(body []byte, base, slug string) (*sites.Chapter, sites.Outcom
 		if !ok || (best != nil && sites.CompareNumbers(num, best.Number) <= 0) {
 			continue
 		}
-		ch := &sites.Chapter{Number: num, Title: strings.TrimSpace(c.Name)}
-		if ch.Title == "" {
-			ch.Title = "Chapter " + num
-		}
+		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(c.Name, num)}
 		if c.Slug != "" {
 			ch.URL = sites.Resolve(base, "/manga/"+url.PathEscape(slug)+"/"+url.PathEscape(c.Slug))
 		}
