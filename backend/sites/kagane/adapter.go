@@ -39,9 +39,9 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 	return s.Base() + "/series/" + id
 }
 
-// Request is what Read asks the route for: open the Series page, fetch the
+// request is what Read asks the route for: open the Series page, fetch the
 // details JSON from inside it with the Origin and Referer the API expects.
-func Request(s *sites.Site, id string) sites.Request {
+func request(s *sites.Site, id string) sites.Request {
 	base := s.Base()
 	return sites.Request{Site: s, Page: base + "/series/" + id, Data: base + "/api/v2/series/" + id,
 		Accept: "application/json", Header: map[string][]string{"Origin": {base}, "Referer": {base + "/"}}}
@@ -49,7 +49,7 @@ func Request(s *sites.Site, id string) sites.Request {
 
 // Read fetches and parses the details.
 func (Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
-	resp, res, ok := sites.Fetch(ctx, f, Request(s, id), sites.JSON)
+	resp, res, ok := sites.Fetch(ctx, f, request(s, id), sites.JSON)
 	if !ok {
 		return res
 	}

@@ -13,8 +13,8 @@ import (
 // Public hosts of the API and of cover images. When the Site's origin is
 // overridden (SITE_ORIGINS), both are replaced by that origin.
 const (
-	APIOrigin     = "https://api.mangadex.org"
-	UploadsOrigin = "https://uploads.mangadex.org"
+	apiOrigin     = "https://api.mangadex.org"
+	uploadsOrigin = "https://uploads.mangadex.org"
 )
 
 var uuidRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
@@ -50,12 +50,12 @@ func hosts(s *sites.Site) (api, uploads string) {
 	if s.Overridden {
 		return s.Base(), s.Base()
 	}
-	return APIOrigin, UploadsOrigin
+	return apiOrigin, uploadsOrigin
 }
 
-// FeedQuery is the query of the feed request: English chapters of every
+// feedQuery is the query of the feed request: English chapters of every
 // content rating, newest chapter number first, no future or empty ones.
-const FeedQuery = "translatedLanguage[]=en&order[chapter]=desc&limit=100&includeFuturePublishAt=0&includeEmptyPages=0" +
+const feedQuery = "translatedLanguage[]=en&order[chapter]=desc&limit=100&includeFuturePublishAt=0&includeEmptyPages=0" +
 	"&contentRating[]=safe&contentRating[]=suggestive&contentRating[]=erotica&contentRating[]=pornographic"
 
 // Read fetches the manga entity, then the feed.
@@ -71,7 +71,7 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if out != sites.OK {
 		return sites.Fail(out, resp.Status, err)
 	}
-	req.Page = api + "/manga/" + url.PathEscape(id) + "/feed?" + FeedQuery
+	req.Page = api + "/manga/" + url.PathEscape(id) + "/feed?" + feedQuery
 	resp, res, ok = sites.Fetch(ctx, f, req, sites.JSON)
 	if !ok {
 		return res

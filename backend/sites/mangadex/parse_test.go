@@ -12,7 +12,7 @@ const id = "a1c7c817-4e59-43b7-9365-09675a149a6f"
 func TestParseMangaGolden(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json"} {
-		f, out, _ := ParseManga(golden.Fixture(t, name), id, UploadsOrigin)
+		f, out, _ := ParseManga(golden.Fixture(t, name), id, uploadsOrigin)
 		golden.Check(t, name, out, f)
 	}
 }
@@ -40,7 +40,7 @@ func FuzzParseManga(f *testing.F) {
 		f.Add(golden.Fixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		_, out, err := ParseManga(body, id, UploadsOrigin)
+		_, out, err := ParseManga(body, id, uploadsOrigin)
 		if !out.Valid() || (out == sites.OK) != (err == nil) {
 			t.Fatalf("outcome %q with error %v", out, err)
 		}

@@ -35,8 +35,8 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 	return s.Base() + "/manga/" + id
 }
 
-// ChaptersURL is the chapter JSON endpoint of a Series.
-func ChaptersURL(s *sites.Site, id string) string {
+// chaptersURL is the chapter JSON endpoint of a Series.
+func chaptersURL(s *sites.Site, id string) string {
 	return s.Base() + "/api/manga/" + url.PathEscape(id) + "/chapters?limit=-1"
 }
 
@@ -51,7 +51,7 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if out != sites.OK {
 		return sites.Fail(out, resp.Status, err)
 	}
-	req := sites.Request{Site: s, Page: page, Data: ChaptersURL(s, id), Accept: "application/json",
+	req := sites.Request{Site: s, Page: page, Data: chaptersURL(s, id), Accept: "application/json",
 		Header: map[string][]string{"Referer": {page}}}
 	resp, res, ok = sites.Fetch(ctx, f, req, sites.JSON)
 	if !ok {
