@@ -52,11 +52,7 @@ func (s *Store) DueSummary(ctx context.Context, site string, rest time.Duration,
 
 // DueSeries is one Series a pass will read.
 type DueSeries struct {
-	SeriesID        string
-	URL             string
-	CoverURL        string
-	LatestCheckedAt *time.Time
-	ForcePollAt     *time.Time
+	SeriesID string
 }
 
 // DueBatch returns up to limit due Series in the order a pass reads them:
@@ -68,17 +64,17 @@ func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, n
 		return nil, nil
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT series_id, url, cover_url, latest_checked_at, force_poll_at FROM (
-			(SELECT 0 AS arm, force_poll_at AS k, series_id, url, cover_url, latest_checked_at, force_poll_at
+		SELECT series_id FROM (
+			(SELECT 0 AS arm, force_poll_at AS k, series_id
 				FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
 					AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)
 				ORDER BY force_poll_at, series_id LIMIT $3)
 			UNION ALL
-			(SELECT 1, created_at, series_id, url, cover_url, latest_checked_at, force_poll_at
+			(SELECT 1, created_at, series_id
 				FROM series WHERE site = $1 AND latest_checked_at IS NULL AND force_poll_at IS NULL
 				ORDER BY created_at, series_id LIMIT $3)
 			UNION ALL
-			(SELECT 2, latest_checked_at, series_id, url, cover_url, latest_checked_at, force_poll_at
+			(SELECT 2, latest_checked_at, series_id
 				FROM series WHERE site = $1 AND latest_checked_at <= $2
 					AND (force_poll_at IS NULL OR force_poll_at <= latest_checked_at)
 				ORDER BY latest_checked_at NULLS FIRST LIMIT $3)
@@ -90,7 +86,7 @@ func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, n
 	out := make([]DueSeries, 0, min(limit, 1024))
 	for rows.Next() {
 		var d DueSeries
-		if err := rows.Scan(&d.SeriesID, &d.URL, &d.CoverURL, &d.LatestCheckedAt, &d.ForcePollAt); err != nil {
+		if err := rows.Scan(&d.SeriesID); err != nil {
 			return nil, fmt.Errorf("store: due batch: %w", err)
 		}
 		out = append(out, d)
