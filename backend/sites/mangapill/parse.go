@@ -63,15 +63,12 @@ func cover(doc *dom.Node, base string) string {
 
 // coverIn follows div.container > div:first-child > div:first-child > img.
 func coverIn(c *dom.Node, base string) string {
-	for depth := 0; depth < 2 && c != nil; depth++ {
+	for depth := 0; depth < 2; depth++ {
 		kids := dom.Children(c)
 		if len(kids) == 0 || !dom.Is(kids[0], "div") {
 			return ""
 		}
 		c = kids[0]
-	}
-	if c == nil {
-		return ""
 	}
 	for _, img := range dom.Children(c) {
 		if !dom.Is(img, "img") {

@@ -33,7 +33,7 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	pic := dom.Find(doc, func(n *dom.Node) bool {
 		return (dom.Is(n, "div") && dom.HasClass(n, "manga-info-pic")) || (dom.Is(n, "span") && dom.HasClass(n, "info-image"))
 	})
-	if img := dom.Find(pic, dom.Tag("img")); pic != nil && img != nil {
+	if img := dom.Find(pic, dom.Tag("img")); img != nil { // Find(nil) is nil
 		v, _ := dom.Attr(img, "src")
 		f.CoverURL = sites.Resolve(base, v)
 	}
