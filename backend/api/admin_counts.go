@@ -67,7 +67,7 @@ func (s *Server) recountLanes(c *adminCountCache, now time.Time) {
 }
 
 func (s *Server) countLanes(ctx context.Context, now time.Time) (map[string]store.AdminLaneCount, error) {
-	rows, err := s.Store.AdminLaneCounts(ctx, now, adminLaneSites(s.adminSites().All()))
+	rows, err := s.Store.AdminLaneCounts(ctx, now, adminLaneSites(s.Sites.All()))
 	if err != nil {
 		return nil, err
 	}
@@ -85,15 +85,4 @@ func adminLaneSites(list []*sites.Site) []store.AdminLaneSite {
 		in[i] = store.AdminLaneSite{Site: site.Name, Rest: site.Rest}
 	}
 	return in
-}
-
-// emptyRegistry stands in when the server was built without Sites, so the
-// admin API answers with no Lanes instead of failing.
-var emptyRegistry, _ = sites.NewRegistry(nil)
-
-func (s *Server) adminSites() *sites.Registry {
-	if s.Sites == nil {
-		return emptyRegistry
-	}
-	return s.Sites
 }

@@ -2,9 +2,7 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"net/http"
-	"strings"
 	"time"
 
 	"mangabookmark/backend/api/client"
@@ -13,7 +11,7 @@ import (
 )
 
 func (s *Server) adminLanes(w http.ResponseWriter, r *http.Request) {
-	lanes, err := s.adminLaneViews(r.Context(), s.adminSites().All())
+	lanes, err := s.adminLaneViews(r.Context(), s.Sites.All())
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
@@ -96,14 +94,8 @@ func adminUTC(t *time.Time) *time.Time {
 // adminSite resolves {site}, answering 404 naming the known Sites when
 // it is not one of them.
 func (s *Server) adminSite(w http.ResponseWriter, r *http.Request) (*sites.Site, bool) {
-	name := r.PathValue("site")
-	site := s.adminSites().Get(name)
-	if site == nil {
-		writeError(w, http.StatusNotFound, fmt.Sprintf("no Site named %q; the known Sites are %s",
-			name, strings.Join(s.adminSites().Names(), ", ")))
-		return nil, false
-	}
-	return site, true
+	site := s.siteOr404(w, r.PathValue("site"))
+	return site, site != nil
 }
 
 // adminLaneAfterAct answers a pause or resume with the Lane as it now stands and

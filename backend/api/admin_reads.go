@@ -43,9 +43,9 @@ func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
 func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.AdminFailingFilter{Site: q.Get("site"), Outcome: q.Get("outcome")}
-	if f.Site != "" && s.adminSites().Get(f.Site) == nil {
+	if f.Site != "" && s.Sites.Get(f.Site) == nil {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("site=%q is not a known Site; the known Sites are %s",
-			f.Site, strings.Join(s.adminSites().Names(), ", ")))
+			f.Site, s.siteNames()))
 		return
 	}
 	if f.Outcome != "" && !slices.Contains(client.Outcomes, f.Outcome) {

@@ -66,10 +66,6 @@ func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `field "url" is required: send the URL of a Series or chapter page`)
 		return
 	}
-	if s.Sites == nil {
-		writeError(w, http.StatusUnprocessableEntity, "this server has no Sites registered")
-		return
-	}
 	ref, err := s.Sites.Canonicalize(*body.URL)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, canonicalReason(err))

@@ -57,7 +57,7 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	for i := 1; i <= 5; i++ {
 		fmt.Fprintf(&b, "mangabookmark_http_requests_total{class=\"%dxx\"} %d\n", i, s.counters.byClass[i].Load())
 	}
-	if s.Store != nil && s.Sites != nil {
+	if s.Store != nil {
 		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
 		defer cancel()
 		lanes, err := s.adminLaneViews(ctx, s.Sites.All())

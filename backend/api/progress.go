@@ -95,9 +95,6 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 // number, an RFC 3339 time not far in the future, and a URL, when given,
 // on the Site and (when it names one) of the same Series.
 func (s *Server) validateRead(in ReadJSON, now time.Time) (store.Read, error) {
-	if s.Sites == nil {
-		return store.Read{}, errors.New("this server has no Sites registered")
-	}
 	site := s.Sites.Get(in.Site)
 	if site == nil {
 		return store.Read{}, fmt.Errorf("site %q is not one of the Sites (%s)", in.Site, s.siteNames())

@@ -26,17 +26,15 @@ func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
 // siteOr404 returns the registered Site named in the path, or answers 404
 // naming the known Sites.
 func (s *Server) siteOr404(w http.ResponseWriter, name string) *sites.Site {
-	if s.Sites != nil {
-		if site := s.Sites.Get(name); site != nil {
-			return site
-		}
+	if site := s.Sites.Get(name); site != nil {
+		return site
 	}
 	writeError(w, http.StatusNotFound, "unknown Site "+strconv.Quote(name)+"; the Sites are: "+s.siteNames())
 	return nil
 }
 
 func (s *Server) siteNames() string {
-	if s.Sites == nil {
+	if len(s.Sites.All()) == 0 {
 		return "(none registered)"
 	}
 	return strings.Join(s.Sites.Names(), ", ")

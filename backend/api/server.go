@@ -54,7 +54,7 @@ type LaneRuntime struct {
 // Deps are the server's collaborators.
 type Deps struct {
 	Store    *store.Store
-	Sites    *sites.Registry
+	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
 	Auth     Authenticator
 	Lanes    Lanes
 	Log      *slog.Logger
@@ -67,6 +67,10 @@ type Deps struct {
 	Userjs   []byte // the userscript template; nil serves 404
 	NoLimits bool   // disable per-token write rate limits (benchmarks)
 }
+
+// emptyRegistry stands in when the server was built without Sites, so every
+// handler can use s.Sites and a server without Sites answers with none.
+var emptyRegistry, _ = sites.NewRegistry(nil)
 
 // Server is the HTTP handler of the whole contract.
 type Server struct {
@@ -85,6 +89,9 @@ func New(d Deps) *Server {
 	}
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.Sites == nil {
+		d.Sites = emptyRegistry
 	}
 	s := &Server{Deps: d, mux: http.NewServeMux(), limiter: newWriteLimiter(d.Now)}
 	if d.Userjs != nil {
