@@ -2,7 +2,6 @@ package sites
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -62,16 +61,6 @@ func (r *Registry) Names() []string {
 
 // ByHost returns the Site serving that host (with or without "www."), or nil.
 func (r *Registry) ByHost(host string) *Site { return r.byHost[normHost(host)] }
-
-// Hosts returns every recognised host, sorted.
-func (r *Registry) Hosts() []string {
-	out := make([]string, 0, len(r.byHost))
-	for h := range r.byHost {
-		out = append(out, h)
-	}
-	sort.Strings(out)
-	return out
-}
 
 func normHost(h string) string {
 	h = strings.ToLower(strings.TrimSuffix(h, "."))
