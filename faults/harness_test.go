@@ -53,12 +53,6 @@ func needSuite(t *testing.T) {
 	}
 }
 
-func binary(t *testing.T) string { return proctest.Binary(t) }
-
-func freeAddr(t *testing.T) string { return proctest.FreeAddr(t) }
-
-func cleanEnv(extra ...string) []string { return proctest.CleanEnv(extra...) }
-
 // syncBuffer is a bytes.Buffer safe for a writer goroutine and readers.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -135,8 +129,8 @@ func (d *deployment) run(extra map[string]string, args ...string) (string, strin
 	d.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary(d.t), args...)
-	cmd.Env = cleanEnv(d.envList(extra)...)
+	cmd := exec.CommandContext(ctx, proctest.Binary(d.t), args...)
+	cmd.Env = proctest.CleanEnv(d.envList(extra)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -262,7 +256,7 @@ type backend struct {
 // extra and waits for /healthz to answer 200.
 func (d *deployment) serve(name string, extra map[string]string) *backend {
 	d.t.Helper()
-	addr := freeAddr(d.t)
+	addr := proctest.FreeAddr(d.t)
 	if extra == nil {
 		extra = map[string]string{}
 	}
@@ -272,8 +266,8 @@ func (d *deployment) serve(name string, extra map[string]string) *backend {
 		addr = extra["LISTEN_ADDR"]
 	}
 	b := &backend{t: d.t, name: name, addr: addr, url: "http://" + addr, logs: &syncBuffer{}, done: make(chan struct{})}
-	b.cmd = exec.Command(binary(d.t), "serve")
-	b.cmd.Env = cleanEnv(d.envList(extra)...)
+	b.cmd = exec.Command(proctest.Binary(d.t), "serve")
+	b.cmd.Env = proctest.CleanEnv(d.envList(extra)...)
 	b.cmd.Stderr = b.logs
 	b.cmd.Stdout = b.logs
 	if err := b.cmd.Start(); err != nil {

@@ -16,6 +16,7 @@ import (
 
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/internal/proctest"
 )
 
 // canary is an HTTP server that counts every request it sees.
@@ -238,10 +239,10 @@ func TestSecurity(t *testing.T) {
 			{"partial oauth", map[string]string{"DISCORD_CLIENT_ID": "1", "DISCORD_CLIENT_SECRET": clientSecret}, "DISCORD_CLIENT_ID"},
 		}
 		for _, c := range cases {
-			c.env["LISTEN_ADDR"] = freeAddr(t)
+			c.env["LISTEN_ADDR"] = proctest.FreeAddr(t)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			cmd := exec.CommandContext(ctx, binary(t), "serve")
-			cmd.Env = cleanEnv(d.envList(c.env)...)
+			cmd := exec.CommandContext(ctx, proctest.Binary(t), "serve")
+			cmd.Env = proctest.CleanEnv(d.envList(c.env)...)
 			out, err := cmd.CombinedOutput()
 			cancel()
 			if _, ok := err.(*exec.ExitError); !ok {

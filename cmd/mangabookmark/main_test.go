@@ -17,19 +17,11 @@ import (
 	"mangabookmark/internal/proctest"
 )
 
-func binary(t *testing.T) string    { return proctest.Binary(t) }
-func binaryB(t testing.TB) string   { return proctest.Binary(t) }
-func freeAddr(t *testing.T) string  { return proctest.FreeAddr(t) }
-func freeAddrB(t testing.TB) string { return proctest.FreeAddr(t) }
-func cleanEnv(extra ...string) []string {
-	return proctest.CleanEnv(extra...)
-}
-
 func TestServeAnswersHealthzAndShutsDownGracefully(t *testing.T) {
 	dsn := dbtest.NewURL(t)
-	addr := freeAddr(t)
-	cmd := exec.Command(binary(t), "serve")
-	cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "LATEST_CHAPTER_POLL_ENABLED=false",
+	addr := proctest.FreeAddr(t)
+	cmd := exec.Command(proctest.Binary(t), "serve")
+	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "LATEST_CHAPTER_POLL_ENABLED=false",
 		"TOKEN_KEY=0123456789abcdef0123456789abcdef")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -88,8 +80,8 @@ func TestStartupErrorsAreClear(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, binary(t), "serve")
-			cmd.Env = cleanEnv(tc.env...)
+			cmd := exec.CommandContext(ctx, proctest.Binary(t), "serve")
+			cmd.Env = proctest.CleanEnv(tc.env...)
 			out, err := cmd.CombinedOutput()
 			ee, ok := err.(*exec.ExitError)
 			if !ok {
@@ -113,11 +105,11 @@ func TestStartupErrorsAreClear(t *testing.T) {
 
 func TestDemoServesSeededLibrary(t *testing.T) {
 	dsn := dbtest.NewURL(t)
-	addr := freeAddr(t)
+	addr := proctest.FreeAddr(t)
 	simAddr := "127.0.0.1:0" // six free ports, whatever else runs beside the test
 	tokenFile := filepath.Join(t.TempDir(), "owner-token")
-	cmd := exec.Command(binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile)
-	cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
+	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile)
+	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

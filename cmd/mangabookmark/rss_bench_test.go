@@ -19,6 +19,7 @@ import (
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/internal/proctest"
 )
 
 // BenchmarkResidentMemory measures the real backend binary's resident
@@ -59,9 +60,9 @@ func BenchmarkResidentMemory(b *testing.B) {
 	st.Close()
 
 	measure := func(poll bool, settle time.Duration) (rss, hwm float64) {
-		addr := freeAddrB(b)
-		cmd := exec.Command(binaryB(b), "serve")
-		cmd.Env = cleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "SITE_ORIGINS="+sim.OriginsValue(),
+		addr := proctest.FreeAddr(b)
+		cmd := exec.Command(proctest.Binary(b), "serve")
+		cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "SITE_ORIGINS="+sim.OriginsValue(),
 			"TOKEN_KEY=0123456789abcdef0123456789abcdef", "LATEST_CHAPTER_POLL_ENABLED="+strconv.FormatBool(poll),
 			"LOG_LEVEL=warn")
 		var stderr bytes.Buffer
