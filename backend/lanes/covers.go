@@ -20,8 +20,8 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// DefaultCoverLimit is the largest cover image stored.
-const DefaultCoverLimit = 2 << 20
+// defaultCoverLimit is the largest cover image stored when Config.CoverLimit is unset.
+const defaultCoverLimit = 2 << 20
 
 // errPrivateAddress refuses a dial to an address a page should never make
 // the backend reach.
@@ -49,7 +49,7 @@ func newCoverHealer(cfg Config, log *slog.Logger) *coverHealer {
 	h := &coverHealer{st: cfg.Store, clock: cfg.Clock, log: log, client: cfg.CoverClient,
 		limit: cfg.CoverLimit, pending: map[string]bool{}, ctx: context.Background()}
 	if h.limit <= 0 {
-		h.limit = DefaultCoverLimit
+		h.limit = defaultCoverLimit
 	}
 	n := cfg.CoverWorkers
 	if n <= 0 {
