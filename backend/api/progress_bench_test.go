@@ -96,7 +96,7 @@ func syncOp(b *testing.B) func(int, int64) error {
 	b.Cleanup(srv.Close)
 	tokens := make([]string, benchClients)
 	for i := range tokens {
-		tok, err := svc.MintToken(ctx, fmt.Sprintf("3%017d", i), "bench", "bench")
+		tok, _, err := svc.MintTokenRow(ctx, fmt.Sprintf("3%017d", i), "bench", "bench")
 		if err != nil {
 			b.Fatal(err)
 		}

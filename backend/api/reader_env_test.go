@@ -87,7 +87,7 @@ func newReaderEnv(t testing.TB, opts ...func(*api.Deps)) *readerEnv {
 // token mints a Reader token for discordID.
 func (e *readerEnv) token(discordID string) string {
 	e.t.Helper()
-	tok, err := e.auth.MintToken(context.Background(), discordID, "reader "+discordID, "test")
+	tok, _, err := e.auth.MintTokenRow(context.Background(), discordID, "reader "+discordID, "test")
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -169,14 +169,6 @@ func (s *Service) newPlaintext() (string, error) {
 	return TokenPrefix + base64.RawURLEncoding.EncodeToString(b), nil
 }
 
-// MintToken creates (or renames) the Reader with that Discord id and gives
-// it a new token named tokenName. The plaintext is returned once and never
-// stored or logged.
-func (s *Service) MintToken(ctx context.Context, readerDiscordID, readerName, tokenName string) (string, error) {
-	plain, _, err := s.mint(ctx, readerDiscordID, readerName, tokenName, nil)
-	return plain, err
-}
-
 // MintOwnerToken mints a token for the Owner (OWNER_DISCORD_ID), creating
 // the Owner's Reader row when needed.
 func (s *Service) MintOwnerToken(ctx context.Context, tokenName string) (string, store.Token, error) {
@@ -186,7 +178,9 @@ func (s *Service) MintOwnerToken(ctx context.Context, tokenName string) (string,
 	return s.mint(ctx, s.owner, "", tokenName, nil)
 }
 
-// MintTokenRow is MintToken returning the stored row as well (for the CLI).
+// MintTokenRow creates (or renames) the Reader with that Discord id and
+// gives it a new token named tokenName, returning the plaintext and the
+// stored row. The plaintext is returned once and never stored or logged.
 func (s *Service) MintTokenRow(ctx context.Context, readerDiscordID, readerName, tokenName string) (string, store.Token, error) {
 	return s.mint(ctx, readerDiscordID, readerName, tokenName, nil)
 }

@@ -18,7 +18,7 @@ func TestTokenLifecycle(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	svc := New(st, []byte(testKey), ownerID).WithClock(func() time.Time { return now })
 
-	plain, err := svc.MintToken(ctx, "200000000000000002", "Alice", "laptop")
+	plain, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Alice", "laptop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestOwnerToken(t *testing.T) {
 		t.Fatalf("owner identity: %+v %v", id, err)
 	}
 	// Without TOKEN_KEY nothing is minted and nothing authenticates.
-	if _, err := New(st, nil, ownerID).MintToken(ctx, "2", "", "x"); err == nil || !strings.Contains(err.Error(), "TOKEN_KEY") {
+	if _, _, err := New(st, nil, ownerID).MintTokenRow(ctx, "2", "", "x"); err == nil || !strings.Contains(err.Error(), "TOKEN_KEY") {
 		t.Fatalf("mint without key: %v", err)
 	}
 	if _, err := New(st, nil, ownerID).Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {

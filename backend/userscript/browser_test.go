@@ -153,7 +153,7 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	st := dbtest.New(t)
 	ctx := context.Background()
 	svc := auth.New(st, []byte(testKey), "")
-	token, err := svc.MintToken(ctx, "200000000000000002", "Ann", "browser test")
+	token, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Ann", "browser test")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,7 +58,7 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 	hs := httptest.NewServer(nil)
 	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
 	t.Cleanup(hs.Close)
-	good, err := svc.MintToken(context.Background(), "200000000000000002", "Ann", "t")
+	good, _, err := svc.MintTokenRow(context.Background(), "200000000000000002", "Ann", "t")
 	if err != nil {
 		t.Fatal(err)
 	}
