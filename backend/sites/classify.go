@@ -25,10 +25,10 @@ var (
 	ErrUnusable = errors.New("body could not be decoded")
 )
 
-// StatusError carries an HTTP status that ended a read.
-type StatusError struct{ Status int }
+// statusError carries an HTTP status that ended a read.
+type statusError struct{ Status int }
 
-func (e *StatusError) Error() string {
+func (e *statusError) Error() string {
 	return fmt.Sprintf("HTTP %d %s", e.Status, http.StatusText(e.Status))
 }
 
@@ -41,10 +41,10 @@ var challengeMarkers = [][]byte{
 	[]byte("challenge-error-title"),
 }
 
-// IsChallenge reports whether a response is a Cloudflare challenge:
+// isChallenge reports whether a response is a Cloudflare challenge:
 // "cf-mitigated: challenge" on any status, or a 403, 429 or 503 whose body
 // carries a challenge marker.
-func IsChallenge(resp *Response) bool {
+func isChallenge(resp *Response) bool {
 	if resp == nil {
 		return false
 	}
@@ -76,7 +76,7 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 	if resp == nil {
 		return Errors, errors.New("sites: no response")
 	}
-	if IsChallenge(resp) {
+	if isChallenge(resp) {
 		return Refused, fmt.Errorf("sites: HTTP %d challenge: %w", resp.Status, ErrChallenge)
 	}
 	if site != nil && resp.FinalURL != nil && resp.FinalURL.Host != "" && !site.OwnsHost(resp.FinalURL.Host) {
@@ -87,11 +87,11 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 	case st >= 200 && st < 300:
 		return OK, nil
 	case st == http.StatusNotFound || st == http.StatusGone:
-		return NotFound, &StatusError{st}
+		return NotFound, &statusError{st}
 	case st >= 500:
-		return Errors, &StatusError{st}
+		return Errors, &statusError{st}
 	default: // other 4xx, and a 1xx/3xx that was not followed
-		return Unfetchable, &StatusError{st}
+		return Unfetchable, &statusError{st}
 	}
 }
 
