@@ -3,6 +3,8 @@ package auth
 import (
 	"html/template"
 	"net/http"
+
+	"mangabookmark/backend/userscript"
 )
 
 var pageTmpl = template.Must(template.New("page").Parse(`<!doctype html>
@@ -24,13 +26,13 @@ ol li{margin:.3rem 0}
 <p>Your API token, shown this once:</p>
 <code class="token" id="token">{{.Token}}</code>
 <ol>
-<li>Install the userscript from <a href="/userscript/mangabookmark.user.js">/userscript/mangabookmark.user.js</a> (Tampermonkey or Violentmonkey) if you have not yet.</li>
+<li>Install the userscript from <a href="` + userscript.Path + `">` + userscript.Path + `</a> (Tampermonkey or Violentmonkey) if you have not yet.</li>
 <li>Open any chapter on one of the Sites and click the <b>mb</b> panel in the bottom corner, then <b>settings</b>.</li>
 <li>Paste the token into the <b>Token</b> field, check the backend URL, and save.</li>
 </ol>
 <p class="note">Keep the token private: it is your password here. Logging in again makes a new one; ask the Owner to revoke a lost one.</p>
 {{else}}
-<p><a href="/auth/discord/login">Log in with Discord</a></p>
+<p><a href="` + LoginPath + `">Log in with Discord</a></p>
 {{end}}
 </body></html>`))
 
