@@ -59,13 +59,11 @@ func sleepOrWake(ctx context.Context, c Clock, wake <-chan struct{}, d time.Dura
 			got <- false
 		}
 	}()
-	err = c.Sleep(wctx, d)
+	// Sleep's error only says the wait ended early; got and ctx say why.
+	_ = c.Sleep(wctx, d)
 	cancel()
 	if <-got {
 		return true, nil
 	}
-	if ctx.Err() != nil {
-		return false, ctx.Err()
-	}
-	return false, nil
+	return false, ctx.Err()
 }
