@@ -51,7 +51,6 @@ func run(args []string, getenv func(string) string) int {
 		kong.Name("mangabookmark"),
 		kong.Description("Self-hosted manga bookmark backend: API, Poll Lanes and operator commands."),
 		kong.UsageOnError(),
-		kong.Vars{"version": version},
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -59,7 +58,13 @@ func run(args []string, getenv func(string) string) int {
 	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		parser.FatalIfErrorf(err)
+		// A command-line mistake exits 2, like a bad configuration (kong's
+		// own FatalIfErrorf would exit 80).
+		var perr *kong.ParseError
+		if errors.As(err, &perr) {
+			_ = perr.Context.PrintUsage(true)
+		}
+		parser.Errorf("%s", err)
 		return 2
 	}
 	env := &Env{Log: newLogger(cli.LogFormat, cli.LogLevel), Getenv: getenv}
