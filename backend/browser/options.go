@@ -7,7 +7,7 @@ import (
 	"mangabookmark/backend/sites"
 )
 
-// Defaults of a Browser; each has an Option.
+// Defaults of a Browser; each but the dial timeout has an Option.
 const (
 	// DefaultChallengeWait bounds navigation plus the wait for a challenge
 	// to clear, the way a person's browser would sit on the interstitial.
@@ -67,32 +67,12 @@ func WithReadTimeout(d time.Duration) Option {
 	}
 }
 
-// WithDialTimeout bounds connecting to the sidecar.
-func WithDialTimeout(d time.Duration) Option {
-	return func(o *options) {
-		if d > 0 {
-			o.dialTimeout = d
-		}
-	}
-}
-
 // WithPollInterval sets how often the page is inspected while waiting for a
 // challenge to clear (100ms by default; page loads also wake the wait).
 func WithPollInterval(d time.Duration) Option {
 	return func(o *options) {
 		if d > 0 {
 			o.pollEvery = d
-		}
-	}
-}
-
-// WithSettle sets how long a parsed but still loading document (readyState
-// "interactive", say a page with a stalled image) is watched before it is
-// read anyway.
-func WithSettle(d time.Duration) Option {
-	return func(o *options) {
-		if d > 0 {
-			o.settle = d
 		}
 	}
 }
