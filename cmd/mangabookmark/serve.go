@@ -49,7 +49,7 @@ func runServer(ctx context.Context, env *Env, cfg config.Config, shutdown time.D
 		return err
 	}
 
-	app, err := wire(ctx, cfg, st, env)
+	app, err := wire(cfg, st, env)
 	if err != nil {
 		return err
 	}
@@ -101,7 +101,7 @@ type app struct {
 }
 
 // wire builds every collaborator from the configuration.
-func wire(ctx context.Context, cfg config.Config, st *store.Store, env *Env) (*app, error) {
+func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	log := env.Log
 	sites.Version = version
 	reg, err := registry.FromEnv(cfg.SiteOrigins)
