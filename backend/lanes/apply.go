@@ -71,8 +71,8 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// record writes the pass row (on every return path), prunes old rows at
-// most hourly, and then calls the notices hook.
+// record writes the pass row (on every return path, shutdown included),
+// prunes old rows at most hourly, and then calls the notices hook.
 func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
 	res.FinishedAt = m.clock.Now()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -97,6 +97,10 @@ func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
 		"errors", res.Errors, "refused", res.Refused, "unreachable", res.Unreachable,
 		"behind_by", res.BehindBy.Round(time.Second).String())
 	if m.cfg.Notices != nil {
-		m.cfg.Notices.Evaluate(wctx, l.site, res.FinishedAt)
+		// Unlike the row, the evaluation is cut short by shutdown: the next
+		// start evaluates again.
+		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		m.cfg.Notices.Evaluate(ectx, l.site, res.FinishedAt)
 	}
 }

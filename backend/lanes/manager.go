@@ -17,7 +17,8 @@ import (
 
 // Evaluator is told at the end of every pass, after its poll_passes row is
 // written, so it can judge the Site's state (owner notices). It must not
-// block the Lane for long and must handle its own errors.
+// block the Lane for long and must handle its own errors. Its ctx ends at
+// shutdown (or after 10s), so a pass cut short by Stop may go unjudged.
 type Evaluator interface {
 	Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 }
