@@ -112,6 +112,37 @@ const gmShim = `(() => {
   };
 })();`
 
+// newPage connects to the Chromium at ws and opens a blank tab whose calls
+// time out after timeout; the connection is closed when the test ends.
+func newPage(t *testing.T, ws string, timeout time.Duration) *rod.Page {
+	t.Helper()
+	b := rod.New().ControlURL(ws)
+	if err := b.Connect(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return page.Timeout(timeout)
+}
+
+// installUserscript makes every document the page loads run gmShim (sites
+// extends the Site table by host, nil for none; pre seeds GM storage) and
+// then the userscript rendered for base. Expose __mbFetch first.
+func installUserscript(t *testing.T, page *rod.Page, sites, pre map[string]string, base string) {
+	t.Helper()
+	sitesJSON, _ := json.Marshal(sites)
+	preJSON, _ := json.Marshal(pre)
+	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, sitesJSON, preJSON)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, base))); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // gmFetch performs a GM_xmlhttpRequest for the page.
 func gmFetch(client *http.Client) func(gson.JSON) (any, error) {
 	return func(req gson.JSON) (any, error) {
@@ -163,30 +194,15 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	base := "http://" + be.addr
 	be.handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: base, Userjs: userscript.Source})
 
-	b := rod.New().ControlURL(ws)
-	if err := b.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page = page.Timeout(60 * time.Second)
+	page := newPage(t, ws, 60*time.Second)
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	if _, err := page.Expose("__mbFetch", gmFetch(client)); err != nil {
 		t.Fatal(err)
 	}
 	origin := sim.Origin("mangapill")
 	host := strings.TrimPrefix(strings.TrimPrefix(origin, "http://"), "https://")
-	sitesJSON, _ := json.Marshal(map[string]string{host: "mangapill"})
-	preJSON, _ := json.Marshal(map[string]string{"mb_base_url": base, "mb_token": token})
-	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, sitesJSON, preJSON)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, base))); err != nil {
-		t.Fatal(err)
-	}
+	installUserscript(t, page, map[string]string{host: "mangapill"},
+		map[string]string{"mb_base_url": base, "mb_token": token}, base)
 
 	id := sim.SeriesIDs("mangapill", 1)[0]
 	reader, err := st.GetReaderByDiscordID(ctx, "200000000000000002")

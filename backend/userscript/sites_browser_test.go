@@ -2,8 +2,6 @@ package userscript_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -87,16 +85,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b := rod.New().ControlURL(ws)
-	if err := b.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page = page.Timeout(90 * time.Second)
+	page := newPage(t, ws, 90*time.Second)
 	byURL := map[string]string{}
 	for _, p := range sitePages {
 		byURL[p.url] = p.html
@@ -118,13 +107,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	if _, err := page.Expose("__mbFetch", gmFetch(&http.Client{Timeout: 10 * time.Second})); err != nil {
 		t.Fatal(err)
 	}
-	preJSON, _ := json.Marshal(map[string]string{"mb_base_url": hs.URL, "mb_token": token})
-	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, "null", preJSON)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, hs.URL))); err != nil {
-		t.Fatal(err)
-	}
+	installUserscript(t, page, nil, map[string]string{"mb_base_url": hs.URL, "mb_token": token}, hs.URL)
 
 	for _, p := range sitePages {
 		if err := page.Navigate(p.url); err != nil {

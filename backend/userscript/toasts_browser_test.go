@@ -2,7 +2,6 @@ package userscript_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/ysmood/gson"
 
 	"mangabookmark/backend/api"
@@ -21,7 +19,6 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store/dbtest"
-	"mangabookmark/backend/userscript"
 )
 
 // evalUntil polls a JS predicate until it returns true or 30 s pass.
@@ -63,16 +60,7 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b := rod.New().ControlURL(ws)
-	if err := b.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	page = page.Timeout(120 * time.Second)
+	page := newPage(t, ws, 120*time.Second)
 	// Every request fails as a dropped connection until `online` is set.
 	var online atomic.Bool
 	fetch := gmFetch(&http.Client{Timeout: 10 * time.Second})
@@ -86,14 +74,8 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 	}
 	origin := sim.Origin("mangapill")
 	host := strings.TrimPrefix(origin, "http://")
-	sitesJSON, _ := json.Marshal(map[string]string{host: "mangapill"})
-	preJSON, _ := json.Marshal(map[string]string{"mb_base_url": hs.URL, "mb_token": "mb_" + strings.Repeat("A", 43)})
-	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, sitesJSON, preJSON)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, hs.URL))); err != nil {
-		t.Fatal(err)
-	}
+	installUserscript(t, page, map[string]string{host: "mangapill"},
+		map[string]string{"mb_base_url": hs.URL, "mb_token": "mb_" + strings.Repeat("A", 43)}, hs.URL)
 	id := sim.SeriesIDs("mangapill", 1)[0]
 	if err := page.Navigate(fmt.Sprintf("%s/chapters/%s-10001000/s-chapter-1", origin, id)); err != nil {
 		t.Fatal(err)
