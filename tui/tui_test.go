@@ -70,6 +70,8 @@ func keys(t *testing.T, m Model, ks ...string) Model {
 			msg = tea.KeyMsg{Type: tea.KeyDown}
 		case "tab":
 			msg = tea.KeyMsg{Type: tea.KeyTab}
+		case "space": // as a terminal sends it: KeySpace carrying the rune
+			msg = tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
 		default:
 			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 		}
@@ -292,5 +294,25 @@ func TestKeysArrivingTogether(t *testing.T) {
 	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
 	if m.view != ViewFailing || m.failSel != 2 {
 		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.view, m.failSel)
+	}
+}
+
+// TestSearchTypesOneSpace: a space typed into the worklist search adds one
+// space, so a title of two words is found.
+func TestSearchTypesOneSpace(t *testing.T) {
+	t.Parallel()
+	m := New(Options{})
+	m.view = ViewFailing
+	m.failAll = []client.Failing{
+		{Site: "comix", SeriesID: "1", Title: "One Piece", Outcome: "errors"},
+		{Site: "comix", SeriesID: "2", Title: "One Punch", Outcome: "errors"},
+	}
+	m.refilter()
+	m = keys(t, m, "/", "o", "n", "e", "space", "p", "i")
+	if m.filter.Search != "one pi" {
+		t.Errorf("search = %q, want %q", m.filter.Search, "one pi")
+	}
+	if len(m.failShown) != 1 || m.failShown[0].SeriesID != "1" {
+		t.Errorf("shown = %+v, want only One Piece", m.failShown)
 	}
 }

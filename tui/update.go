@@ -306,11 +306,10 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if r := []rune(m.filter.Search); len(r) > 0 {
 			m.filter.Search = string(r[:len(r)-1])
 		}
-	case tea.KeyRunes, tea.KeySpace:
+	case tea.KeyRunes:
 		m.filter.Search += string(msg.Runes)
-		if msg.Type == tea.KeySpace {
-			m.filter.Search += " "
-		}
+	case tea.KeySpace: // a terminal's space also carries the rune ' ': add it once
+		m.filter.Search += " "
 	case tea.KeyCtrlC:
 		return m, tea.Quit
 	default:
