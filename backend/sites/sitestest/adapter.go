@@ -30,13 +30,13 @@ type Adapter struct {
 
 var _ sites.Adapter = (*Adapter)(nil)
 
-// NewAdapter returns an Adapter with no scripted results.
-func NewAdapter() *Adapter { return &Adapter{results: map[string]sites.Result{}} }
+// newAdapter returns an Adapter with no scripted results.
+func newAdapter() *Adapter { return &Adapter{results: map[string]sites.Result{}} }
 
 // Site builds a registry entry named name with a scripted Adapter, origin
 // "https://{name}.test" and host "{name}.test". Pace takes the defaults.
 func Site(name string, browser bool) (*sites.Site, *Adapter) {
-	a := NewAdapter()
+	a := newAdapter()
 	return &sites.Site{Name: name, Hosts: []string{name + ".test"}, Browser: browser,
 		Rest: sites.DefaultRest, Gap: sites.DefaultGap, Adapter: a, Origin: "https://" + name + ".test"}, a
 }
@@ -52,7 +52,7 @@ func (a *Adapter) SetResult(seriesID string, r sites.Result) {
 func (a *Adapter) SetOutcome(seriesID string, o sites.Outcome) {
 	r := sites.Result{Outcome: o}
 	if o == sites.OK {
-		r.Facts = OKFacts(seriesID, "1")
+		r.Facts = okFacts(seriesID, "1")
 	} else {
 		r.Err = fmt.Errorf("sitestest: scripted %s", o)
 	}
@@ -61,11 +61,11 @@ func (a *Adapter) SetOutcome(seriesID string, o sites.Outcome) {
 
 // SetLatest scripts an OK read whose Latest Chapter is number.
 func (a *Adapter) SetLatest(seriesID, number string) {
-	a.SetResult(seriesID, sites.Result{Outcome: sites.OK, Facts: OKFacts(seriesID, number)})
+	a.SetResult(seriesID, sites.Result{Outcome: sites.OK, Facts: okFacts(seriesID, number)})
 }
 
-// OKFacts builds Facts with a title, a cover and a Latest Chapter.
-func OKFacts(seriesID, number string) sites.Facts {
+// okFacts builds Facts with a title, a cover and a Latest Chapter.
+func okFacts(seriesID, number string) sites.Facts {
 	return sites.Facts{Title: "Series " + seriesID, CoverURL: "https://covers.test/" + seriesID + ".png",
 		Latest: &sites.Chapter{Number: number, Title: "Chapter " + number, URL: "https://chapters.test/" + seriesID + "/" + number}}
 }
@@ -120,5 +120,5 @@ func (a *Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, seri
 	if a.Default != nil {
 		return *a.Default
 	}
-	return sites.Result{Outcome: sites.OK, Facts: OKFacts(seriesID, "1")}
+	return sites.Result{Outcome: sites.OK, Facts: okFacts(seriesID, "1")}
 }
