@@ -62,8 +62,7 @@ func (m Model) tabs() string {
 	s := m.st
 	faults := 0
 	for _, l := range m.lanes {
-		switch l.State {
-		case client.StateRefusing, client.StateBrowserDown, client.StateNoBrowser:
+		if views.StatePaint(l.State) == views.PaintFault {
 			faults++
 		}
 	}
