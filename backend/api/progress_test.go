@@ -175,7 +175,7 @@ func TestProgressHostileBodies(t *testing.T) {
 		var code int
 		var body []byte
 		if c.ctype != "" {
-			code, body = rawPost(t, e, tok, c.body, c.ctype)
+			code, _, body = e.doH(tok, "POST", "/api/progress", c.body, http.Header{"Content-Type": {c.ctype}})
 		} else {
 			code, body = e.do(tok, "POST", "/api/progress", c.body)
 		}
@@ -194,31 +194,6 @@ func TestProgressHostileBodies(t *testing.T) {
 	if got := postReads(t, e, tok, `{"reads":[]}`); got.Applied+got.Ignored+len(got.Errors) != 0 {
 		t.Fatalf("empty batch: %+v", got)
 	}
-}
-
-func rawPost(t *testing.T, e *readerEnv, tok, body, ctype string) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest("POST", e.srv.URL+"/api/progress", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+tok)
-	req.Header.Set("Content-Type", ctype)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var b strings.Builder
-	buf := make([]byte, 4096)
-	for {
-		n, err := resp.Body.Read(buf)
-		b.Write(buf[:n])
-		if err != nil {
-			break
-		}
-	}
-	return resp.StatusCode, []byte(b.String())
 }
 
 // Writes are rate-limited per token: the burst passes, the next is 429,

@@ -101,6 +101,8 @@ func (e *readerEnv) do(token, method, path, body string) (int, []byte) {
 	return code, b
 }
 
+// doH is do with extra request headers (a Content-Type there replaces the
+// JSON default) that also returns the answer's headers.
 func (e *readerEnv) doH(token, method, path, body string, hdr http.Header) (int, http.Header, []byte) {
 	e.t.Helper()
 	var rd io.Reader
@@ -117,7 +119,7 @@ func (e *readerEnv) doH(token, method, path, body string, hdr http.Header) (int,
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	if body != "" {
+	if body != "" && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	resp, err := http.DefaultClient.Do(req)
