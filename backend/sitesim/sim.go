@@ -273,7 +273,7 @@ func (s *Sim) Latest(site, id string) string {
 	if !ok {
 		return ""
 	}
-	return s.series(site, i, s.behavior(site, id)).latestNumber()
+	return s.series(site, i, s.behavior(site, seriesID(site, i))).latestNumber()
 }
 
 func (s *Sim) lookup(site, id string) (int, bool) {
