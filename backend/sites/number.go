@@ -1,6 +1,7 @@
 package sites
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
@@ -50,6 +51,20 @@ func NumberFromFloat(f float64) (string, bool) {
 // must follow the chapter word, so "S2 Chapter 3" yields 3 and "Special 2"
 // yields nothing.
 var chapterWord = regexp.MustCompile(`(?i)(?:^|[^a-z])ch(?:apter|\.|p)?\s*[.:#]?\s*(\d{1,12}(?:\.\d{1,12})?)(?:[^\d.]|$)`)
+
+// NumberFromJSON reads a chapter number a Site sends as a JSON string
+// ("12.5") or number (12.5); null or anything else gives false.
+func NumberFromJSON(raw json.RawMessage) (string, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return ParseNumber(s)
+	}
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return NumberFromFloat(f)
+	}
+	return "", false
+}
 
 // NumberFromName extracts the chapter number from a display name such as
 // "Chapter 105.5" or "Vol.2 Chapter 10: The End". Names without a chapter

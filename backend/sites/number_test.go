@@ -66,3 +66,17 @@ func TestCompareNumbers(t *testing.T) {
 		}
 	}
 }
+
+func TestNumberFromJSON(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{`"12.50"`: "12.5", `12.5`: "12.5", `105`: "105", `"007"`: "7"} {
+		if got, ok := NumberFromJSON([]byte(in)); !ok || got != want {
+			t.Errorf("NumberFromJSON(%s) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{`null`, `""`, `"Special"`, `-1`, `{}`, `[1]`, `true`, ``} {
+		if got, ok := NumberFromJSON([]byte(in)); ok {
+			t.Errorf("NumberFromJSON(%s) = %q, want none", in, got)
+		}
+	}
+}

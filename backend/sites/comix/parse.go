@@ -80,7 +80,7 @@ func ParsePage(body []byte, base, id string) (sites.Facts, sites.Outcome, error)
 	var best *item
 	bestNum := ""
 	for i := range items {
-		num, ok := number(items[i].Number)
+		num, ok := sites.NumberFromJSON(items[i].Number)
 		if !ok {
 			continue
 		}
@@ -135,18 +135,6 @@ func itemsOf(raw json.RawMessage) ([]item, bool) {
 		return *obj.Items, true
 	}
 	return nil, false
-}
-
-func number(raw json.RawMessage) (string, bool) {
-	var f float64
-	if json.Unmarshal(raw, &f) == nil {
-		return sites.NumberFromFloat(f)
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return sites.ParseNumber(s)
-	}
-	return "", false
 }
 
 func when(raw json.RawMessage) time.Time {

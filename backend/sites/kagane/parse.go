@@ -50,7 +50,7 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 	bestNum := ""
 	for i := range *d.Books {
 		b := &(*d.Books)[i]
-		num, ok := chapterNo(b.ChapterNo)
+		num, ok := sites.NumberFromJSON(b.ChapterNo) // a string, a number or null
 		if !ok || b.SortNo == nil || math.IsNaN(*b.SortNo) || math.IsInf(*b.SortNo, 0) {
 			continue
 		}
@@ -72,17 +72,4 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 	}
 	f.Latest = ch
 	return f, sites.OK, nil
-}
-
-// chapterNo reads chapter_no, which Kagane sends as a string, a number or null.
-func chapterNo(raw json.RawMessage) (string, bool) {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return sites.ParseNumber(s)
-	}
-	var n float64
-	if json.Unmarshal(raw, &n) == nil {
-		return sites.NumberFromFloat(n)
-	}
-	return "", false
 }
