@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
-	"net/url"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
@@ -67,35 +66,20 @@ func start(t testing.TB, seed bool) *Fixture {
 	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs, Clock: clock}
 }
 
-// Registry is the fixture's six Sites, three of them on the browser route.
+// Registry is the fixture's six Sites, three of them on the browser route,
+// each on host {name}.test with sitestest's /series/{id} URLs.
 func Registry(t testing.TB) *sites.Registry {
 	t.Helper()
 	var list []*sites.Site
 	for _, n := range SiteNames {
-		browser := n == "kagane" || n == "comix" || n == "natomanga"
-		list = append(list, &sites.Site{Name: n, Hosts: []string{n + ".test"}, Browser: browser, Adapter: adapter{}})
+		site, _ := sitestest.Site(n, n == "kagane" || n == "comix" || n == "natomanga")
+		list = append(list, site)
 	}
 	reg, err := sites.NewRegistry(list)
 	if err != nil {
 		t.Fatalf("admintest: registry: %v", err)
 	}
 	return reg
-}
-
-type adapter struct{}
-
-func (adapter) SeriesID(u *url.URL) (string, error) {
-	id, ok := strings.CutPrefix(u.Path, "/series/")
-	if !ok || id == "" || strings.Contains(id, "/") {
-		return "", errors.New("admintest: not a /series/{id} URL")
-	}
-	return id, nil
-}
-func (adapter) SeriesURL(s *sites.Site, id string) string {
-	return "https://" + s.Name + ".test/series/" + id
-}
-func (adapter) Read(context.Context, *sites.Site, sites.Fetcher, string) sites.Result {
-	return sites.Result{Outcome: "errors"}
 }
 
 // Auth knows two tokens: the Owner's and one Reader's.
