@@ -33,7 +33,6 @@ type Fixture struct {
 	Sites  *sites.Registry
 	Lanes  *FakeLanes
 	Server *httptest.Server
-	Clock  *Clock
 }
 
 // URL is the base URL of the running server.
@@ -49,7 +48,6 @@ func start(t testing.TB, seed bool) *Fixture {
 	t.Helper()
 	st := dbtest.New(t)
 	reg := Registry(t)
-	clock := &Clock{t: Now}
 	lanes := &FakeLanes{runtime: map[string]api.LaneRuntime{}}
 	for _, n := range SiteNames {
 		lanes.runtime[n] = api.LaneRuntime{Enabled: true}
@@ -60,10 +58,10 @@ func start(t testing.TB, seed bool) *Fixture {
 			t.Fatalf("admintest: seed: %v", err)
 		}
 	}
-	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: clock.Now})
+	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now }})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs, Clock: clock}
+	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs}
 }
 
 // Registry is the fixture's six Sites, three of them on the browser route,
@@ -129,26 +127,6 @@ func (l *FakeLanes) Wakes() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]string(nil), l.wakes...)
-}
-
-// Clock is a settable clock.
-type Clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-// Now returns the clock's time.
-func (c *Clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-// Set moves the clock.
-func (c *Clock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
 }
 
 // DisabledRuntime is a Lane whose poll switch is off.
