@@ -4,14 +4,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
-)
-
-// Thresholds of the browser Lanes' wake gate (SPEC: Poll Lanes): Chrome
-// stays asleep while fewer than adminWakeDue Series are due and the oldest has
-// waited under adminWakeWait.
-const (
-	adminWakeDue  = 5
-	adminWakeWait = 15 * time.Minute
+	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/sites"
 )
 
 // adminStateInput is everything the Lane state is derived from.
@@ -45,7 +39,8 @@ func adminLaneState(in adminStateInput) string {
 		return client.StateBrowserDown
 	case in.due == 0:
 		return client.StateIdle
-	case in.browser && in.due < adminWakeDue && in.behindBy < adminWakeWait:
+	// The browser Lanes' wake gate, with the Lanes' own thresholds.
+	case in.browser && in.due < lanes.WakeGateDue && in.behindBy < lanes.WakeGateWait:
 		return client.StateAsleep
 	}
 	return client.StateRunning
@@ -53,18 +48,10 @@ func adminLaneState(in adminStateInput) string {
 
 func adminAfter(t *time.Time, now time.Time) bool { return t != nil && t.After(now) }
 
-// adminEffectiveGap is min(gap, 1h / series), never below one second: the pace
-// a Lane of that many Series fetches at.
+// adminEffectiveGap is the pace a Lane of that many Series fetches at, as
+// the Lanes reckon it (lanes.EffectiveGap for a Site with that Gap).
 func adminEffectiveGap(gap time.Duration, series int) time.Duration {
-	eff := gap
-	if series > 0 {
-		if per := time.Hour / time.Duration(series); per < eff {
-			eff = per
-		}
-	}
-	if eff < time.Second {
-		eff = time.Second
-	}
+	eff, _ := lanes.EffectiveGap(&sites.Site{Gap: gap}, series)
 	return eff
 }
 
