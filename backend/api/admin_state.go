@@ -6,6 +6,7 @@ import (
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
 )
 
 // adminStateInput is everything the Lane state is derived from.
@@ -56,10 +57,7 @@ func adminEffectiveGap(gap time.Duration, series int) time.Duration {
 }
 
 // adminBehindBy is how long the oldest due Series has waited since it
-// became due (the Lanes' own reckoning, store.DueStats.BehindBy).
+// became due, by the Lanes' own reckoning (store.DueStats.BehindBy).
 func adminBehindBy(now time.Time, oldestDueSince *time.Time) time.Duration {
-	if oldestDueSince == nil || !now.After(*oldestDueSince) {
-		return 0
-	}
-	return now.Sub(*oldestDueSince)
+	return store.DueStats{OldestDueSince: oldestDueSince}.BehindBy(now)
 }
