@@ -61,9 +61,7 @@ type Deps struct {
 	Now      func() time.Time
 	BaseURL  string       // PUBLIC_BASE_URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
-	Metrics  http.Handler // /metrics; nil serves the built-in exposition
 	Version  string
-	Extra    func(mux *http.ServeMux)
 	Userjs   []byte // the userscript template; nil serves 404
 	NoLimits bool   // disable per-token write rate limits (benchmarks)
 }
@@ -98,15 +96,12 @@ func New(d Deps) *Server {
 		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.Handle("GET /metrics", s.metricsHandler())
+	s.mux.HandleFunc("GET /metrics", s.metrics)
 	if d.OAuth != nil {
 		s.mux.Handle("/auth/discord/", d.OAuth)
 	}
 	s.readerRoutes()
 	s.adminRoutes()
-	if d.Extra != nil {
-		d.Extra(s.mux)
-	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
 	})
@@ -145,11 +140,4 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true})
-}
-
-func (s *Server) metricsHandler() http.Handler {
-	if s.Metrics != nil {
-		return s.Metrics
-	}
-	return http.HandlerFunc(s.metrics)
 }
