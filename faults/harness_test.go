@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -353,17 +352,8 @@ func (b *backend) kill() {
 // rssKB is the process's resident set size (VmRSS) in KiB; 0 when the
 // process is gone.
 func (b *backend) rssKB() int64 {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", b.cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(raw), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			n, _ := strconv.ParseInt(f[1], 10, 64)
-			return n
-		}
-	}
-	return 0
+	rss, _ := proctest.Memory(b.cmd.Process.Pid)
+	return rss
 }
 
 // eventually polls cond every step until it holds or within passes.

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -74,19 +70,24 @@ func BenchmarkResidentMemory(b *testing.B) {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 		}()
-		for i := 0; i < 100; i++ {
+		up := false
+		for i := 0; i < 100 && !up; i++ {
 			if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
 				resp.Body.Close()
-				break
+				up = true
+			} else {
+				time.Sleep(100 * time.Millisecond)
 			}
-			time.Sleep(100 * time.Millisecond)
+		}
+		if !up {
+			b.Fatalf("backend did not answer /healthz: %s", stderr.String())
 		}
 		time.Sleep(settle)
-		rss, hwm = procMemMB(b, cmd.Process.Pid)
-		if cmd.ProcessState != nil {
+		rssKB, hwmKB := proctest.Memory(cmd.Process.Pid)
+		if rssKB == 0 {
 			b.Fatalf("backend exited: %s", stderr.String())
 		}
-		return rss, hwm
+		return float64(rssKB) / 1024, float64(hwmKB) / 1024
 	}
 	b.ResetTimer()
 	idle, idleHWM := measure(false, 3*time.Second)
@@ -100,28 +101,4 @@ func BenchmarkResidentMemory(b *testing.B) {
 	b.ReportMetric(idle, "idle_rss_MB")
 	b.ReportMetric(polling, "polling_rss_MB")
 	b.ReportMetric(max(idleHWM, pollHWM), "peak_rss_MB")
-}
-
-// procMemMB reads VmRSS and VmHWM of pid in MB.
-func procMemMB(b *testing.B, pid int) (rss, hwm float64) {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) < 2 {
-			continue
-		}
-		kb, _ := strconv.ParseFloat(fields[1], 64)
-		switch fields[0] {
-		case "VmRSS:":
-			rss = kb / 1024
-		case "VmHWM:":
-			hwm = kb / 1024
-		}
-	}
-	return rss, hwm
 }

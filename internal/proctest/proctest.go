@@ -1,6 +1,7 @@
 // Package proctest runs the real mangabookmark binary in tests: it builds
-// the binary once per test process, finds free loopback ports and gives the
-// child an environment free of the developer's own backend variables.
+// the binary once per test process, finds free loopback ports, gives the
+// child an environment free of the developer's own backend variables and
+// reads the child's memory.
 package proctest
 
 import (
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -73,4 +75,27 @@ func CleanEnv(extra ...string) []string {
 		out = append(out, kv)
 	}
 	return append(out, extra...)
+}
+
+// Memory returns a running process's resident set size (VmRSS) and its peak
+// (VmHWM) in KiB, from /proc. Both are 0 once the process has exited (a
+// zombie has no memory lines) or when /proc cannot be read.
+func Memory(pid int) (rssKB, hwmKB int64) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "VmRSS:":
+			rssKB, _ = strconv.ParseInt(f[1], 10, 64)
+		case "VmHWM:":
+			hwmKB, _ = strconv.ParseInt(f[1], 10, 64)
+		}
+	}
+	return rssKB, hwmKB
 }
