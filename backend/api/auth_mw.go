@@ -9,8 +9,8 @@ import (
 
 type identityKey struct{}
 
-// IdentityFrom returns the Identity the auth middleware attached.
-func IdentityFrom(ctx context.Context) (Identity, bool) {
+// identityFrom returns the Identity the auth middleware attached.
+func identityFrom(ctx context.Context) (Identity, bool) {
 	id, ok := ctx.Value(identityKey{}).(Identity)
 	return id, ok
 }

@@ -37,7 +37,7 @@ func (s *Server) coverURL(site, seriesID string) string {
 }
 
 func (s *Server) listBookmarks(w http.ResponseWriter, r *http.Request) {
-	id, _ := IdentityFrom(r.Context())
+	id, _ := identityFrom(r.Context())
 	list, err := s.Store.ListBookmarks(r.Context(), id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "list bookmarks", err)
@@ -57,7 +57,7 @@ type addBookmarkBody struct {
 // addBookmark bookmarks the Series of any Series or chapter URL. A new
 // bookmark is 201; re-adding an existing one is 200 with the same body.
 func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
-	id, _ := IdentityFrom(r.Context())
+	id, _ := identityFrom(r.Context())
 	var body addBookmarkBody
 	if !decodeJSON(w, r, &body) {
 		return
@@ -91,7 +91,7 @@ func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
 // removeBookmark deletes one bookmark (204); the Series goes with the last
 // one. An unknown Site or an absent bookmark is 404.
 func (s *Server) removeBookmark(w http.ResponseWriter, r *http.Request) {
-	id, _ := IdentityFrom(r.Context())
+	id, _ := identityFrom(r.Context())
 	site := s.siteOr404(w, r.PathValue("site"))
 	if site == nil {
 		return

@@ -21,9 +21,9 @@ const MaxReadsPerBatch = 500
 // (a Reader's clock may run fast); further is refused as bogus.
 const maxFutureSkew = 24 * time.Hour
 
-// ReadJSON is one read in POST /api/progress. Every field is a string so a
+// readJSON is one read in POST /api/progress. Every field is a string so a
 // number sent as a JSON number is a clear 400, not a silent float.
-type ReadJSON struct {
+type readJSON struct {
 	Site     string `json:"site"`
 	SeriesID string `json:"series_id"`
 	Number   string `json:"number"`
@@ -32,7 +32,7 @@ type ReadJSON struct {
 }
 
 type progressBody struct {
-	Reads *[]ReadJSON `json:"reads"`
+	Reads *[]readJSON `json:"reads"`
 }
 
 // ProgressResultJSON answers POST /api/progress. Applied reads created or
@@ -49,7 +49,7 @@ type ProgressResultJSON struct {
 // skipped; the valid ones apply. Progress moves only forward (see
 // store.ProgressUpsertSQL), so the call is idempotent in any order.
 func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
-	id, _ := IdentityFrom(r.Context())
+	id, _ := identityFrom(r.Context())
 	var body progressBody
 	if !decodeJSON(w, r, &body) {
 		return
@@ -94,7 +94,7 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 // (it survives a round trip through the Site's canonical URL), a decimal
 // number, an RFC 3339 time not far in the future, and a URL, when given,
 // on the Site and (when it names one) of the same Series.
-func (s *Server) validateRead(in ReadJSON, now time.Time) (store.Read, error) {
+func (s *Server) validateRead(in readJSON, now time.Time) (store.Read, error) {
 	site := s.Sites.Get(in.Site)
 	if site == nil {
 		return store.Read{}, fmt.Errorf("site %q is not one of the Sites (%s)", in.Site, s.siteNames())
@@ -124,7 +124,7 @@ func (s *Server) validateRead(in ReadJSON, now time.Time) (store.Read, error) {
 		URL: strings.TrimSpace(in.URL), ReadAt: readAt.UTC()}, nil
 }
 
-func (s *Server) checkReadURL(site *sites.Site, in ReadJSON) error {
+func (s *Server) checkReadURL(site *sites.Site, in readJSON) error {
 	raw := strings.TrimSpace(in.URL)
 	if raw == "" {
 		return nil

@@ -7,6 +7,6 @@ import (
 )
 
 func (s *Server) getMe(w http.ResponseWriter, r *http.Request) {
-	id, _ := IdentityFrom(r.Context())
+	id, _ := identityFrom(r.Context())
 	writeJSON(w, http.StatusOK, client.Me{DiscordID: id.DiscordID, Name: id.Name, Owner: id.Owner})
 }

@@ -13,7 +13,7 @@ import (
 // budget (Deps.NoLimits turns the limit off for benchmarks).
 func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, _ := IdentityFrom(r.Context())
+		id, _ := identityFrom(r.Context())
 		if !s.NoLimits && !s.limiter.allow(id.TokenID) {
 			w.Header().Set("Retry-After", strconv.Itoa(5))
 			writeError(w, http.StatusTooManyRequests, "too many writes with this token; wait a few seconds and send them again")
