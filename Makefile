@@ -25,7 +25,7 @@ test-short: ## the quick subset (no browser, no long drives)
 bench: ## the benchmark report (also written to docs/benchmarks.md)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} scripts/bench.sh
 
-faults: build ## the fault suite against the real binary
+faults: ## the fault suite against the real binary (internal/proctest builds its own copy)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -v -count=1 -timeout 20m -tags faults ./faults/...
 
