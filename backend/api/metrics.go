@@ -58,42 +58,51 @@ func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(&b, "mangabookmark_http_requests_total{class=\"%dxx\"} %d\n", i, s.counters.byClass[i].Load())
 	}
 	if s.Store != nil {
-		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
-		defer cancel()
-		lanes, err := s.adminLaneViews(ctx, s.Sites.All())
-		if err != nil {
-			s.Log.Warn("metrics: lane read failed", "error", err)
-			fmt.Fprintf(&b, "# HELP mangabookmark_up Whether the database answered this scrape.\n# TYPE mangabookmark_up gauge\nmangabookmark_up 0\n")
-		} else {
-			fmt.Fprintf(&b, "# HELP mangabookmark_up Whether the database answered this scrape.\n# TYPE mangabookmark_up gauge\nmangabookmark_up 1\n")
-			gauge := func(name, help string, val func(i int) float64) {
-				fmt.Fprintf(&b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name)
-				for i, l := range lanes {
-					fmt.Fprintf(&b, "%s{site=%q} %g\n", name, l.Site, val(i))
-				}
-			}
-			gauge("mangabookmark_lane_series", "Series the Lane polls.", func(i int) float64 { return float64(lanes[i].Series) })
-			gauge("mangabookmark_lane_due", "Series due now.", func(i int) float64 { return float64(lanes[i].Due) })
-			gauge("mangabookmark_lane_behind_by_seconds", "How long past Rest the oldest due Series has waited.", func(i int) float64 { return float64(lanes[i].BehindByS) })
-			gauge("mangabookmark_lane_failing", "Series holding a failure row.", func(i int) float64 { return float64(lanes[i].Failing) })
-			gauge("mangabookmark_lane_last_pass_timestamp_seconds", "When the Lane's last pass finished (0: never).", func(i int) float64 {
-				if p := lanes[i].LastPass; p != nil {
-					return float64(p.FinishedAt.Unix())
-				}
-				return 0
-			})
-			fmt.Fprintf(&b, "# HELP mangabookmark_lane_state The Lane's state (1 for the current one).\n# TYPE mangabookmark_lane_state gauge\n")
-			for _, l := range lanes {
-				for _, st := range laneStates {
-					v := 0
-					if l.State == st {
-						v = 1
-					}
-					fmt.Fprintf(&b, "mangabookmark_lane_state{site=%q,state=%q} %d\n", l.Site, st, v)
-				}
-			}
-		}
+		s.laneMetrics(r.Context(), &b)
 	}
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	_, _ = w.Write([]byte(b.String()))
+}
+
+// laneMetrics writes whether the database answered this scrape and, when it
+// did, one gauge family per Lane fact.
+func (s *Server) laneMetrics(ctx context.Context, b *strings.Builder) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	lanes, err := s.adminLaneViews(ctx, s.Sites.All())
+	up := 1
+	if err != nil {
+		s.Log.Warn("metrics: lane read failed", "error", err)
+		up = 0
+	}
+	fmt.Fprintf(b, "# HELP mangabookmark_up Whether the database answered this scrape.\n# TYPE mangabookmark_up gauge\nmangabookmark_up %d\n", up)
+	if err != nil {
+		return
+	}
+	gauge := func(name, help string, val func(i int) float64) {
+		fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name)
+		for i, l := range lanes {
+			fmt.Fprintf(b, "%s{site=%q} %g\n", name, l.Site, val(i))
+		}
+	}
+	gauge("mangabookmark_lane_series", "Series the Lane polls.", func(i int) float64 { return float64(lanes[i].Series) })
+	gauge("mangabookmark_lane_due", "Series due now.", func(i int) float64 { return float64(lanes[i].Due) })
+	gauge("mangabookmark_lane_behind_by_seconds", "How long past Rest the oldest due Series has waited.", func(i int) float64 { return float64(lanes[i].BehindByS) })
+	gauge("mangabookmark_lane_failing", "Series holding a failure row.", func(i int) float64 { return float64(lanes[i].Failing) })
+	gauge("mangabookmark_lane_last_pass_timestamp_seconds", "When the Lane's last pass finished (0: never).", func(i int) float64 {
+		if p := lanes[i].LastPass; p != nil {
+			return float64(p.FinishedAt.Unix())
+		}
+		return 0
+	})
+	fmt.Fprintf(b, "# HELP mangabookmark_lane_state The Lane's state (1 for the current one).\n# TYPE mangabookmark_lane_state gauge\n")
+	for _, l := range lanes {
+		for _, st := range laneStates {
+			v := 0
+			if l.State == st {
+				v = 1
+			}
+			fmt.Fprintf(b, "mangabookmark_lane_state{site=%q,state=%q} %d\n", l.Site, st, v)
+		}
+	}
 }
