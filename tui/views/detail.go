@@ -74,8 +74,7 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 			}
 			row = append(row, skip)
 		} else {
-			out := Cell{Text: strings.TrimPrefix(PassCounts(p), fmt.Sprintf("%d/%d", p.Checked, p.Due))}
-			out.Text = strings.TrimSpace(out.Text)
+			out := Cell{Text: passOutcomes(p)}
 			if PassFaulty(p) {
 				out.Paint = PaintFault
 			}

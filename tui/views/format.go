@@ -42,9 +42,19 @@ func Ago(now time.Time, t *time.Time) string {
 }
 
 // PassCounts is the compact outcome summary of a pass: "9/12 ok:5 new:1
-// nf:1 err:1" (checked/due, then the non-zero counts, then any skip).
+// nf:1 err:1" (checked/due, then passOutcomes).
 func PassCounts(p client.Pass) string {
-	parts := []string{fmt.Sprintf("%d/%d", p.Checked, p.Due)}
+	head := fmt.Sprintf("%d/%d", p.Checked, p.Due)
+	if o := passOutcomes(p); o != "" {
+		return head + " " + o
+	}
+	return head
+}
+
+// passOutcomes is the non-zero outcome counts of a pass, then any skip:
+// "ok:5 new:1 nf:1 err:1 skip:paused".
+func passOutcomes(p client.Pass) string {
+	var parts []string
 	for _, c := range []struct {
 		n    int
 		name string
