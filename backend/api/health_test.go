@@ -6,10 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"testing"
-
-	"github.com/jackc/pgx/v5"
 
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/store"
@@ -45,16 +42,7 @@ func TestHealthzFollowsTheDatabase(t *testing.T) {
 	}
 
 	// Take the database away under the running server.
-	u, _ := url.Parse(dsn)
-	db := u.Path[1:]
-	admin, err := pgx.Connect(ctx, dbtest.ServerURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "DROP DATABASE "+db+" WITH (FORCE)"); err != nil {
-		t.Fatal(err)
-	}
+	dropDatabase(t, dsn)
 	if code, body := get(); code != http.StatusServiceUnavailable || body["ok"] != false {
 		t.Fatalf("database gone: %d %v", code, body)
 	}

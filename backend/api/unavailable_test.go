@@ -11,6 +11,25 @@ import (
 	"mangabookmark/backend/store/dbtest"
 )
 
+// dropDatabase takes the database at dsn away under whatever still uses it,
+// as an outage.
+func dropDatabase(t *testing.T, dsn string) {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	admin, err := pgx.Connect(ctx, dbtest.ServerURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "DROP DATABASE "+u.Path[1:]+" WITH (FORCE)"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestDatabaseOutageIsRetryable: while the database is gone, neither a token
 // check nor a write may answer 401 or 500: the client must keep its token
 // and its queued reads and try again.
@@ -23,16 +42,7 @@ func TestDatabaseOutageIsRetryable(t *testing.T) {
 		t.Fatalf("me: %d %s", code, body)
 	}
 
-	u, _ := url.Parse(e.st.DSN())
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, dbtest.ServerURL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	if _, err := admin.Exec(ctx, "DROP DATABASE "+u.Path[1:]+" WITH (FORCE)"); err != nil {
-		t.Fatal(err)
-	}
+	dropDatabase(t, e.st.DSN())
 
 	code, hdr, body := e.doH(fresh, "GET", "/api/me", "", nil)
 	if code != http.StatusServiceUnavailable || hdr.Get("Retry-After") == "" {
