@@ -29,17 +29,13 @@ func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
 // admin wraps h so it runs only for the Owner's token: 401 without a valid
 // token, 403 for any other Reader.
 func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := s.authenticate(w, r)
-		if !ok {
-			return
-		}
-		if !id.Owner {
+	return s.reader(func(w http.ResponseWriter, r *http.Request) {
+		if id, _ := identityFrom(r.Context()); !id.Owner {
 			writeError(w, http.StatusForbidden, "this path is for the Owner only; use the Owner's token")
 			return
 		}
-		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
-	}
+		h(w, r)
+	})
 }
 
 func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (Identity, bool) {
