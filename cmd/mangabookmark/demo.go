@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,9 @@ type DemoCmd struct {
 func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	if c.Series <= 0 || c.Series > 5000 {
 		return fmt.Errorf("demo: --series must be between 1 and 5000, got %d", c.Series)
+	}
+	if c.Refusing != "" && !slices.Contains(sitesim.SiteNames, c.Refusing) {
+		return fmt.Errorf("demo: --refusing %q: unknown Site (known: %s)", c.Refusing, strings.Join(sitesim.SiteNames, ", "))
 	}
 	cfg, err := env.Config()
 	if err != nil {

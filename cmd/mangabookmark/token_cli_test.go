@@ -16,13 +16,3 @@ func TestTokenCreateOwnerNeedsNoName(t *testing.T) {
 		t.Fatalf("token create --owner exited %d", code)
 	}
 }
-
-// TestCommandLineMistakeExits2: an unknown command or flag exits 2, the
-// code of every start-up mistake.
-func TestCommandLineMistakeExits2(t *testing.T) {
-	for _, args := range [][]string{{"bogus"}, {"serve", "--no-such-flag"}, {"migrate", "sideways"}} {
-		if code := run(args, func(string) string { return "" }); code != 2 {
-			t.Errorf("mangabookmark %s exited %d, want 2", strings.Join(args, " "), code)
-		}
-	}
-}
