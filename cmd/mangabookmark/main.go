@@ -51,6 +51,7 @@ func run(args []string, getenv func(string) string) int {
 		kong.Name("mangabookmark"),
 		kong.Description("Self-hosted manga bookmark backend: API, Poll Lanes and operator commands."),
 		kong.UsageOnError(),
+		kong.Vars{"sim_modes": simModes()},
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

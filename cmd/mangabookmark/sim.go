@@ -21,7 +21,7 @@ type SimCmd struct {
 	Listen   string        `help:"Address of the first Site; the other five take the next ports." default:"127.0.0.1:18080"`
 	Series   int           `help:"Series per Site." default:"100"`
 	NewEvery time.Duration `help:"Publish a new chapter on every Series this often (0: never)." default:"0s" name:"new-every"`
-	Set      []string      `help:"Script behaviour: site=mode for a whole Site, site:N=mode for its Series number N (modes: steady, gone, layout_changed, server_error, slow, hang, oversized, endless, redirect_away, redirect_loop, huge_length, malformed, wrong_type, forbidden, rate_limited, challenge, js_challenge, js_challenge_stuck)." placeholder:"SITE[:N]=MODE"`
+	Set      []string      `help:"Script behaviour: site=mode for a whole Site, site:N=mode for its Series number N (modes: ${sim_modes})." placeholder:"SITE[:N]=MODE"`
 }
 
 // Run serves until interrupted.
@@ -56,6 +56,15 @@ func (c *SimCmd) Run() error {
 	fmt.Println("serving; interrupt to stop")
 	<-ctx.Done()
 	return nil
+}
+
+// simModes lists the simulator's modes for --set's help.
+func simModes() string {
+	var names []string
+	for _, m := range sitesim.Modes() {
+		names = append(names, m.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 // applySet scripts one --set entry.
