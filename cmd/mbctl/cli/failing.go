@@ -12,7 +12,7 @@ import (
 // FailingCmd prints the failing worklist.
 type FailingCmd struct {
 	Site    string `help:"Only this Site."`
-	Outcome string `help:"Only this outcome: not_found, no_chapter, unfetchable or errors."`
+	Outcome string `help:"Only this outcome: ${outcomes}."`
 	Limit   int    `default:"1000" help:"At most this many rows (1-10000)."`
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -96,6 +97,7 @@ func Main(args []string, env Env) (code int) {
 		kong.Exit(func(c int) { panic(exitPanic(c)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Bind(deps),
+		kong.Vars{"outcomes": strings.Join(client.Outcomes, ", ")},
 	)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mbctl: %v\n", err)
