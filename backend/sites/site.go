@@ -115,3 +115,18 @@ type Adapter interface {
 	// Read fetches and parses the Series' Latest Chapter, title and cover.
 	Read(ctx context.Context, s *Site, f Fetcher, seriesID string) Result
 }
+
+// Reasons a read skips a chapter row, as counted in Facts.Skipped.
+const (
+	SkipNoNumber      = "no number"      // the row gives no chapter number ("Epilogue", "Special 2")
+	SkipOtherLanguage = "other language" // a translation the Reader did not ask for
+	SkipNoLink        = "no link"        // neither a readable page nor an external link
+)
+
+// Skip counts one row passed over for reason.
+func (f *Facts) Skip(reason string) {
+	if f.Skipped == nil {
+		f.Skipped = map[string]int{}
+	}
+	f.Skipped[reason]++
+}

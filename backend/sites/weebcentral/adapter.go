@@ -52,11 +52,13 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 		return sites.Fail(out, resp.Status, err)
 	}
 	req.Page = page + "/full-chapter-list"
-	req.Header = map[string][]string{"Referer": {page}}
+	// The page asks for the list through htmx; send what htmx sends.
+	req.Header = map[string][]string{"Referer": {page}, "Hx-Request": {"true"}, "Hx-Target": {"chapter-list"}, "Hx-Current-Url": {page}}
 	resp, res, ok = sites.Fetch(ctx, f, req, sites.HTML)
 	if !ok {
 		return res
 	}
-	facts.Latest, out, err = ParseChapterList(resp.Body, s.Base())
+	list, out, err := ParseChapterList(resp.Body, s.Base())
+	facts.Latest, facts.Rows, facts.Skipped = list.Latest, list.Rows, list.Skipped
 	return sites.Done(facts, out, resp.Status, err)
 }

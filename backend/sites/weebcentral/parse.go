@@ -57,15 +57,18 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	return f, sites.OK, nil
 }
 
-// ParseChapterList reads the newest numbered row of a full-chapter-list
-// body: rows are div[x-data] > a, the name in span.flex > span, the time in
-// time[datetime].
-func ParseChapterList(body []byte, base string) (*sites.Chapter, sites.Outcome, error) {
+// ParseChapterList reads a full-chapter-list body: rows are div[x-data] >
+// a, the label in span.flex > span, the time in time[datetime]. The first
+// row whose label gives a number (whatever its word: "Chapter 18",
+// "Episode 139.5", "Navigation 67.5") is the Latest Chapter, the list being
+// newest first; rows before it without a number ("Epilogue") are counted in
+// Skipped. The returned Facts carry Latest, Rows and Skipped only.
+func ParseChapterList(body []byte, base string) (sites.Facts, sites.Outcome, error) {
+	var f sites.Facts
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return nil, sites.Unfetchable, fmt.Errorf("weebcentral: chapter list: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("weebcentral: chapter list: %v: %w", err, sites.ErrUnusable)
 	}
-	rows := 0
 	for _, div := range dom.FindAll(doc, func(n *dom.Node) bool {
 		_, ok := dom.Attr(n, "x-data")
 		return dom.Is(n, "div") && ok
@@ -74,10 +77,14 @@ func ParseChapterList(body []byte, base string) (*sites.Chapter, sites.Outcome, 
 			if !dom.Is(a, "a") {
 				continue
 			}
-			rows++
+			f.Rows++
+			if f.Latest != nil {
+				continue
+			}
 			name := rowName(a)
 			num, ok := sites.NumberFromName(name)
 			if !ok {
+				f.Skip(sites.SkipNoNumber)
 				continue
 			}
 			href, _ := dom.Attr(a, "href")
@@ -89,10 +96,13 @@ func ParseChapterList(body []byte, base string) (*sites.Chapter, sites.Outcome, 
 					}
 				}
 			}
-			return ch, sites.OK, nil
+			f.Latest = ch
 		}
 	}
-	return nil, sites.NoChapter, fmt.Errorf("weebcentral: %d chapter rows, none with a chapter number", rows)
+	if f.Latest == nil {
+		return f, sites.NoChapter, fmt.Errorf("weebcentral: %d chapter rows, none with a chapter number", f.Rows)
+	}
+	return f, sites.OK, nil
 }
 
 // rowName is the text of the first span.flex > span in a row.

@@ -19,9 +19,10 @@ func TestParsePageGolden(t *testing.T) {
 
 func TestParseChapterListGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"chapters.html", "chapters_odd.html", "chapters_specials_only.html", "chapters_changed.html", "not_found.html"} {
-		ch, out, _ := ParseChapterList(golden.Fixture(t, name), base)
-		golden.Check(t, "list-"+name, out, sites.Facts{Latest: ch})
+	for _, name := range []string{"chapters.html", "chapters_odd.html", "chapters_specials_only.html", "chapters_changed.html", "not_found.html",
+		"chapters_episode.html", "chapters_navigation.html", "chapters_suggestion.html", "chapters_numberless_only.html"} {
+		f, out, _ := ParseChapterList(golden.Fixture(t, name), base)
+		golden.Check(t, "list-"+name, out, f)
 	}
 }
 
@@ -30,9 +31,16 @@ func FuzzParseChapterList(f *testing.F) {
 		f.Add(golden.Fixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		ch, out, err := ParseChapterList(body, base)
-		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (ch != nil) {
-			t.Fatalf("outcome %q, error %v, chapter %+v", out, err, ch)
+		f, out, err := ParseChapterList(body, base)
+		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (f.Latest != nil) {
+			t.Fatalf("outcome %q, error %v, chapter %+v", out, err, f.Latest)
+		}
+		skipped := 0
+		for _, n := range f.Skipped {
+			skipped += n
+		}
+		if skipped > f.Rows {
+			t.Fatalf("%d rows, %d skipped", f.Rows, skipped)
 		}
 	})
 }

@@ -33,16 +33,18 @@ type chapter struct {
 }
 
 type result struct {
-	Outcome  sites.Outcome `json:"outcome"`
-	Title    string        `json:"title,omitempty"`
-	CoverURL string        `json:"cover_url,omitempty"`
-	Latest   *chapter      `json:"latest"`
+	Outcome  sites.Outcome  `json:"outcome"`
+	Title    string         `json:"title,omitempty"`
+	CoverURL string         `json:"cover_url,omitempty"`
+	Latest   *chapter       `json:"latest"`
+	Rows     int            `json:"rows,omitempty"`
+	Skipped  map[string]int `json:"skipped,omitempty"`
 }
 
 // Check compares (outcome, facts) with testdata/name.golden.
 func Check(t testing.TB, name string, out sites.Outcome, f sites.Facts) {
 	t.Helper()
-	r := result{Outcome: out, Title: f.Title, CoverURL: f.CoverURL}
+	r := result{Outcome: out, Title: f.Title, CoverURL: f.CoverURL, Rows: f.Rows, Skipped: f.Skipped}
 	if f.Latest != nil {
 		r.Latest = &chapter{Number: f.Latest.Number, Title: f.Latest.Title, URL: f.Latest.URL}
 		if !f.Latest.ReleasedAt.IsZero() {
