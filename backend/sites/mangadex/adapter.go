@@ -54,8 +54,11 @@ func hosts(s *sites.Site) (api, uploads string) {
 }
 
 // feedQuery is the query of the feed request: English chapters of every
-// content rating, newest chapter number first, no future or empty ones.
-const feedQuery = "translatedLanguage[]=en&order[chapter]=desc&limit=100&includeFuturePublishAt=0&includeEmptyPages=0" +
+// content rating, newest chapter number first, none published in the
+// future. It sets no includeEmptyPages or includeExternalUrl filter: an
+// officially licensed title's English chapters are external links with
+// no pages, and they are real releases (ParseFeed keeps them).
+const feedQuery = "translatedLanguage[]=" + Language + "&order[chapter]=desc&limit=100&includeFuturePublishAt=0" +
 	"&contentRating[]=safe&contentRating[]=suggestive&contentRating[]=erotica&contentRating[]=pornographic"
 
 // Read fetches the manga entity, then the feed.
@@ -76,6 +79,7 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
-	facts.Latest, out, err = ParseFeed(resp.Body, s.Base())
+	feed, out, err := ParseFeed(resp.Body, s.Base())
+	facts.Latest, facts.Rows, facts.Skipped = feed.Latest, feed.Rows, feed.Skipped
 	return sites.Done(facts, out, resp.Status, err)
 }

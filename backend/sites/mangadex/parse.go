@@ -64,11 +64,16 @@ func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, er
 		return sites.Facts{}, sites.NoChapter, fmt.Errorf("mangadex: manga body has no data")
 	}
 	f := sites.Facts{Title: pickTitle(m.Data.Attributes.Title)}
-	for _, alt := range m.Data.Attributes.AltTitles {
-		if f.Title != "" {
-			break
+	if f.Title == "" { // untitled in every language: the alternative titles
+		alts := map[string]string{}
+		for _, alt := range m.Data.Attributes.AltTitles {
+			for lang, v := range alt {
+				if _, seen := alts[lang]; !seen && strings.TrimSpace(v) != "" {
+					alts[lang] = v
+				}
+			}
 		}
-		f.Title = alt["en"]
+		f.Title = pickTitle(alts)
 	}
 	for _, r := range m.Data.Relationships {
 		if r.Type == "cover_art" && r.Attributes != nil {
@@ -109,7 +114,8 @@ type feedBody struct {
 		ID         string `json:"id"`
 		Attributes struct {
 			Chapter     *string `json:"chapter"`
-			Title       string  `json:"title"` // null when the chapter has no name
+			Title       *string `json:"title"` // null when the chapter has no name
+			Language    string  `json:"translatedLanguage"`
 			ExternalURL *string `json:"externalUrl"`
 			Pages       int     `json:"pages"`
 			PublishAt   string  `json:"publishAt"`
@@ -117,48 +123,70 @@ type feedBody struct {
 	} `json:"data"`
 }
 
-// ParseFeed picks the Latest Chapter from a /manga/{id}/feed body; chapter
-// links point at {site}/chapter/{id}. An empty body (HTTP 204) or a feed
-// without a usable row is no_chapter.
-func ParseFeed(body []byte, site string) (*sites.Chapter, sites.Outcome, error) {
+// Language is the translation the feed asks for and the parser keeps.
+const Language = "en"
+
+// ParseFeed picks the Latest Chapter from a /manga/{id}/feed body: the
+// highest-numbered English row. A row hosted elsewhere (pages 0 and
+// externalUrl set: MANGA Plus, VIZ) counts, linked to its external URL;
+// others link to {site}/chapter/{id}. Rows in another language (a feed
+// answered without the filter), without a number, or with neither pages
+// nor an external link are skipped and counted. An empty body (HTTP 204)
+// or a feed without a usable row is no_chapter.
+func ParseFeed(body []byte, site string) (sites.Facts, sites.Outcome, error) {
+	var f sites.Facts
 	if len(strings.TrimSpace(string(body))) == 0 {
-		return nil, sites.NoChapter, fmt.Errorf("mangadex: empty feed")
+		return f, sites.NoChapter, fmt.Errorf("mangadex: empty feed")
 	}
 	var fb feedBody
 	if err := json.Unmarshal(body, &fb); err != nil {
-		return nil, sites.Unfetchable, fmt.Errorf("mangadex: feed: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("mangadex: feed: %v: %w", err, sites.ErrUnusable)
 	}
 	if fb.Result == "error" {
 		out, err := fb.errorOutcome()
-		return nil, out, err
+		return f, out, err
 	}
-	var best *sites.Chapter
+	f.Rows = len(fb.Data)
 	for _, row := range fb.Data {
 		a := row.Attributes
-		if a.ExternalURL != nil && a.Pages == 0 {
-			continue // hosted elsewhere; not readable here
-		}
-		if a.Chapter == nil {
+		if lang := strings.ToLower(a.Language); lang != Language && !strings.HasPrefix(lang, Language+"-") {
+			f.Skip(sites.SkipOtherLanguage)
 			continue
 		}
-		num, ok := sites.ParseNumber(*a.Chapter)
+		num, ok := "", a.Chapter != nil
+		if ok {
+			num, ok = sites.ParseNumber(*a.Chapter)
+		}
 		if !ok {
+			f.Skip(sites.SkipNoNumber)
 			continue
 		}
-		if best != nil && sites.CompareNumbers(num, best.Number) <= 0 {
+		link := ""
+		switch {
+		case a.ExternalURL != nil && *a.ExternalURL != "":
+			link = sites.Resolve(*a.ExternalURL, *a.ExternalURL) // absolute http(s) only
+		case a.Pages > 0 && uuidRe.MatchString(row.ID):
+			link = sites.Resolve(site, "/chapter/"+row.ID)
+		}
+		if link == "" {
+			f.Skip(sites.SkipNoLink)
 			continue
 		}
-		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(a.Title, num)}
-		if uuidRe.MatchString(row.ID) {
-			ch.URL = sites.Resolve(site, "/chapter/"+row.ID)
+		if f.Latest != nil && sites.CompareNumbers(num, f.Latest.Number) <= 0 {
+			continue
 		}
+		title := ""
+		if a.Title != nil {
+			title = *a.Title
+		}
+		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(title, num), URL: link}
 		if t, err := time.Parse(time.RFC3339, a.PublishAt); err == nil {
 			ch.ReleasedAt = t.UTC()
 		}
-		best = ch
+		f.Latest = ch
 	}
-	if best == nil {
-		return nil, sites.NoChapter, fmt.Errorf("mangadex: feed has %d rows, none with a chapter number", len(fb.Data))
+	if f.Latest == nil {
+		return f, sites.NoChapter, fmt.Errorf("mangadex: feed has %d rows, none an English chapter with a number", len(fb.Data))
 	}
-	return best, sites.OK, nil
+	return f, sites.OK, nil
 }

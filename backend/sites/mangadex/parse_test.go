@@ -11,7 +11,8 @@ const id = "a1c7c817-4e59-43b7-9365-09675a149a6f"
 
 func TestParseMangaGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json"} {
+	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json",
+		"manga_ja_ro_only.json", "manga_alt_titles_only.json", "manga_alt_ja_ro_only.json"} {
 		f, out, _ := ParseManga(golden.Fixture(t, name), id, uploadsOrigin)
 		golden.Check(t, name, out, f)
 	}
@@ -19,9 +20,10 @@ func TestParseMangaGolden(t *testing.T) {
 
 func TestParseFeedGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"feed.json", "feed_only_specials.json", "feed_changed.json", "feed_empty.json", "feed_truncated.json", "manga_not_found.json"} {
-		ch, out, _ := ParseFeed(golden.Fixture(t, name), "https://mangadex.org")
-		golden.Check(t, "feed-"+name, out, sites.Facts{Latest: ch})
+	for _, name := range []string{"feed.json", "feed_only_specials.json", "feed_changed.json", "feed_empty.json", "feed_truncated.json", "manga_not_found.json",
+		"feed_external_only.json", "feed_mixed_languages.json", "feed_title_null.json"} {
+		f, out, _ := ParseFeed(golden.Fixture(t, name), "https://mangadex.org")
+		golden.Check(t, "feed-"+name, out, f)
 	}
 }
 
@@ -30,8 +32,8 @@ func FuzzParseFeed(f *testing.F) {
 		f.Add(golden.Fixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		ch, out, err := ParseFeed(body, "https://mangadex.org")
-		checkParse(t, out, err, ch)
+		f, out, err := ParseFeed(body, "https://mangadex.org")
+		checkParse(t, out, err, f.Latest)
 	})
 }
 
