@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -55,12 +56,24 @@ func mangadexError(w http.ResponseWriter, detail string) {
 		"id": "9c346bb4-8e8e-4a2b-9d0a-2f8a3f6f2a11", "status": 404, "title": "not_found_http_exception", "detail": detail, "context": nil}}})
 }
 
+// mangadexManga is the manga entity. Like real untranslated titles, every
+// ninth Series is titled only in romanised Japanese, and another ninth only
+// in its altTitles; adapters must still find the title.
 func mangadexManga(x simSeries) any {
+	title := map[string]string{"en": x.title}
+	alts := []map[string]string{{"ja-ro": x.title + " (romaji)"}}
+	switch x.i % 9 {
+	case 4:
+		title = map[string]string{"ja-ro": x.title}
+	case 6:
+		title = map[string]string{}
+		alts = []map[string]string{{"ja": "ジェネレーテッド"}, {"ja-ro": x.title}}
+	}
 	return map[string]any{"result": "ok", "response": "entity", "data": map[string]any{
 		"id": x.id, "type": "manga",
 		"attributes": map[string]any{
-			"title":                        map[string]string{"en": x.title},
-			"altTitles":                    []map[string]string{{"ja-ro": x.title + " (romaji)"}},
+			"title":                        title,
+			"altTitles":                    alts,
 			"description":                  map[string]string{"en": "A generated Series."},
 			"originalLanguage":             "ja",
 			"status":                       "ongoing",
@@ -76,10 +89,15 @@ func mangadexManga(x simSeries) any {
 	}}
 }
 
+// mangadexFeed answers like the real feed without its language filter:
+// English rows, plus (for every seventh Series) rows in other languages
+// numbered past the English Latest Chapter. Every eleventh Series is an
+// officially licensed title whose English chapters are all external links
+// with no pages (MANGA Plus style); they are still its Latest Chapter.
 func mangadexFeed(x simSeries, changed bool) any {
 	var rows []any
-	row := func(id, number any, title string, at time.Time, external any, pages int) {
-		attrs := map[string]any{"volume": nil, "title": title, "translatedLanguage": "en",
+	row := func(id, number any, title any, lang string, at time.Time, external any, pages int) {
+		attrs := map[string]any{"volume": nil, "title": title, "translatedLanguage": lang,
 			"externalUrl": external, "publishAt": at.Format("2006-01-02T15:04:05+00:00"),
 			"readableAt": at.Format("2006-01-02T15:04:05+00:00"), "pages": pages, "version": 1}
 		if changed {
@@ -90,22 +108,36 @@ func mangadexFeed(x simSeries, changed bool) any {
 		rows = append(rows, map[string]any{"id": id, "type": "chapter", "attributes": attrs,
 			"relationships": []any{map[string]any{"id": uuidFor("group", 4, uint64(x.i), 5), "type": "scanlation_group"}}})
 	}
-	if x.i%11 == 3 { // an external chapter with no pages: adapters must skip it
-		row(uuidFor("chapter", 4, uint64(x.i)<<20|0xfffff, 2), fmt.Sprint(x.latest+1), "Read on the publisher's site",
-			x.released(x.latest, false), "https://publisher.invalid/ch", 0)
+	if x.i%7 == 2 { // other translations run ahead of the English one
+		for k, lang := range []string{"fr", "es-la", "pt-br"} {
+			n := x.latest + 3 - k
+			row(uuidFor("chapter", 4, uint64(x.i)<<20|uint64(0xff000+k), 2), fmt.Sprint(n), nil, lang,
+				x.released(x.latest, true), nil, 18)
+		}
 	}
+	licensed := x.i%11 == 3
 	for _, c := range x.chapters(true) {
 		var num any = c.number
 		if c.whole < 0 {
 			num = nil // MangaDex gives specials and oneshots a null chapter
 		}
-		t := ""
+		var t any = c.name
 		if c.whole >= 0 {
 			t = fmt.Sprintf("Episode %s", c.number)
-		} else {
-			t = c.name
+			if c.whole%4 == 1 {
+				t = nil // untitled chapters carry a null title
+			}
 		}
-		row(uuidFor("chapter", 4, uint64(x.i)<<20|uint64(chapterKey(c)), 2), num, t, c.at, nil, 18)
+		id := uuidFor("chapter", 4, uint64(x.i)<<20|uint64(chapterKey(c)), 2)
+		if licensed {
+			row(id, num, t, "en", c.at, MangaPlusOrigin+"/viewer/"+strconv.Itoa(x.i*10000+chapterKey(c)), 0)
+			continue
+		}
+		row(id, num, t, "en", c.at, nil, 18)
 	}
 	return map[string]any{"result": "ok", "response": "collection", "data": rows, "limit": 100, "offset": 0, "total": len(rows)}
 }
+
+// MangaPlusOrigin is where the simulator's licensed MangaDex titles link
+// their external chapters (a host nothing serves).
+const MangaPlusOrigin = "https://mangaplus.invalid"
