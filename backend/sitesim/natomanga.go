@@ -65,6 +65,12 @@ func natomangaGone(w http.ResponseWriter, api bool) {
 	writeHTML(w, http.StatusNotFound, natomangaNotFound)
 }
 
+// natomangaChapters is the chapter API's answer, newest first. As on the
+// live API, the number lives in chapter_slug ("chapter-12-5"); every fifth
+// Series omits chapter_num and chapter_name (the fields gallery-dl reads are
+// only slug, updated_at and view), and half chapters carry the whole
+// number in chapter_num (12 for chapter-12-5), so adapters must trust the
+// slug.
 func natomangaChapters(x simSeries, changed bool) any {
 	var rows []any
 	for _, c := range x.chapters(true) {
@@ -73,9 +79,17 @@ func natomangaChapters(x simSeries, changed bool) any {
 		if c.whole >= 0 {
 			num, _ = strconv.ParseFloat(c.number, 64)
 			slug = "chapter-" + strings.ReplaceAll(c.number, ".", "-")
+			if x.half {
+				num = float64(c.whole)
+			}
 		}
-		rows = append(rows, map[string]any{"chapter_name": c.name, "chapter_slug": slug,
-			"chapter_num": num, "updated_at": c.at.Format("2006-01-02T15:04:05.000000Z"), "view": 1000 + x.i})
+		row := map[string]any{"chapter_name": c.name, "chapter_slug": slug,
+			"chapter_num": num, "updated_at": c.at.Format("2006-01-02T15:04:05.000000Z"), "view": 1000 + x.i}
+		if x.i%5 == 1 {
+			delete(row, "chapter_num")
+			delete(row, "chapter_name")
+		}
+		rows = append(rows, row)
 	}
 	key := "chapters"
 	if changed {

@@ -57,6 +57,7 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
-	facts.Latest, out, err = ParseChapters(resp.Body, s.Base(), id)
+	list, out, err := ParseChapters(resp.Body, s.Base(), id)
+	facts.Latest, facts.Rows, facts.Skipped = list.Latest, list.Rows, list.Skipped
 	return sites.Done(facts, out, resp.Status, err)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -52,30 +53,51 @@ type chaptersBody struct {
 	} `json:"data"`
 }
 
+// NumberFromSlug reads the number a "chapter-12-5" slug names (12.5); other
+// slugs ("s2-chapter-3", "special-2", "chapter-12-5-extra") give false.
+func NumberFromSlug(slug string) (string, bool) {
+	rest, ok := strings.CutPrefix(slug, "chapter-")
+	if !ok {
+		return "", false
+	}
+	whole, minor, hasMinor := strings.Cut(rest, "-")
+	if hasMinor {
+		return sites.ParseNumber(whole + "." + minor)
+	}
+	return sites.ParseNumber(whole)
+}
+
 // ParseChapters reads the chapter JSON; chapter links are
-// {base}/manga/{slug}/{chapter_slug}.
-func ParseChapters(body []byte, base, slug string) (*sites.Chapter, sites.Outcome, error) {
+// {base}/manga/{slug}/{chapter_slug}. A row's number is the one its
+// chapter slug names when the slug has the "chapter-N[-M]" form, whatever
+// chapter_num says (it may be missing, or 12 for "chapter-12-5"); else
+// chapter_num when positive; else the number in chapter_name.
+func ParseChapters(body []byte, base, slug string) (sites.Facts, sites.Outcome, error) {
+	var f sites.Facts
 	var b chaptersBody
 	if err := json.Unmarshal(body, &b); err != nil {
-		return nil, sites.Unfetchable, fmt.Errorf("natomanga: chapters: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("natomanga: chapters: %v: %w", err, sites.ErrUnusable)
 	}
 	if b.Success != nil && !*b.Success {
-		return nil, sites.NotFound, fmt.Errorf("natomanga: chapter API says success false")
+		return f, sites.NotFound, fmt.Errorf("natomanga: chapter API says success false")
 	}
 	if b.Data == nil || b.Data.Chapters == nil {
-		return nil, sites.NoChapter, fmt.Errorf("natomanga: chapter JSON has no data.chapters")
+		return f, sites.NoChapter, fmt.Errorf("natomanga: chapter JSON has no data.chapters")
 	}
-	var best *sites.Chapter
+	f.Rows = len(*b.Data.Chapters)
 	for _, c := range *b.Data.Chapters {
-		var num string
-		ok := false
-		if c.Num != nil && *c.Num > 0 {
+		num, ok := NumberFromSlug(c.Slug)
+		if !ok && c.Num != nil && *c.Num > 0 {
 			num, ok = sites.NumberFromFloat(*c.Num)
 		}
 		if !ok {
 			num, ok = sites.NumberFromName(c.Name)
 		}
-		if !ok || (best != nil && sites.CompareNumbers(num, best.Number) <= 0) {
+		if !ok {
+			f.Skip(sites.SkipNoNumber)
+			continue
+		}
+		if f.Latest != nil && sites.CompareNumbers(num, f.Latest.Number) <= 0 {
 			continue
 		}
 		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(c.Name, num)}
@@ -85,10 +107,10 @@ func ParseChapters(body []byte, base, slug string) (*sites.Chapter, sites.Outcom
 		if t, err := time.Parse(time.RFC3339Nano, c.UpdatedAt); err == nil {
 			ch.ReleasedAt = t.UTC()
 		}
-		best = ch
+		f.Latest = ch
 	}
-	if best == nil {
-		return nil, sites.NoChapter, fmt.Errorf("natomanga: %d chapters, none with a number", len(*b.Data.Chapters))
+	if f.Latest == nil {
+		return f, sites.NoChapter, fmt.Errorf("natomanga: %d chapters, none with a number", len(*b.Data.Chapters))
 	}
-	return best, sites.OK, nil
+	return f, sites.OK, nil
 }

@@ -24,9 +24,10 @@ func TestParsePageGolden(t *testing.T) {
 
 func TestParseChaptersGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"chapters.json", "chapters_odd.json", "chapters_empty.json", "chapters_changed.json", "chapters_gone.json", "chapters_truncated.json"} {
-		ch, out, _ := ParseChapters(golden.Fixture(t, name), base, slug)
-		golden.Check(t, name, out, sites.Facts{Latest: ch})
+	for _, name := range []string{"chapters.json", "chapters_odd.json", "chapters_empty.json", "chapters_changed.json", "chapters_gone.json", "chapters_truncated.json",
+		"chapters_slug_disagrees.json", "chapters_slug_only.json"} {
+		f, out, _ := ParseChapters(golden.Fixture(t, name), base, slug)
+		golden.Check(t, name, out, f)
 	}
 }
 
@@ -73,9 +74,9 @@ func FuzzParseChapters(f *testing.F) {
 		f.Add(golden.Fixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		ch, out, err := ParseChapters(body, base, slug)
-		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (ch != nil) {
-			t.Fatalf("outcome %q, error %v, chapter %+v", out, err, ch)
+		f, out, err := ParseChapters(body, base, slug)
+		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (f.Latest != nil) {
+			t.Fatalf("outcome %q, error %v, chapter %+v", out, err, f.Latest)
 		}
 	})
 }
@@ -89,4 +90,18 @@ func FuzzParsePage(f *testing.F) {
 			t.Fatalf("outcome %q, error %v", out, err)
 		}
 	})
+}
+
+func TestNumberFromSlug(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"chapter-12-5": "12.5", "chapter-12": "12", "chapter-007": "7", "chapter-0": "0"} {
+		if got, ok := NumberFromSlug(in); !ok || got != want {
+			t.Errorf("NumberFromSlug(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"s2-chapter-3", "special-2", "chapter-12-5-extra", "chapter-", "chapter-x", "chapter-12-", ""} {
+		if got, ok := NumberFromSlug(in); ok {
+			t.Errorf("NumberFromSlug(%q) = %q, want none", in, got)
+		}
+	}
 }
