@@ -56,7 +56,9 @@ func mangapillPage(o string, x simSeries, changed bool) string {
 	}
 	t := html.EscapeString(x.title)
 	return fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%[1]s Manga - MangaPill</title></head>
-<body><div class="container">
+<body><header class="bg-card"><nav class="container flex items-center"><h1 class="text-lg font-bold"><a href="/">MangaPill</a></h1>
+ <form action="/search"><input name="q" placeholder="Search manga..."></form></nav></header>
+<div class="container">
  <div class="flex flex-col sm:flex-row my-3">
   <div class="text-transparent flex-shrink-0 w-60 h-80 relative rounded bg-card mr-3 mb-3">
    <img data-src="%[2]s/covers/%[3]s.jpeg" class="lazy rounded" alt="%[1]s" />
@@ -69,7 +71,6 @@ func mangapillPage(o string, x simSeries, changed bool) string {
 </div>
 <div class="container py-3">
  <div id="%[4]s" class="my-3" data-filter-list-container="">
-  <div class="flex items-center justify-between mb-3"><h2 class="text-lg font-bold">Chapters</h2></div>
   <div class="grid grid-cols-1 md:grid-cols-3 lg:grid-cols-4 gap-1" data-filter-list="">
 %[5]s  </div>
  </div>

@@ -8,20 +8,27 @@ import (
 	"mangabookmark/backend/sites/internal/dom"
 )
 
-// ParsePage reads a Series page: the title is the first h1; the cover is
-// div.container > div > div > img (data-src, else src); chapters are
-// #chapters > div > a. A page without #chapters whose h1 starts "404" is
-// the Site's not-found page.
+// ParsePage reads a Series page. The Series block is the div.container
+// whose div > div > img is the cover (data-src, else src); the title is
+// the h1 inside that block, never the site header's; a page without such
+// a block falls back to the first h1 outside header and nav (the
+// not-found page). Chapters are #chapters > div > a, newest first. A page
+// without #chapters whose h1 starts "404" is the Site's not-found page.
 func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	doc, err := dom.Parse(body)
 	if err != nil {
 		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangapill: page: %v: %w", err, sites.ErrUnusable)
 	}
 	var f sites.Facts
-	if h := dom.Find(doc, dom.Tag("h1")); h != nil {
+	block := seriesBlock(doc, base)
+	if block != nil {
+		f.CoverURL = coverIn(block, base)
+		if h := dom.Find(block, dom.Tag("h1")); h != nil {
+			f.Title = dom.Text(h)
+		}
+	} else if h := dom.Find(doc, func(n *dom.Node) bool { return dom.Is(n, "h1") && !inChrome(n) }); h != nil {
 		f.Title = dom.Text(h)
 	}
-	f.CoverURL = cover(doc, base)
 	list := dom.ByID(doc, "chapters")
 	if list == nil && strings.HasPrefix(f.Title, "404") {
 		return f, sites.NotFound, fmt.Errorf("mangapill: the Site's not-found page")
@@ -29,7 +36,6 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	if list == nil {
 		return f, sites.NoChapter, fmt.Errorf("mangapill: page has no #chapters")
 	}
-	rows := 0
 	for _, div := range dom.Children(list) {
 		if !dom.Is(div, "div") {
 			continue
@@ -38,27 +44,44 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 			if !dom.Is(a, "a") {
 				continue
 			}
-			rows++
+			f.Rows++
+			if f.Latest != nil {
+				continue
+			}
 			name := dom.Text(a)
 			num, ok := sites.NumberFromName(name)
 			if !ok {
+				f.Skip(sites.SkipNoNumber)
 				continue
 			}
 			href, _ := dom.Attr(a, "href")
 			f.Latest = &sites.Chapter{Number: num, Title: name, URL: sites.Resolve(base, href)}
-			return f, sites.OK, nil
 		}
 	}
-	return f, sites.NoChapter, fmt.Errorf("mangapill: %d chapter links, none with a chapter number", rows)
+	if f.Latest == nil {
+		return f, sites.NoChapter, fmt.Errorf("mangapill: %d chapter links, none with a chapter number", f.Rows)
+	}
+	return f, sites.OK, nil
 }
 
-func cover(doc *dom.Node, base string) string {
+// seriesBlock is the first div.container holding the cover picture.
+func seriesBlock(doc *dom.Node, base string) *dom.Node {
 	for _, c := range dom.FindAll(doc, func(n *dom.Node) bool { return dom.Is(n, "div") && dom.HasClass(n, "container") }) {
-		if u := coverIn(c, base); u != "" {
-			return u
+		if coverIn(c, base) != "" {
+			return c
 		}
 	}
-	return ""
+	return nil
+}
+
+// inChrome reports whether n sits in the site's header or navigation.
+func inChrome(n *dom.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if dom.Is(p, "header") || dom.Is(p, "nav") {
+			return true
+		}
+	}
+	return false
 }
 
 // coverIn follows div.container > div:first-child > div:first-child > img.

@@ -11,7 +11,8 @@ const base = "https://mangapill.com"
 
 func TestParsePageGolden(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"series.html", "series_odd.html", "series_specials_only.html", "series_no_chapters.html", "series_changed.html", "not_found.html"} {
+	for _, name := range []string{"series.html", "series_odd.html", "series_specials_only.html", "series_no_chapters.html", "series_changed.html", "not_found.html",
+		"series_header_h1.html"} {
 		f, out, _ := ParsePage(golden.Fixture(t, name), base)
 		golden.Check(t, name, out, f)
 	}
