@@ -9,7 +9,9 @@ import (
 )
 
 // serveKagane: /series/{id} (app shell page), /series/{id}/reader/{book},
-// /api/v2/series/{id} (details with series_books ascending),
+// /api/v2/series/{id} (details with series_books ascending, except every
+// fourth Series, whose details omit them as the live API sometimes does),
+// /api/v2/series/{id}/books/list (the books alone, {"series_books": [...]}),
 // /api/v2/image/{image_id} (cover).
 func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
@@ -17,7 +19,8 @@ func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 		serveCover(w, r)
 		return
 	}
-	api := len(p) == 4 && p[0] == "api" && p[1] == "v2" && p[2] == "series"
+	books := len(p) == 6 && p[0] == "api" && p[1] == "v2" && p[2] == "series" && p[4] == "books" && p[5] == "list"
+	api := books || (len(p) == 4 && p[0] == "api" && p[1] == "v2" && p[2] == "series")
 	page := len(p) >= 2 && p[0] == "series"
 	if !api && !page {
 		kaganeNotFound(w, api)
@@ -40,6 +43,14 @@ func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 <body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>`, html.EscapeString(x.title)))
 		return
 	}
+	if books {
+		key := "series_books"
+		if b.Mode == LayoutChanged {
+			key = "items_v3"
+		}
+		writeJSON(w, http.StatusOK, map[string]any{key: kaganeBooks(x)})
+		return
+	}
 	writeJSON(w, http.StatusOK, kaganeDetails(x, b.Mode == LayoutChanged))
 }
 
@@ -51,33 +62,39 @@ func kaganeNotFound(w http.ResponseWriter, api bool) {
 	writeHTML(w, http.StatusNotFound, "<!DOCTYPE html><html><head><title>Not Found | Kagane</title></head><body><div id=\"root\"></div></body></html>")
 }
 
-func kaganeDetails(x simSeries, changed bool) any {
+func kaganeBooks(x simSeries) []any {
 	rows := x.chapters(false)
 	books := make([]any, 0, len(rows)+1)
 	for k := len(rows) - 1; k >= 0; k-- { // ascending, as Kagane lists them
 		c := rows[k]
 		sort, _ := strconv.ParseFloat(c.number, 64)
 		books = append(books, map[string]any{
-			"book_id": "019c" + uuidFor("book", 7, uint64(x.i)<<20|uint64(chapterKey(c)), 8)[4:],
-			"title":   c.name, "created_at": c.at.Format("2006-01-02T15:04:05"),
+			"book_id":   "019c" + uuidFor("book", 7, uint64(x.i)<<20|uint64(chapterKey(c)), 8)[4:],
+			"series_id": x.id, "title": c.name, "created_at": c.at.Format("2006-01-02T15:04:05"),
 			"sort_no": sort, "chapter_no": c.number, "volume_no": nil, "page_count": 20,
 			"groups": []any{map[string]any{"title": "Generated Scans"}},
 		})
 	}
 	if x.odd { // a special without a chapter number sorts last
 		books = append(books, map[string]any{
-			"book_id": "019c" + uuidFor("book", 7, uint64(x.i)<<20|1, 8)[4:], "title": "Special: Side Story",
+			"book_id": "019c" + uuidFor("book", 7, uint64(x.i)<<20|1, 8)[4:], "series_id": x.id, "title": "Special: Side Story",
 			"created_at": rows[0].at.Format("2006-01-02T15:04:05"), "sort_no": float64(x.latest) + 0.75,
 			"chapter_no": nil, "volume_no": nil, "page_count": 8, "groups": []any{}})
 	}
-	key := "series_books"
-	if changed {
-		key = "books_v3"
-	}
-	return map[string]any{
+	return books
+}
+
+func kaganeDetails(x simSeries, changed bool) any {
+	d := map[string]any{
 		"series_id": x.id, "title": x.title, "description": "A generated Series.",
-		"status": "ONGOING", "format": "Manga",
+		"upload_status": "ONGOING", "format": "Manga", "source_id": "019c" + uuidFor("source", 7, 1, 9)[4:],
 		"series_covers": []any{map[string]any{"image_id": "019c" + uuidFor("image", 7, uint64(x.i), 9)[4:], "is_primary": true}},
-		key:             books,
 	}
+	switch {
+	case changed:
+		d["books_v3"] = kaganeBooks(x)
+	case x.i%4 != 2: // every fourth Series' details omit series_books
+		d["series_books"] = kaganeBooks(x)
+	}
+	return d
 }

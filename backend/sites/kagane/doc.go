@@ -1,11 +1,18 @@
 // Package kagane reads Kagane's JSON API through the browser route: the
 // route opens the Series page (passing any challenge), then fetches
 // /api/v2/series/{id} from inside it. The details carry the title, the
-// cover image id (served at /api/v2/image/{id}) and every book
-// (series_books, ascending).
+// cover image id (served at /api/v2/image/{id}) and usually every book
+// (series_books, ascending). When series_books is missing, the books are
+// fetched the same way from /api/v2/series/{id}/books/list; that endpoint
+// answering 404 is no_chapter (the adapter no longer finds the books).
 //
-// Chapter numbers: a book's chapter_no (a string or null) is the number
-// when it is a plain decimal; books without one (specials, extras) are
-// skipped. Among the rest the book with the highest sort_no is the Latest
-// Chapter. No such book, or no series_books: no_chapter.
+// Fields read follow keiyoushi's Kagane DTOs: title, series_covers[].image_id,
+// series_books[] with book_id, title, created_at ("2006-01-02T15:04:05",
+// no zone, read as UTC), sort_no and chapter_no (a string or null).
+//
+// Chapter numbers: a book's chapter_no when it is a plain decimal; when it
+// is null, the number in the book's title ("Episode 251"); books with
+// neither (specials, extras) are skipped and counted. Among the rest the
+// book with the highest sort_no is the Latest Chapter. No such book:
+// no_chapter.
 package kagane
