@@ -25,10 +25,7 @@ func browserOutcome(site string, m sitesim.Mode) sites.Outcome {
 		return sites.NoChapter
 	case sitesim.ServerError, sitesim.Hang:
 		return sites.Errors
-	case sitesim.Malformed:
-		if site == "comix" { // its HTML parses leniently to no chapter
-			return sites.NoChapter
-		}
+	case sitesim.Malformed: // every browser Site's chapters come as JSON, which a truncated body breaks
 		return sites.Unfetchable
 	case sitesim.Challenge, sitesim.JSChallengeStuck:
 		return sites.Refused

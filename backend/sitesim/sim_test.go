@@ -29,7 +29,8 @@ func pagePaths(site, id string) []string {
 	case Kagane:
 		return []string{"/series/" + id, "/api/v2/series/" + id}
 	case Comix:
-		return []string{"/title/" + id}
+		hid, _, _ := strings.Cut(id, "-")
+		return []string{"/title/" + id, "/api/v2/manga/" + hid + "/chapters"}
 	case Natomanga:
 		return []string{"/manga/" + id, "/api/manga/" + id + "/chapters"}
 	}

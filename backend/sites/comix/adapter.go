@@ -36,13 +36,40 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 	return s.Base() + "/title/" + id
 }
 
-// Read asks the route for the title page and parses its initial data.
+// Hid is the short hash id a Series id starts with ("keqvv" of
+// "keqvv-whos-that-girl"), which the API paths use.
+func Hid(id string) string {
+	hid, _, _ := strings.Cut(id, "-")
+	return hid
+}
+
+// chaptersURL is the chapter API request the title page itself makes:
+// newest number first, one page of 100.
+func chaptersURL(s *sites.Site, id string) string {
+	return s.Base() + "/api/v2/manga/" + url.PathEscape(Hid(id)) + "/chapters?order[number]=desc&limit=100&page=1"
+}
+
+// Read opens the title page for the title and poster in its query cache,
+// then fetches the chapter API from inside the same page (same origin,
+// the page's cookies), as the page and keiyoushi's Comix source do.
 func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
-	req := sites.Request{Site: s, Page: a.SeriesURL(s, id), Accept: "text/html"}
+	page := a.SeriesURL(s, id)
+	req := sites.Request{Site: s, Page: page, Accept: "text/html"}
 	resp, res, ok := sites.Fetch(ctx, f, req, sites.HTML)
 	if !ok {
 		return res
 	}
-	facts, out, err := ParsePage(resp.Body, s.Base(), id)
+	facts, out, err := ParsePage(resp.Body, s.Base())
+	if out != sites.OK {
+		return sites.Fail(out, resp.Status, err)
+	}
+	req = sites.Request{Site: s, Page: page, Data: chaptersURL(s, id), Accept: "application/json",
+		Header: map[string][]string{"Referer": {page}}}
+	resp, res, ok = sites.Fetch(ctx, f, req, sites.JSON)
+	if !ok {
+		return res
+	}
+	list, out, err := ParseChapters(resp.Body, s.Base(), id)
+	facts.Latest, facts.Rows, facts.Skipped = list.Latest, list.Rows, list.Skipped
 	return sites.Done(facts, out, resp.Status, err)
 }

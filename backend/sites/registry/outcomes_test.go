@@ -11,7 +11,7 @@ import (
 
 // jsonFirst Sites fetch a JSON document that a Malformed body breaks
 // (unfetchable); the others' HTML parses leniently to no chapter at all.
-var jsonFirst = map[string]bool{"mangadex": true, "kagane": true, "natomanga": true}
+var jsonFirst = map[string]bool{"mangadex": true, "kagane": true, "natomanga": true, "comix": true}
 
 func wantOutcome(site string, m sitesim.Mode) sites.Outcome {
 	switch m {
