@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // serveWeebCentral: /series/{ulid}/{Slug} (series page),
@@ -31,7 +32,7 @@ func (s *Sim) serveWeebCentral(w http.ResponseWriter, r *http.Request) {
 	}
 	o := s.Origin(WeebCentral)
 	if len(p) == 3 && p[2] == "full-chapter-list" {
-		writeHTML(w, http.StatusOK, weebcentralList(o, x, b.Mode == LayoutChanged))
+		writeHTML(w, http.StatusOK, weebcentralList(x, b.Mode == LayoutChanged))
 		return
 	}
 	writeHTML(w, http.StatusOK, weebcentralPage(o, x))
@@ -57,13 +58,41 @@ func weebcentralPage(o string, x simSeries) string {
 </section></main></body></html>`, t, o, x.id)
 }
 
-func weebcentralList(o string, x simSeries, changed bool) string {
+// WeebCentralPublic is the real Site's origin. The real chapter list links
+// every row there in absolute form, so the simulator does too, whatever
+// address it listens on (the adapter keeps such links as they are).
+const WeebCentralPublic = "https://weebcentral.com"
+
+// weebcentralWords are the label words the real Site uses: the source's
+// own word for a chapter, whatever it is.
+var weebcentralWords = [...]string{"Chapter", "Episode", "Navigation", "Suggestion"}
+
+// weebcentralLabel is a row's label: Series i uses word i%4 for its
+// numbered rows ("Episode 139.5"); specials keep their own name.
+func weebcentralLabel(x simSeries, c chapter) string {
+	if c.whole < 0 {
+		return c.name
+	}
+	return weebcentralWords[x.i%len(weebcentralWords)] + " " + c.number
+}
+
+// weebcentralList is the full chapter list, newest first. Every sixth
+// Series starts with a number-less "Epilogue" row, which adapters skip.
+func weebcentralList(x simSeries, changed bool) string {
 	var b strings.Builder
-	for _, c := range x.chapters(true) {
+	rows := x.chapters(true)
+	if x.i%6 == 1 {
+		rows = append([]chapter{{whole: -1, name: "Epilogue", at: rows[0].at.Add(time.Minute)}}, rows...)
+	}
+	for _, c := range rows {
 		chID := ulidFor(uint64(x.i)<<20|uint64(chapterKey(c)), 7)
+		if c.name == "Epilogue" {
+			chID = ulidFor(uint64(x.i)<<20|uint64(1), 7)
+		}
 		at := c.at.Format("2006-01-02T15:04:05.000Z")
+		label := html.EscapeString(weebcentralLabel(x, c))
 		if changed {
-			fmt.Fprintf(&b, `<li class="chapter-row"><a href="%s/chapters/%s"><b>%s</b><em>%s</em></a></li>`+"\n", o, chID, html.EscapeString(c.name), at)
+			fmt.Fprintf(&b, `<li class="chapter-row"><a href="%s/chapters/%s"><b>%s</b><em>%s</em></a></li>`+"\n", WeebCentralPublic, chID, label, at)
 			continue
 		}
 		fmt.Fprintf(&b, `<div x-data="{ hovered: false }" class="flex items-center">
@@ -71,7 +100,7 @@ func weebcentralList(o string, x simSeries, changed bool) string {
 <span class="flex items-center"><svg class="w-4 h-4" viewBox="0 0 24 24"></svg></span>
 <span class="grow flex items-center gap-2"><span class="">%s</span></span>
 <time class="text-datetime opacity-50" datetime="%s">%s</time></a></div>
-`, o, chID, html.EscapeString(c.name), at, c.at.Format("Jan 2, 2006"))
+`, WeebCentralPublic, chID, label, at, c.at.Format("Jan 2, 2006"))
 	}
 	return b.String()
 }

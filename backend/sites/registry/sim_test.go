@@ -54,7 +54,8 @@ func read(t *testing.T, reg *sites.Registry, route sites.Fetcher, url string) si
 // 5, 7 and 3 carry a half chapter, a Special row, and (MangaDex) external
 // chapters only; on MangaDex 2 mixes other languages into the feed, 4 is
 // titled only in ja-ro and 6 only in altTitles; on Natomanga 1 has slug-only
-// chapter rows and 5 a chapter_num that disagrees with its slug. All must read to the
+// chapter rows and 5 a chapter_num that disagrees with its slug; on
+// WeebCentral 1-3 label chapters Episode, Navigation and Suggestion. All must read to the
 // simulator's Latest and title.
 func TestReadEverySite(t *testing.T) {
 	t.Parallel()
@@ -82,6 +83,18 @@ func TestReadEverySite(t *testing.T) {
 			}
 			if s.Name == "mangadex" && (i == 3) != strings.HasPrefix(f.Latest.URL, sitesim.MangaPlusOrigin+"/") {
 				t.Errorf("mangadex %d: chapter URL %s (external only for the licensed Series 3)", i, f.Latest.URL)
+			}
+			// WeebCentral labels rows with Episode/Navigation/Suggestion by
+			// Series, Series 1 tops its list with a number-less "Epilogue",
+			// (Series 7 also a "Special 2"), and its chapter links stay on the
+			// real host, as the Site's do.
+			if s.Name == "weebcentral" {
+				if !strings.HasPrefix(f.Latest.URL, sitesim.WeebCentralPublic+"/chapters/") {
+					t.Errorf("weebcentral %d: chapter URL %s is not on the Site's host", i, f.Latest.URL)
+				}
+				if want := map[int]int{1: 1, 7: 2}[i]; f.Skipped[sites.SkipNoNumber] != want || f.Rows == 0 {
+					t.Errorf("weebcentral %d: %d rows, skipped %v", i, f.Rows, f.Skipped)
+				}
 			}
 			// Chapter links name their Series on all but MangaDex and WeebCentral.
 			if s.Name != "mangadex" && s.Name != "weebcentral" {
