@@ -1,8 +1,22 @@
 // Package sitesim is a local stand-in for the six Sites: one in-process
 // simulator serving each Site in its own format (MangaDex's JSON API,
 // WeebCentral's and MangaPill's HTML, Kagane's JSON API, Comix's title page
-// with its initial-data JSON, Natomanga's page and chapter JSON) on its own
-// loopback port, so tests, the demo and benchmarks never touch the internet.
+// with its React Query cache and its chapter API, Natomanga's page and
+// chapter JSON) on its own loopback port, so tests, the demo and benchmarks
+// never touch the internet.
+//
+// The formats follow the real Sites' shapes, variations included, so every
+// adapter meets them in every Lane test and in the demo: WeebCentral rows
+// labelled with the source's own word (Chapter, Episode, Navigation,
+// Suggestion) with an occasional number-less "Epilogue" row, and chapter
+// links on https://weebcentral.com as the real list's; MangaDex feeds
+// answered without the language filter (other languages numbered ahead),
+// licensed titles whose English chapters are all external links with no
+// pages, null chapter titles, manga titled only in ja-ro or in altTitles;
+// a MangaPill header with its own h1; Kagane details without series_books
+// (the books then come from /api/v2/series/{id}/books/list); Natomanga
+// chapter rows whose number is only in chapter_slug or disagrees with
+// chapter_num.
 //
 // Series are generated from their index, so any number per Site costs no
 // memory: only behaviour overrides are stored. Ids have each Site's real
