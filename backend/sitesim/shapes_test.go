@@ -1,0 +1,140 @@
+package sitesim
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The simulator answers in the real Sites' shapes (see the package doc),
+// checked here on the raw documents, without any adapter.
+func TestServesRealShapes(t *testing.T) {
+	t.Parallel()
+	sim := New(Config{SeriesPerSite: 40})
+
+	// WeebCentral: label words by Series, an Epilogue row, links on the
+	// real host.
+	wc := sim.Handler(WeebCentral)
+	labels := regexp.MustCompile(`<span class="">([^<]*)</span>`)
+	hrefs := regexp.MustCompile(`href="([^"]*)/chapters/`)
+	for i, word := range []string{"Chapter", "Episode", "Navigation", "Suggestion"} {
+		body := get(t, wc, "/series/"+seriesID(WeebCentral, i)+"/full-chapter-list", nil).Body.String()
+		rows := labels.FindAllStringSubmatch(body, -1)
+		if len(rows) < 2 {
+			t.Fatalf("weebcentral %d: %d rows", i, len(rows))
+		}
+		first := rows[0][1]
+		if i == 1 {
+			if first != "Epilogue" {
+				t.Errorf("weebcentral 1: first row %q, want Epilogue", first)
+			}
+			first = rows[1][1]
+		}
+		if !strings.HasPrefix(first, word+" ") {
+			t.Errorf("weebcentral %d: first numbered row %q, want word %s", i, first, word)
+		}
+		for _, h := range hrefs.FindAllStringSubmatch(body, -1) {
+			if h[1] != WeebCentralPublic {
+				t.Fatalf("weebcentral %d: chapter link on %q", i, h[1])
+			}
+		}
+	}
+
+	// Comix: the page's cache holds only the bare detail; the chapter API
+	// answers {"result": {"items": [...]}}.
+	cx := sim.Handler(Comix)
+	id := seriesID(Comix, 3)
+	page := get(t, cx, "/title/"+id, nil).Body.String()
+	m := regexp.MustCompile(`(?s)<script id="initial-data" type="application/json">(.*?)</script>`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("comix: no initial-data")
+	}
+	var cache struct {
+		Page    string                     `json:"page"`
+		Queries map[string]json.RawMessage `json:"queries"`
+	}
+	if err := json.Unmarshal([]byte(m[1]), &cache); err != nil {
+		t.Fatal(err)
+	}
+	hid, _, _ := strings.Cut(id, "-")
+	var detail map[string]any
+	if err := json.Unmarshal(cache.Queries[`["manga","detail","`+hid+`"]`], &detail); err != nil || detail["hash_id"] != hid || cache.Page == "" {
+		t.Errorf("comix cache %s: detail %v, %v", m[1], detail, err)
+	}
+	for k := range cache.Queries {
+		if strings.Contains(k, "chapters") {
+			t.Errorf("comix cache holds a chapter list %s", k)
+		}
+	}
+	var api struct {
+		Result struct {
+			Items []map[string]any `json:"items"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(get(t, cx, "/api/v2/manga/"+hid+"/chapters?order[number]=desc&limit=100&page=1", nil).Body.Bytes(), &api); err != nil ||
+		len(api.Result.Items) == 0 || api.Result.Items[0]["chapter_id"] == nil {
+		t.Errorf("comix chapter API: %+v, %v", api, err)
+	}
+	if rec := get(t, cx, "/api/v2/manga/zzzzzz/chapters", nil); rec.Code != 404 {
+		t.Errorf("comix chapter API for an unknown hid: %d", rec.Code)
+	}
+
+	// Kagane: every fourth Series' details lack series_books; the books
+	// list endpoint has them.
+	kg := sim.Handler(Kagane)
+	for i := 0; i < 4; i++ {
+		var d map[string]json.RawMessage
+		kid := seriesID(Kagane, i)
+		_ = json.Unmarshal(get(t, kg, "/api/v2/series/"+kid, nil).Body.Bytes(), &d)
+		if _, has := d["series_books"]; has == (i == 2) {
+			t.Errorf("kagane %d: series_books present %v", i, has)
+		}
+		var l struct {
+			Books []map[string]any `json:"series_books"`
+		}
+		if err := json.Unmarshal(get(t, kg, "/api/v2/series/"+kid+"/books/list", nil).Body.Bytes(), &l); err != nil || len(l.Books) == 0 {
+			t.Errorf("kagane %d: books list %v", i, err)
+		}
+	}
+
+	// Natomanga: slug-only rows, and a chapter_num that disagrees with the
+	// slug on half chapters.
+	nm := sim.Handler(Natomanga)
+	var ch struct {
+		Data struct {
+			Chapters []map[string]any `json:"chapters"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(get(t, nm, "/api/manga/"+seriesID(Natomanga, 1)+"/chapters", nil).Body.Bytes(), &ch)
+	if len(ch.Data.Chapters) == 0 || ch.Data.Chapters[0]["chapter_num"] != nil || ch.Data.Chapters[0]["chapter_slug"] == nil {
+		t.Errorf("natomanga 1: rows %v", ch.Data.Chapters)
+	}
+	_ = json.Unmarshal(get(t, nm, "/api/manga/"+seriesID(Natomanga, 5)+"/chapters", nil).Body.Bytes(), &ch)
+	if top := ch.Data.Chapters[0]; !strings.HasSuffix(top["chapter_slug"].(string), "-5") || top["chapter_num"] != float64(sim.series(Natomanga, 5, Behavior{}).latest) {
+		t.Errorf("natomanga 5: top row %v", top)
+	}
+
+	// MangaDex: a licensed Series' English rows are external with no
+	// pages; another's feed mixes languages.
+	md := sim.Handler(MangaDex)
+	var feed struct {
+		Data []struct {
+			Attributes map[string]any `json:"attributes"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(get(t, md, "/manga/"+seriesID(MangaDex, 3)+"/feed", nil).Body.Bytes(), &feed)
+	for _, r := range feed.Data {
+		if r.Attributes["pages"] != float64(0) || !strings.HasPrefix(r.Attributes["externalUrl"].(string), MangaPlusOrigin) {
+			t.Fatalf("mangadex 3: row %v", r.Attributes)
+		}
+	}
+	_ = json.Unmarshal(get(t, md, "/manga/"+seriesID(MangaDex, 2)+"/feed", nil).Body.Bytes(), &feed)
+	langs := map[any]bool{}
+	for _, r := range feed.Data {
+		langs[r.Attributes["translatedLanguage"]] = true
+	}
+	if len(langs) < 4 || !langs["en"] {
+		t.Errorf("mangadex 2: languages %v", langs)
+	}
+}
