@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 	"mangabookmark/tui/views"
 )
 
@@ -53,7 +54,7 @@ func (m Model) errText() string {
 	case errors.Is(m.err, client.ErrUnreachable):
 		return "cannot reach " + m.opt.Client.Server()
 	case errors.As(m.err, &apiErr):
-		return "the server said no: " + apiErr.Message
+		return "the server said no: " + safetext.Show(apiErr.Message)
 	}
 	return m.err.Error()
 }
@@ -97,16 +98,16 @@ func (m Model) footer() string {
 	var text string
 	switch {
 	case m.prompting:
-		text = s.Prompt.Render("pause "+m.promptSite+" for: ") + m.prompt + s.Prompt.Render("▏") +
+		text = s.Prompt.Render("pause "+safetext.Show(m.promptSite)+" for: ") + safetext.Show(m.prompt) + s.Prompt.Render("▏") +
 			s.Dim.Render("  (90m, 2h30m, 1d; a reason after a space; enter/esc)")
 		if m.flashFault && m.flash != "" {
-			text += "  " + s.Fault.Render(m.flash)
+			text += "  " + s.Fault.Render(safetext.Show(m.flash))
 		}
 	case m.flash != "":
 		if m.flashFault {
-			text = s.Fault.Render(m.flash)
+			text = s.Fault.Render(safetext.Show(m.flash))
 		} else {
-			text = s.Flash.Render(m.flash)
+			text = s.Flash.Render(safetext.Show(m.flash))
 		}
 	default:
 		hints := map[View]string{

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // Human renders a duration as the console shows ages and windows: "45s",
@@ -83,7 +84,7 @@ func Window(now time.Time, l client.Lane) string {
 	if l.PausedUntil != nil && l.PausedUntil.After(now) {
 		s := "paused " + Human(l.PausedUntil.Sub(now)) + " left"
 		if l.PauseReason != "" {
-			s += ": " + l.PauseReason
+			s += ": " + safetext.Show(l.PauseReason)
 		}
 		parts = append(parts, s)
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // LanesCapacity is how many Lane rows fit in a body of height h.
@@ -95,7 +96,7 @@ func (f Frame) attention(att Attention, room int) []string {
 		lines = append(lines, s.Calm.Render("    none"))
 	}
 	for _, n := range att.Notices {
-		site := n.Site
+		site := safetext.Show(n.Site)
 		if site == "" {
 			site = "(all)"
 		}
@@ -113,7 +114,7 @@ func (f Frame) attention(att Attention, room int) []string {
 	for i := 0; i < len(att.Failing) && i < left; i++ {
 		r := att.Failing[i]
 		lines = append(lines, fmt.Sprintf("    %s %-11s %-10s %s", fit(Human(f.Now.Sub(r.FailingSince)), 6),
-			r.Site, r.SeriesID, s.Fault.Render(fit(r.Outcome, 11)))+" "+s.Dim.Render(r.Title))
+			safetext.Show(r.Site), safetext.Show(r.SeriesID), s.Fault.Render(fit(safetext.Show(r.Outcome), 11)))+" "+s.Dim.Render(safetext.Show(r.Title)))
 	}
 	if len(lines) > room {
 		lines = lines[:room]
