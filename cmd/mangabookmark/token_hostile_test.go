@@ -47,3 +47,16 @@ func TestTokenListShowsNamesInert(t *testing.T) {
 		t.Errorf("token list shows the name unsafely:\n%q", list)
 	}
 }
+
+// The binary refuses a removed pace knob set to "" (os.LookupEnv semantics)
+// with the configuration exit code, before it touches the database.
+func TestEmptyRemovedKnobStopsTheBinary(t *testing.T) {
+	t.Parallel()
+	vars := map[string]string{"DATABASE_URL": "postgres://nobody@127.0.0.1:1/none", "TOKEN_KEY": strings.Repeat("k", 40),
+		"LATEST_CHAPTER_POLL_BATCH": ""}
+	getenv := func(k string) string { return vars[k] }
+	lookup := func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	if code := runLookup([]string{"token", "list"}, getenv, lookup); code != 2 {
+		t.Errorf("LATEST_CHAPTER_POLL_BATCH= exited %d, want 2 (configuration refused)", code)
+	}
+}
