@@ -36,6 +36,12 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 	if w := Window(f.Now, l); w != "" {
 		line2 += " · " + s.Hold.Render(w)
 	}
+	if l.Pass != nil {
+		line1 += "  " + s.Calm.Render(LivePass(f.Now, *l.Pass))
+	}
+	if l.LastSeenAt != nil {
+		line1 += s.Dim.Render("  holder seen " + Ago(f.Now, l.LastSeenAt))
+	}
 	lines := []string{line1, line2}
 	strip := width(f.Width - 16)
 	lines = append(lines, s.Dim.Render(fmt.Sprintf("behind-by over the last %d passes (oldest left, peak %s)",

@@ -49,6 +49,9 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string 
 			behind.Paint = PaintFault
 		}
 		last := Cell{Text: "no pass yet", Paint: PaintDim}
+		if l.Pass != nil { // a long first pass shows its progress, not "no pass yet"
+			last = Cell{Text: LivePass(f.Now, *l.Pass), Paint: PaintCalm}
+		}
 		if l.LastPass != nil {
 			last = Cell{Text: Ago(f.Now, &l.LastPass.FinishedAt) + " " + PassCounts(*l.LastPass)}
 			if PassFaulty(*l.LastPass) {
