@@ -18,15 +18,15 @@ type Options struct {
 	PassesLimit  int              // passes shown in a Lane's detail; default 60
 }
 
-// View is one screen of the dashboard.
-type View int
+// Screen is one screen of the dashboard (Model.View renders the active one).
+type Screen int
 
 // The dashboard's screens.
 const (
-	ViewLanes View = iota
-	ViewDetail
-	ViewFailing
-	ViewNotices
+	ScreenLanes Screen = iota
+	ScreenDetail
+	ScreenFailing
+	ScreenNotices
 )
 
 // Model is the root model: the last data the server sent, the selection
@@ -37,7 +37,7 @@ type Model struct {
 	st  styles.Styles
 
 	width, height int
-	view          View
+	screen        Screen
 	help          bool
 
 	lanes   []client.Lane
@@ -89,14 +89,14 @@ func New(opt Options) Model {
 
 // selectedLane returns the Lane the pause and resume keys act on.
 func (m Model) selectedLane() (string, bool) {
-	switch m.view {
-	case ViewDetail:
+	switch m.screen {
+	case ScreenDetail:
 		return m.detailSite, m.detailSite != ""
-	case ViewFailing:
+	case ScreenFailing:
 		if m.failSel < len(m.failShown) {
 			return m.failShown[m.failSel].Site, true
 		}
-	case ViewLanes:
+	case ScreenLanes:
 		if m.laneSel < len(m.lanes) {
 			return m.lanes[m.laneSel].Site, true
 		}

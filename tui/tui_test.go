@@ -134,8 +134,8 @@ func TestViewsGolden(t *testing.T) {
 		// Detail of weebcentral (fourth Lane): enter, then the passes arrive.
 		d := keys(t, m, "down", "down", "down", "enter")
 		d = refresh(t, d)
-		if d.view != ViewDetail || d.detailSite != "weebcentral" || len(d.passes) != 30 {
-			t.Fatalf("detail: view %v site %q passes %d", d.view, d.detailSite, len(d.passes))
+		if d.screen != ScreenDetail || d.detailSite != "weebcentral" || len(d.passes) != 30 {
+			t.Fatalf("detail: view %v site %q passes %d", d.screen, d.detailSite, len(d.passes))
 		}
 		goldenView(t, "detail"+suffix, d, f.URL())
 
@@ -224,21 +224,6 @@ func TestRefreshKeepsSelection(t *testing.T) {
 	}
 }
 
-func TestParseDuration(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]time.Duration{"90m": 90 * time.Minute, "2h30m": 150 * time.Minute,
-		"1d": 24 * time.Hour, "1d12h": 36 * time.Hour, " 45s ": 45 * time.Second} {
-		if got, err := ParseDuration(in); err != nil || got != want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "0s", "-1h", "soon", "d", "1x", "500ms", "xd"} {
-		if _, err := ParseDuration(in); err == nil {
-			t.Errorf("ParseDuration(%q) accepted", in)
-		}
-	}
-}
-
 // TestForceAndPauseFlow drives the real program: force the oldest failing
 // Series from the worklist, pause the first Lane through the prompt, and
 // checks both on the server.
@@ -292,8 +277,8 @@ func TestKeysArrivingTogether(t *testing.T) {
 	f := admintest.Start(t)
 	m := loaded(t, f, &testClock{t: admintest.Now}, 100, 30)
 	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
-	if m.view != ViewFailing || m.failSel != 2 {
-		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.view, m.failSel)
+	if m.screen != ScreenFailing || m.failSel != 2 {
+		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.screen, m.failSel)
 	}
 }
 
@@ -302,7 +287,7 @@ func TestKeysArrivingTogether(t *testing.T) {
 func TestSearchTypesOneSpace(t *testing.T) {
 	t.Parallel()
 	m := New(Options{})
-	m.view = ViewFailing
+	m.screen = ScreenFailing
 	m.failAll = []client.Failing{
 		{Site: "comix", SeriesID: "1", Title: "One Piece", Outcome: "errors"},
 		{Site: "comix", SeriesID: "2", Title: "One Punch", Outcome: "errors"},

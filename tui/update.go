@@ -171,15 +171,15 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.inflight = true
 		return m, m.fetch()
 	case key.Matches(msg, km.Lanes):
-		return m.show(ViewLanes)
+		return m.show(ScreenLanes)
 	case key.Matches(msg, km.Failing):
-		return m.show(ViewFailing)
+		return m.show(ScreenFailing)
 	case key.Matches(msg, km.Notices):
-		return m.show(ViewNotices)
+		return m.show(ScreenNotices)
 	case key.Matches(msg, km.NextView):
-		return m.show(map[View]View{ViewLanes: ViewFailing, ViewDetail: ViewFailing, ViewFailing: ViewNotices, ViewNotices: ViewLanes}[m.view])
+		return m.show(map[Screen]Screen{ScreenLanes: ScreenFailing, ScreenDetail: ScreenFailing, ScreenFailing: ScreenNotices, ScreenNotices: ScreenLanes}[m.screen])
 	case key.Matches(msg, km.PrevView):
-		return m.show(map[View]View{ViewLanes: ViewNotices, ViewDetail: ViewNotices, ViewFailing: ViewLanes, ViewNotices: ViewFailing}[m.view])
+		return m.show(map[Screen]Screen{ScreenLanes: ScreenNotices, ScreenDetail: ScreenNotices, ScreenFailing: ScreenLanes, ScreenNotices: ScreenFailing}[m.screen])
 	case key.Matches(msg, km.Pause):
 		if site, ok := m.selectedLane(); ok {
 			m.prompting, m.promptSite, m.prompt = true, site, ""
@@ -192,19 +192,19 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.help = false
-	switch m.view {
-	case ViewLanes:
+	switch m.screen {
+	case ScreenLanes:
 		return m.lanesKey(msg)
-	case ViewDetail:
+	case ScreenDetail:
 		return m.detailKey(msg)
-	case ViewFailing:
+	case ScreenFailing:
 		return m.failingKey(msg)
 	}
 	return m, nil
 }
 
-func (m Model) show(v View) (tea.Model, tea.Cmd) {
-	m.view, m.help = v, false
+func (m Model) show(v Screen) (tea.Model, tea.Cmd) {
+	m.screen, m.help = v, false
 	return m, nil
 }
 
@@ -230,7 +230,7 @@ func (m Model) move(msg tea.KeyMsg, sel, n, page int) int {
 
 func (m Model) lanesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.km.Open) && m.laneSel < len(m.lanes) {
-		m.view, m.detailSite, m.passes, m.passOff = ViewDetail, m.lanes[m.laneSel].Site, nil, 0
+		m.screen, m.detailSite, m.passes, m.passOff = ScreenDetail, m.lanes[m.laneSel].Site, nil, 0
 		m.inflight = true
 		return m, m.fetch()
 	}
@@ -241,7 +241,7 @@ func (m Model) lanesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.km.Back) {
-		m.view = ViewLanes
+		m.screen = ScreenLanes
 		return m, nil
 	}
 	m.passOff = m.move(msg, m.passOff, len(m.passes), views.DetailCapacity(m.bodyHeight()))

@@ -21,11 +21,11 @@ func (m Model) View() string {
 	switch {
 	case m.help:
 		body = views.Help(f, m.km)
-	case m.view == ViewDetail:
+	case m.screen == ScreenDetail:
 		body = views.Detail(f, m.detailLane(), m.passes, m.passOff)
-	case m.view == ViewFailing:
+	case m.screen == ScreenFailing:
 		body = views.Failing(f, m.failShown, m.failSel, m.failOff, m.filter, len(m.failAll), m.failTotal)
-	case m.view == ViewNotices:
+	case m.screen == ScreenNotices:
 		body = views.Notices(f, m.notices)
 	default:
 		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff,
@@ -79,9 +79,9 @@ func (m Model) tabs() string {
 		lanesLabel = fmt.Sprintf(" (%d!)", faults)
 	}
 	line := s.Title.Render("mangabookmark") + "  " +
-		tab("1", "Lanes", m.view == ViewLanes || m.view == ViewDetail, lanesLabel) + "  " +
-		tab("2", "Failing", m.view == ViewFailing, fmt.Sprintf(" (%d)", m.failTotal)) + "  " +
-		tab("3", "Notices", m.view == ViewNotices, fmt.Sprintf(" (%d)", len(m.notices)))
+		tab("1", "Lanes", m.screen == ScreenLanes || m.screen == ScreenDetail, lanesLabel) + "  " +
+		tab("2", "Failing", m.screen == ScreenFailing, fmt.Sprintf(" (%d)", m.failTotal)) + "  " +
+		tab("3", "Notices", m.screen == ScreenNotices, fmt.Sprintf(" (%d)", len(m.notices)))
 	right := "connecting…"
 	if !m.lastOK.IsZero() {
 		right = "updated " + views.Human(m.opt.Now().Sub(m.lastOK)) + " ago"
@@ -110,13 +110,13 @@ func (m Model) footer() string {
 			text = s.Flash.Render(safetext.Show(m.flash))
 		}
 	default:
-		hints := map[View]string{
-			ViewLanes:   "↑↓ select · enter detail · p pause · r resume · tab views · ? help · q quit",
-			ViewDetail:  "↑↓ scroll · esc back · p pause · r resume · ? help · q quit",
-			ViewFailing: "↑↓ · f force · / search · s site · o outcome · p pause · ? help · q quit",
-			ViewNotices: "tab views · ? help · q quit",
+		hints := map[Screen]string{
+			ScreenLanes:   "↑↓ select · enter detail · p pause · r resume · tab views · ? help · q quit",
+			ScreenDetail:  "↑↓ scroll · esc back · p pause · r resume · ? help · q quit",
+			ScreenFailing: "↑↓ · f force · / search · s site · o outcome · p pause · ? help · q quit",
+			ScreenNotices: "tab views · ? help · q quit",
 		}
-		text = s.Footer.Render(hints[m.view])
+		text = s.Footer.Render(hints[m.screen])
 	}
 	w := ansi.StringWidth(text)
 	if w > m.width {

@@ -6,7 +6,6 @@ import (
 
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
-	"mangabookmark/tui"
 	"mangabookmark/tui/views"
 )
 
@@ -43,7 +42,7 @@ type PauseCmd struct {
 
 // Run pauses the Lane and prints it after.
 func (p PauseCmd) Run(d *Deps) error {
-	dur, err := tui.ParseDuration(p.Duration)
+	dur, err := client.ParseDuration(p.Duration)
 	if err != nil {
 		return usagef("%v", err)
 	}
