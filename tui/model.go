@@ -40,19 +40,17 @@ type Model struct {
 	screen        Screen
 	help          bool
 
-	lanes   []client.Lane
-	laneSel int
-	laneOff int
+	lanes    []client.Lane
+	laneList list
 
 	detailSite string
 	passes     []client.Pass
-	passOff    int
+	passList   list // scroll position only
 
 	failAll   []client.Failing
 	failTotal int
 	failShown []client.Failing
-	failSel   int
-	failOff   int
+	failList  list
 	filter    views.FailingFilter
 
 	notices []client.Notice
@@ -62,7 +60,7 @@ type Model struct {
 	lastOK   time.Time
 	inflight bool
 
-	prompt     string // the pause prompt's text (bubbles/textinput would pull in a clipboard dependency)
+	prompt     string // the pause prompt's text, edited by editLine like the search (bubbles/textinput would pull in a clipboard dependency)
 	prompting  bool
 	promptSite string
 
@@ -93,12 +91,12 @@ func (m Model) selectedLane() (string, bool) {
 	case ScreenDetail:
 		return m.detailSite, m.detailSite != ""
 	case ScreenFailing:
-		if m.failSel < len(m.failShown) {
-			return m.failShown[m.failSel].Site, true
+		if m.failList.sel < len(m.failShown) {
+			return m.failShown[m.failList.sel].Site, true
 		}
 	case ScreenLanes:
-		if m.laneSel < len(m.lanes) {
-			return m.lanes[m.laneSel].Site, true
+		if m.laneList.sel < len(m.lanes) {
+			return m.lanes[m.laneList.sel].Site, true
 		}
 	}
 	return "", false

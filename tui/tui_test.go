@@ -172,8 +172,8 @@ func TestUnreachableBannerGolden(t *testing.T) {
 		f.Server.Close()
 		clock.Add(2 * time.Minute)
 		m = refresh(t, m)
-		if m.err == nil || m.laneSel != 1 || len(m.lanes) != 6 {
-			t.Fatalf("after the server went: err %v, selection %d, lanes %d", m.err, m.laneSel, len(m.lanes))
+		if m.err == nil || m.laneList.sel != 1 || len(m.lanes) != 6 {
+			t.Fatalf("after the server went: err %v, selection %d, lanes %d", m.err, m.laneList.sel, len(m.lanes))
 		}
 		clock.Add(30 * time.Second)
 		name := "unreachable_" + fmtInt(size.w) + "x" + fmtInt(size.h)
@@ -209,14 +209,14 @@ func TestRefreshKeepsSelection(t *testing.T) {
 	clock := &testClock{t: admintest.Now}
 	m := loaded(t, f, clock, 100, 30)
 	m = keys(t, m, "2", "down", "down", "down")
-	want := m.failShown[m.failSel]
+	want := m.failShown[m.failList.sel]
 	// A new failure older than all the others arrives at the top.
 	if _, err := f.Store.Pool().Exec(context.Background(), `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
 		VALUES ('comix', '9', 'errors', $1)`, admintest.Now.Add(-20*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	m = refresh(t, m)
-	if got := m.failShown[m.failSel]; got.Site != want.Site || got.SeriesID != want.SeriesID {
+	if got := m.failShown[m.failList.sel]; got.Site != want.Site || got.SeriesID != want.SeriesID {
 		t.Errorf("selection moved from %s/%s to %s/%s", want.Site, want.SeriesID, got.Site, got.SeriesID)
 	}
 	if m.failTotal != 12 {
@@ -277,8 +277,8 @@ func TestKeysArrivingTogether(t *testing.T) {
 	f := admintest.Start(t)
 	m := loaded(t, f, &testClock{t: admintest.Now}, 100, 30)
 	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
-	if m.screen != ScreenFailing || m.failSel != 2 {
-		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.screen, m.failSel)
+	if m.screen != ScreenFailing || m.failList.sel != 2 {
+		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.screen, m.failList.sel)
 	}
 }
 

@@ -22,13 +22,13 @@ func (m Model) View() string {
 	case m.help:
 		body = views.Help(f, m.km)
 	case m.screen == ScreenDetail:
-		body = views.Detail(f, m.detailLane(), m.passes, m.passOff)
+		body = views.Detail(f, m.detailLane(), m.passes, m.passList.sel)
 	case m.screen == ScreenFailing:
-		body = views.Failing(f, m.failShown, m.failSel, m.failOff, m.filter, len(m.failAll), m.failTotal)
+		body = views.Failing(f, m.failShown, m.failList.sel, m.failList.off, m.filter, len(m.failAll), m.failTotal)
 	case m.screen == ScreenNotices:
 		body = views.Notices(f, m.notices)
 	default:
-		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff,
+		body = views.Lanes(f, m.lanes, m.laneList.sel, m.laneList.off,
 			views.Attention{Notices: m.notices, Failing: m.failAll, FailTotal: m.failTotal})
 	}
 	parts := []string{m.tabs()}
@@ -91,36 +91,4 @@ func (m Model) tabs() string {
 		return ansi.Truncate(line, m.width, "…")
 	}
 	return line + strings.Repeat(" ", gap) + s.Dim.Render(right)
-}
-
-func (m Model) footer() string {
-	s := m.st
-	var text string
-	switch {
-	case m.prompting:
-		text = s.Prompt.Render("pause "+safetext.Show(m.promptSite)+" for: ") + safetext.Show(m.prompt) + s.Prompt.Render("▏") +
-			s.Dim.Render("  (90m, 2h30m, 1d; a reason after a space; enter/esc)")
-		if m.flashFault && m.flash != "" {
-			text += "  " + s.Fault.Render(safetext.Show(m.flash))
-		}
-	case m.flash != "":
-		if m.flashFault {
-			text = s.Fault.Render(safetext.Show(m.flash))
-		} else {
-			text = s.Flash.Render(safetext.Show(m.flash))
-		}
-	default:
-		hints := map[Screen]string{
-			ScreenLanes:   "↑↓ select · enter detail · p pause · r resume · tab views · ? help · q quit",
-			ScreenDetail:  "↑↓ scroll · esc back · p pause · r resume · ? help · q quit",
-			ScreenFailing: "↑↓ · f force · / search · s site · o outcome · p pause · ? help · q quit",
-			ScreenNotices: "tab views · ? help · q quit",
-		}
-		text = s.Footer.Render(hints[m.screen])
-	}
-	w := ansi.StringWidth(text)
-	if w > m.width {
-		return ansi.Truncate(text, m.width, "…")
-	}
-	return text + strings.Repeat(" ", m.width-w)
 }
