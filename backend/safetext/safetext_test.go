@@ -106,3 +106,18 @@ func BenchmarkLineClean(b *testing.B) {
 		_ = safetext.Line(s)
 	}
 }
+
+func BenchmarkShowClean(b *testing.B) {
+	s := "An ordinary Series title of a usual length"
+	for b.Loop() {
+		_ = safetext.Show(s)
+	}
+}
+
+func BenchmarkLineHostile4MiB(b *testing.B) {
+	s := strings.Repeat("\x1b[2J Evil ", (4<<20)/10)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		_ = safetext.Line(s)
+	}
+}
