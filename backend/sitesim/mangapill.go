@@ -74,10 +74,10 @@ func mangapillPage(o string, x simSeries, changed bool) string {
  </div>
 </div>
 <div class="container py-3">
- <div id="%[4]s" class="my-3" data-filter-list-container="">
+ <div id="%[3]s" class="my-3" data-filter-list-container="">
   <div class="flex items-center justify-between mb-3"><h2 class="text-lg font-bold">Chapters</h2></div>
   <div class="grid grid-cols-1 md:grid-cols-3 lg:grid-cols-4 gap-1" data-filter-list="">
-%[5]s  </div>
+%[4]s  </div>
  </div>
-</div></body></html>`, t, cover, x.id, listID, rows.String())
+</div></body></html>`, t, cover, listID, rows.String())
 }
