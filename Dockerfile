@@ -1,5 +1,8 @@
 # Static mangabookmark and mbctl binaries on an empty base, run as non-root.
-FROM golang:1.26 AS build
+# The build image is pinned by digest (golang:1.26-trixie, Go 1.26.5, the
+# multi-platform index as docker-library/repo-info lists it); bump tag and
+# digest together. scratch is not an image and needs no pin.
+FROM golang:1.26-trixie@sha256:4ee9ffa999b4583ce281939cdff828763083610292f252279a0cee77473bd9a7 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

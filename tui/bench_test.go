@@ -31,8 +31,8 @@ func BenchmarkWorklistRender10k(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m = stepB(m, down)
-		if m.failSel == len(rows)-1 {
-			m.failSel = 0
+		if m.failList.sel == len(rows)-1 {
+			m.failList.sel = 0
 		}
 		_ = m.View()
 	}

@@ -39,7 +39,7 @@ func (m Model) tick() tea.Cmd {
 // mixes two refreshes.
 func (m Model) fetch() tea.Cmd {
 	c, limit, site, plimit := m.opt.Client, m.opt.FailingLimit, m.detailSite, m.opt.PassesLimit
-	if m.view != ViewDetail {
+	if m.screen != ScreenDetail {
 		site = ""
 	}
 	return func() tea.Msg {
@@ -103,6 +103,6 @@ func (m Model) resume(site string) tea.Cmd {
 // parsePrompt splits "2h30m moving mirror" into a duration and a reason.
 func parsePrompt(s string) (time.Duration, string, error) {
 	dur, reason, _ := strings.Cut(strings.TrimSpace(s), " ")
-	d, err := ParseDuration(dur)
+	d, err := client.ParseDuration(dur)
 	return d, strings.TrimSpace(reason), err
 }

@@ -18,15 +18,15 @@ type Options struct {
 	PassesLimit  int              // passes shown in a Lane's detail; default 60
 }
 
-// View is one screen of the dashboard.
-type View int
+// Screen is one screen of the dashboard (Model.View renders the active one).
+type Screen int
 
 // The dashboard's screens.
 const (
-	ViewLanes View = iota
-	ViewDetail
-	ViewFailing
-	ViewNotices
+	ScreenLanes Screen = iota
+	ScreenDetail
+	ScreenFailing
+	ScreenNotices
 )
 
 // Model is the root model: the last data the server sent, the selection
@@ -37,22 +37,20 @@ type Model struct {
 	st  styles.Styles
 
 	width, height int
-	view          View
+	screen        Screen
 	help          bool
 
-	lanes   []client.Lane
-	laneSel int
-	laneOff int
+	lanes    []client.Lane
+	laneList list
 
 	detailSite string
 	passes     []client.Pass
-	passOff    int
+	passList   list // scroll position only
 
 	failAll   []client.Failing
 	failTotal int
 	failShown []client.Failing
-	failSel   int
-	failOff   int
+	failList  list
 	filter    views.FailingFilter
 
 	notices []client.Notice
@@ -62,7 +60,7 @@ type Model struct {
 	lastOK   time.Time
 	inflight bool
 
-	prompt     string // the pause prompt's text (bubbles/textinput would pull in a clipboard dependency)
+	prompt     string // the pause prompt's text, edited by editLine like the search (bubbles/textinput would pull in a clipboard dependency)
 	prompting  bool
 	promptSite string
 
@@ -89,16 +87,16 @@ func New(opt Options) Model {
 
 // selectedLane returns the Lane the pause and resume keys act on.
 func (m Model) selectedLane() (string, bool) {
-	switch m.view {
-	case ViewDetail:
+	switch m.screen {
+	case ScreenDetail:
 		return m.detailSite, m.detailSite != ""
-	case ViewFailing:
-		if m.failSel < len(m.failShown) {
-			return m.failShown[m.failSel].Site, true
+	case ScreenFailing:
+		if m.failList.sel < len(m.failShown) {
+			return m.failShown[m.failList.sel].Site, true
 		}
-	case ViewLanes:
-		if m.laneSel < len(m.lanes) {
-			return m.lanes[m.laneSel].Site, true
+	case ScreenLanes:
+		if m.laneList.sel < len(m.lanes) {
+			return m.lanes[m.laneList.sel].Site, true
 		}
 	}
 	return "", false

@@ -134,8 +134,8 @@ func TestViewsGolden(t *testing.T) {
 		// Detail of weebcentral (fourth Lane): enter, then the passes arrive.
 		d := keys(t, m, "down", "down", "down", "enter")
 		d = refresh(t, d)
-		if d.view != ViewDetail || d.detailSite != "weebcentral" || len(d.passes) != 30 {
-			t.Fatalf("detail: view %v site %q passes %d", d.view, d.detailSite, len(d.passes))
+		if d.screen != ScreenDetail || d.detailSite != "weebcentral" || len(d.passes) != 30 {
+			t.Fatalf("detail: view %v site %q passes %d", d.screen, d.detailSite, len(d.passes))
 		}
 		goldenView(t, "detail"+suffix, d, f.URL())
 
@@ -172,8 +172,8 @@ func TestUnreachableBannerGolden(t *testing.T) {
 		f.Server.Close()
 		clock.Add(2 * time.Minute)
 		m = refresh(t, m)
-		if m.err == nil || m.laneSel != 1 || len(m.lanes) != 6 {
-			t.Fatalf("after the server went: err %v, selection %d, lanes %d", m.err, m.laneSel, len(m.lanes))
+		if m.err == nil || m.laneList.sel != 1 || len(m.lanes) != 6 {
+			t.Fatalf("after the server went: err %v, selection %d, lanes %d", m.err, m.laneList.sel, len(m.lanes))
 		}
 		clock.Add(30 * time.Second)
 		name := "unreachable_" + fmtInt(size.w) + "x" + fmtInt(size.h)
@@ -209,33 +209,18 @@ func TestRefreshKeepsSelection(t *testing.T) {
 	clock := &testClock{t: admintest.Now}
 	m := loaded(t, f, clock, 100, 30)
 	m = keys(t, m, "2", "down", "down", "down")
-	want := m.failShown[m.failSel]
+	want := m.failShown[m.failList.sel]
 	// A new failure older than all the others arrives at the top.
 	if _, err := f.Store.Pool().Exec(context.Background(), `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
 		VALUES ('comix', '9', 'errors', $1)`, admintest.Now.Add(-20*24*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	m = refresh(t, m)
-	if got := m.failShown[m.failSel]; got.Site != want.Site || got.SeriesID != want.SeriesID {
+	if got := m.failShown[m.failList.sel]; got.Site != want.Site || got.SeriesID != want.SeriesID {
 		t.Errorf("selection moved from %s/%s to %s/%s", want.Site, want.SeriesID, got.Site, got.SeriesID)
 	}
 	if m.failTotal != 12 {
 		t.Errorf("total = %d, want 12", m.failTotal)
-	}
-}
-
-func TestParseDuration(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]time.Duration{"90m": 90 * time.Minute, "2h30m": 150 * time.Minute,
-		"1d": 24 * time.Hour, "1d12h": 36 * time.Hour, " 45s ": 45 * time.Second} {
-		if got, err := ParseDuration(in); err != nil || got != want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "0s", "-1h", "soon", "d", "1x", "500ms", "xd"} {
-		if _, err := ParseDuration(in); err == nil {
-			t.Errorf("ParseDuration(%q) accepted", in)
-		}
 	}
 }
 
@@ -292,8 +277,8 @@ func TestKeysArrivingTogether(t *testing.T) {
 	f := admintest.Start(t)
 	m := loaded(t, f, &testClock{t: admintest.Now}, 100, 30)
 	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
-	if m.view != ViewFailing || m.failSel != 2 {
-		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.view, m.failSel)
+	if m.screen != ScreenFailing || m.failList.sel != 2 {
+		t.Errorf("after \"2jj\" in one read: view %v selection %d, want failing and 2", m.screen, m.failList.sel)
 	}
 }
 
@@ -302,7 +287,7 @@ func TestKeysArrivingTogether(t *testing.T) {
 func TestSearchTypesOneSpace(t *testing.T) {
 	t.Parallel()
 	m := New(Options{})
-	m.view = ViewFailing
+	m.screen = ScreenFailing
 	m.failAll = []client.Failing{
 		{Site: "comix", SeriesID: "1", Title: "One Piece", Outcome: "errors"},
 		{Site: "comix", SeriesID: "2", Title: "One Punch", Outcome: "errors"},

@@ -61,14 +61,14 @@ func (m *Model) apply(s snapshotMsg) {
 	m.err = nil
 	m.lastOK = now
 	selSite := ""
-	if m.laneSel < len(m.lanes) {
-		selSite = m.lanes[m.laneSel].Site
+	if m.laneList.sel < len(m.lanes) {
+		selSite = m.lanes[m.laneList.sel].Site
 	}
 	m.lanes = s.lanes
-	m.laneSel = 0
+	m.laneList.sel = 0
 	for i, l := range m.lanes {
 		if l.Site == selSite {
-			m.laneSel = i
+			m.laneList.sel = i
 		}
 	}
 	m.failAll, m.failTotal = s.failing.Failing, s.failing.Total
@@ -84,8 +84,8 @@ func (m *Model) apply(s snapshotMsg) {
 // selected Series selected.
 func (m *Model) refilter() {
 	var keySite, keyID string
-	if m.failSel < len(m.failShown) {
-		keySite, keyID = m.failShown[m.failSel].Site, m.failShown[m.failSel].SeriesID
+	if m.failList.sel < len(m.failShown) {
+		keySite, keyID = m.failShown[m.failList.sel].Site, m.failShown[m.failList.sel].SeriesID
 	}
 	q := strings.ToLower(m.filter.Search)
 	if m.filter.Site == "" && m.filter.Outcome == "" && q == "" {
@@ -93,10 +93,10 @@ func (m *Model) refilter() {
 	} else {
 		m.failShown = m.filtered(q)
 	}
-	m.failSel = 0
+	m.failList.sel = 0
 	for i, r := range m.failShown {
 		if r.SeriesID == keyID && r.Site == keySite {
-			m.failSel = i
+			m.failList.sel = i
 			break
 		}
 	}
@@ -123,18 +123,9 @@ func (m *Model) filtered(q string) []client.Failing {
 
 func (m *Model) clampScroll() {
 	h := m.bodyHeight()
-	m.laneSel = clamp(m.laneSel, len(m.lanes))
-	m.failSel = clamp(m.failSel, len(m.failShown))
-	m.laneOff = views.Scroll(m.laneSel, m.laneOff, views.LanesCapacity(h), len(m.lanes))
-	m.failOff = views.Scroll(m.failSel, m.failOff, views.FailingCapacity(h), len(m.failShown))
-	m.passOff = clamp(m.passOff, max(1, len(m.passes)-views.DetailCapacity(h)+1))
-}
-
-func clamp(i, n int) int {
-	if i >= n {
-		i = n - 1
-	}
-	return max(0, i)
+	m.laneList.fit(len(m.lanes), views.LanesCapacity(h))
+	m.failList.fit(len(m.failShown), views.FailingCapacity(h))
+	m.passList.scroll(len(m.passes), views.DetailCapacity(h))
 }
 
 func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -171,15 +162,15 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.inflight = true
 		return m, m.fetch()
 	case key.Matches(msg, km.Lanes):
-		return m.show(ViewLanes)
+		return m.show(ScreenLanes)
 	case key.Matches(msg, km.Failing):
-		return m.show(ViewFailing)
+		return m.show(ScreenFailing)
 	case key.Matches(msg, km.Notices):
-		return m.show(ViewNotices)
+		return m.show(ScreenNotices)
 	case key.Matches(msg, km.NextView):
-		return m.show(map[View]View{ViewLanes: ViewFailing, ViewDetail: ViewFailing, ViewFailing: ViewNotices, ViewNotices: ViewLanes}[m.view])
+		return m.show(map[Screen]Screen{ScreenLanes: ScreenFailing, ScreenDetail: ScreenFailing, ScreenFailing: ScreenNotices, ScreenNotices: ScreenLanes}[m.screen])
 	case key.Matches(msg, km.PrevView):
-		return m.show(map[View]View{ViewLanes: ViewNotices, ViewDetail: ViewNotices, ViewFailing: ViewLanes, ViewNotices: ViewFailing}[m.view])
+		return m.show(map[Screen]Screen{ScreenLanes: ScreenNotices, ScreenDetail: ScreenNotices, ScreenFailing: ScreenLanes, ScreenNotices: ScreenFailing}[m.screen])
 	case key.Matches(msg, km.Pause):
 		if site, ok := m.selectedLane(); ok {
 			m.prompting, m.promptSite, m.prompt = true, site, ""
@@ -192,59 +183,39 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	m.help = false
-	switch m.view {
-	case ViewLanes:
+	switch m.screen {
+	case ScreenLanes:
 		return m.lanesKey(msg)
-	case ViewDetail:
+	case ScreenDetail:
 		return m.detailKey(msg)
-	case ViewFailing:
+	case ScreenFailing:
 		return m.failingKey(msg)
 	}
 	return m, nil
 }
 
-func (m Model) show(v View) (tea.Model, tea.Cmd) {
-	m.view, m.help = v, false
+func (m Model) show(v Screen) (tea.Model, tea.Cmd) {
+	m.screen, m.help = v, false
 	return m, nil
 }
 
-// move applies the movement keys to a selection of n rows.
-func (m Model) move(msg tea.KeyMsg, sel, n, page int) int {
-	km := m.km
-	switch {
-	case key.Matches(msg, km.Up):
-		sel--
-	case key.Matches(msg, km.Down):
-		sel++
-	case key.Matches(msg, km.PageUp):
-		sel -= max(1, page)
-	case key.Matches(msg, km.PageDown):
-		sel += max(1, page)
-	case key.Matches(msg, km.Top):
-		sel = 0
-	case key.Matches(msg, km.Bottom):
-		sel = n - 1
-	}
-	return clamp(sel, n)
-}
-
 func (m Model) lanesKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if key.Matches(msg, m.km.Open) && m.laneSel < len(m.lanes) {
-		m.view, m.detailSite, m.passes, m.passOff = ViewDetail, m.lanes[m.laneSel].Site, nil, 0
+	if key.Matches(msg, m.km.Open) && m.laneList.sel < len(m.lanes) {
+		m.screen, m.detailSite, m.passes, m.passList = ScreenDetail, m.lanes[m.laneList.sel].Site, nil, list{}
 		m.inflight = true
 		return m, m.fetch()
 	}
-	m.laneSel = m.move(msg, m.laneSel, len(m.lanes), views.LanesCapacity(m.bodyHeight()))
+	m.laneList.move(m.km, msg, len(m.lanes), views.LanesCapacity(m.bodyHeight()))
 	m.clampScroll()
 	return m, nil
 }
 
 func (m Model) detailKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(msg, m.km.Back) {
-		m.view = ViewLanes
+		m.screen = ScreenLanes
 		return m, nil
 	}
-	m.passOff = m.move(msg, m.passOff, len(m.passes), views.DetailCapacity(m.bodyHeight()))
+	m.passList.move(m.km, msg, len(m.passes), views.DetailCapacity(m.bodyHeight()))
 	m.clampScroll()
 	return m, nil
 }
@@ -269,12 +240,12 @@ func (m Model) failingKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.filter.Outcome = cycle(m.filter.Outcome, client.Outcomes)
 		m.refilter()
 	case key.Matches(msg, km.Force):
-		if m.failSel < len(m.failShown) {
-			r := m.failShown[m.failSel]
+		if m.failList.sel < len(m.failShown) {
+			r := m.failShown[m.failList.sel]
 			return m, m.force(r.Site, r.SeriesID)
 		}
 	default:
-		m.failSel = m.move(msg, m.failSel, len(m.failShown), views.FailingCapacity(m.bodyHeight()))
+		m.failList.move(m.km, msg, len(m.failShown), views.FailingCapacity(m.bodyHeight()))
 	}
 	m.clampScroll()
 	return m, nil
@@ -297,22 +268,14 @@ func cycle(cur string, opts []string) string {
 }
 
 func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEnter:
+	switch editLine(&m.filter.Search, msg) {
+	case editDone:
 		m.filter.Searching = false
-	case tea.KeyEsc:
+	case editCancel:
 		m.filter.Searching, m.filter.Search = false, ""
-	case tea.KeyBackspace:
-		if r := []rune(m.filter.Search); len(r) > 0 {
-			m.filter.Search = string(r[:len(r)-1])
-		}
-	case tea.KeyRunes:
-		m.filter.Search += string(msg.Runes)
-	case tea.KeySpace: // a terminal's space also carries the rune ' ': add it once
-		m.filter.Search += " "
-	case tea.KeyCtrlC:
+	case editQuit:
 		return m, tea.Quit
-	default:
+	case editOther:
 		return m, nil
 	}
 	m.refilter()
@@ -321,8 +284,8 @@ func (m Model) searchKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) promptKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	switch msg.Type {
-	case tea.KeyEnter:
+	switch editLine(&m.prompt, msg) {
+	case editDone:
 		d, reason, err := parsePrompt(m.prompt)
 		if err != nil {
 			m.flash, m.flashFault = err.Error(), true
@@ -330,19 +293,9 @@ func (m Model) promptKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		m.prompting = false
 		return m, m.pause(m.promptSite, d, reason)
-	case tea.KeyEsc:
+	case editCancel:
 		m.prompting = false
-	case tea.KeyBackspace:
-		if r := []rune(m.prompt); len(r) > 0 {
-			m.prompt = string(r[:len(r)-1])
-		}
-	case tea.KeyRunes:
-		if len(m.prompt) < 200 {
-			m.prompt += string(msg.Runes)
-		}
-	case tea.KeySpace:
-		m.prompt += " "
-	case tea.KeyCtrlC:
+	case editQuit:
 		return m, tea.Quit
 	}
 	return m, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 	"mangabookmark/tui/views"
 )
 
@@ -20,14 +21,14 @@ func (m Model) View() string {
 	switch {
 	case m.help:
 		body = views.Help(f, m.km)
-	case m.view == ViewDetail:
-		body = views.Detail(f, m.detailLane(), m.passes, m.passOff)
-	case m.view == ViewFailing:
-		body = views.Failing(f, m.failShown, m.failSel, m.failOff, m.filter, len(m.failAll), m.failTotal)
-	case m.view == ViewNotices:
+	case m.screen == ScreenDetail:
+		body = views.Detail(f, m.detailLane(), m.passes, m.passList.sel)
+	case m.screen == ScreenFailing:
+		body = views.Failing(f, m.failShown, m.failList.sel, m.failList.off, m.filter, len(m.failAll), m.failTotal)
+	case m.screen == ScreenNotices:
 		body = views.Notices(f, m.notices)
 	default:
-		body = views.Lanes(f, m.lanes, m.laneSel, m.laneOff,
+		body = views.Lanes(f, m.lanes, m.laneList.sel, m.laneList.off,
 			views.Attention{Notices: m.notices, Failing: m.failAll, FailTotal: m.failTotal})
 	}
 	parts := []string{m.tabs()}
@@ -53,7 +54,7 @@ func (m Model) errText() string {
 	case errors.Is(m.err, client.ErrUnreachable):
 		return "cannot reach " + m.opt.Client.Server()
 	case errors.As(m.err, &apiErr):
-		return "the server said no: " + apiErr.Message
+		return "the server said no: " + safetext.Show(apiErr.Message)
 	}
 	return m.err.Error()
 }
@@ -78,9 +79,9 @@ func (m Model) tabs() string {
 		lanesLabel = fmt.Sprintf(" (%d!)", faults)
 	}
 	line := s.Title.Render("mangabookmark") + "  " +
-		tab("1", "Lanes", m.view == ViewLanes || m.view == ViewDetail, lanesLabel) + "  " +
-		tab("2", "Failing", m.view == ViewFailing, fmt.Sprintf(" (%d)", m.failTotal)) + "  " +
-		tab("3", "Notices", m.view == ViewNotices, fmt.Sprintf(" (%d)", len(m.notices)))
+		tab("1", "Lanes", m.screen == ScreenLanes || m.screen == ScreenDetail, lanesLabel) + "  " +
+		tab("2", "Failing", m.screen == ScreenFailing, fmt.Sprintf(" (%d)", m.failTotal)) + "  " +
+		tab("3", "Notices", m.screen == ScreenNotices, fmt.Sprintf(" (%d)", len(m.notices)))
 	right := "connecting…"
 	if !m.lastOK.IsZero() {
 		right = "updated " + views.Human(m.opt.Now().Sub(m.lastOK)) + " ago"
@@ -90,36 +91,4 @@ func (m Model) tabs() string {
 		return ansi.Truncate(line, m.width, "…")
 	}
 	return line + strings.Repeat(" ", gap) + s.Dim.Render(right)
-}
-
-func (m Model) footer() string {
-	s := m.st
-	var text string
-	switch {
-	case m.prompting:
-		text = s.Prompt.Render("pause "+m.promptSite+" for: ") + m.prompt + s.Prompt.Render("▏") +
-			s.Dim.Render("  (90m, 2h30m, 1d; a reason after a space; enter/esc)")
-		if m.flashFault && m.flash != "" {
-			text += "  " + s.Fault.Render(m.flash)
-		}
-	case m.flash != "":
-		if m.flashFault {
-			text = s.Fault.Render(m.flash)
-		} else {
-			text = s.Flash.Render(m.flash)
-		}
-	default:
-		hints := map[View]string{
-			ViewLanes:   "↑↓ select · enter detail · p pause · r resume · tab views · ? help · q quit",
-			ViewDetail:  "↑↓ scroll · esc back · p pause · r resume · ? help · q quit",
-			ViewFailing: "↑↓ · f force · / search · s site · o outcome · p pause · ? help · q quit",
-			ViewNotices: "tab views · ? help · q quit",
-		}
-		text = s.Footer.Render(hints[m.view])
-	}
-	w := ansi.StringWidth(text)
-	if w > m.width {
-		return ansi.Truncate(text, m.width, "…")
-	}
-	return text + strings.Repeat(" ", m.width-w)
 }

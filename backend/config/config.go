@@ -59,16 +59,28 @@ type Error struct {
 
 func (e *Error) Error() string { return "config: " + e.Var + ": " + e.Reason }
 
-// Load reads and validates the environment through getenv (os.Getenv in
-// main, a map in tests). It reports every problem it finds, joined.
+// Load reads and validates the environment through getenv (a map in
+// tests). A getenv cannot tell a variable set to "" from an unset one; the
+// binary uses LoadLookup with os.LookupEnv.
 func Load(getenv func(string) string) (Config, error) {
+	return LoadLookup(func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	})
+}
+
+// LoadLookup reads and validates the environment through lookup
+// (os.LookupEnv in main). A removed pace knob is refused when present at
+// all, even set to "". It reports every problem it finds, joined.
+func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	var errs []error
 	bad := func(name, reason string) { errs = append(errs, &Error{Var: name, Reason: reason}) }
+	getenv := func(name string) string { v, _ := lookup(name); return v }
 	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 
 	for _, k := range RemovedPaceKnobs {
-		if getenv(k) != "" {
-			bad(k, "this setting was removed: pace lives in the Site registry now; delete it from the environment (LATEST_CHAPTER_POLL_ENABLED is the only poll switch)")
+		if _, present := lookup(k); present {
+			bad(k, "this setting was removed: pace lives in the Site registry now; delete it from the environment, even when empty (LATEST_CHAPTER_POLL_ENABLED is the only poll switch)")
 		}
 	}
 

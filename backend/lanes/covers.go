@@ -31,7 +31,9 @@ var errPrivateAddress = errors.New("lanes: cover host resolves to a private, loo
 // a slow cover host never eats a Lane's gap. A cover URL comes from a Site's
 // page and is untrusted: http(s) only, a size limit, an image content type
 // (never SVG, which could carry script when served back), and no private
-// address unless the Site's SITE_ORIGINS override points there.
+// address unless the URL is on exactly the origin (scheme, host, port) of
+// the Site's SITE_ORIGINS override and that override names a private
+// address itself.
 type coverHealer struct {
 	st      *store.Store
 	clock   Clock
@@ -123,8 +125,8 @@ func (h *coverHealer) fetch(ctx context.Context, s *sites.Site, rawURL string) (
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	if allowed := overrideHost(s); allowed != "" && strings.EqualFold(u.Hostname(), allowed) {
-		ctx = context.WithValue(ctx, allowKey{}, allowed)
+	if a, ok := overrideAllowance(s); ok && a.matches(u) {
+		ctx = context.WithValue(ctx, allowKey{}, a)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -160,17 +162,57 @@ func (h *coverHealer) fetch(ctx context.Context, s *sites.Site, rawURL string) (
 	return store.Cover{ContentType: ct, Body: body, SourceURL: rawURL}, nil
 }
 
-// overrideHost is the host a Site's SITE_ORIGINS override points at, the
-// one place a cover may live on a private address.
-func overrideHost(s *sites.Site) string {
+// allowance is the one origin where a cover may live on a private address:
+// the Site's SITE_ORIGINS override, when it names a private IP address (or
+// localhost) itself. A public name never earns it, so a public override
+// whose DNS answers a private address is refused at the dial like any other.
+type allowance struct {
+	scheme, host, port string
+	addr               netip.Addr // the override's address; invalid for localhost (any loopback)
+}
+
+// overrideAllowance is the Site's allowance, if it has one.
+func overrideAllowance(s *sites.Site) (allowance, bool) {
 	if !s.Overridden || s.Origin == "" {
-		return ""
+		return allowance{}, false
 	}
 	u, err := url.Parse(s.Origin)
 	if err != nil {
-		return ""
+		return allowance{}, false
 	}
-	return u.Hostname()
+	a := allowance{scheme: strings.ToLower(u.Scheme), host: strings.ToLower(u.Hostname()), port: effectivePort(u)}
+	if ip, err := netip.ParseAddr(a.host); err == nil && blockedAddr(ip) {
+		a.addr = ip.Unmap()
+		return a, true
+	}
+	return a, a.host == "localhost"
+}
+
+// matches reports whether u is on exactly the allowance's origin.
+func (a allowance) matches(u *url.URL) bool {
+	return strings.EqualFold(u.Scheme, a.scheme) && strings.EqualFold(u.Hostname(), a.host) && effectivePort(u) == a.port
+}
+
+// dials reports whether the dialled address is the allowance's own.
+func (a allowance) dials(ip netip.Addr, port string) bool {
+	if port != a.port {
+		return false
+	}
+	if a.addr.IsValid() {
+		return ip.Unmap() == a.addr
+	}
+	return ip.Unmap().IsLoopback()
+}
+
+// effectivePort is u's port, or its scheme's default.
+func effectivePort(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
 }
 
 // guardedClient checks the address actually dialled (after DNS), so a
@@ -179,7 +221,7 @@ func overrideHost(s *sites.Site) string {
 // request, and no proxy is used (it would hide the address).
 func guardedClient() *http.Client {
 	d := &net.Dialer{Timeout: 10 * time.Second, ControlContext: func(ctx context.Context, network, address string, _ syscall.RawConn) error {
-		host, _, err := net.SplitHostPort(address)
+		host, port, err := net.SplitHostPort(address)
 		if err != nil {
 			return err
 		}
@@ -187,7 +229,7 @@ func guardedClient() *http.Client {
 		if err != nil {
 			return err
 		}
-		if blockedAddr(ip) && ctx.Value(allowKey{}) == nil {
+		if a, ok := ctx.Value(allowKey{}).(allowance); blockedAddr(ip) && (!ok || !a.dials(ip, port)) {
 			return errPrivateAddress
 		}
 		return nil
@@ -206,9 +248,9 @@ func guardedClient() *http.Client {
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
 			return errors.New("lanes: cover: redirect to a non-http(s) URL")
 		}
-		// A private address is allowed only on the override host itself.
-		if allowed, _ := req.Context().Value(allowKey{}).(string); allowed != "" && !strings.EqualFold(req.URL.Hostname(), allowed) {
-			return errors.New("lanes: cover: redirect away from the Site's override host")
+		// A private address is allowed only on the override's origin itself.
+		if a, ok := req.Context().Value(allowKey{}).(allowance); ok && !a.matches(req.URL) {
+			return errors.New("lanes: cover: redirect away from the Site's override origin")
 		}
 		return nil
 	}}

@@ -64,8 +64,9 @@
 // a background fetch (at most CoverWorkers at once) that never delays the
 // Lane; WaitCovers joins them. Covers are untrusted input: http(s) only, at
 // most 2 MiB, an image content type other than SVG, and the dialled address
-// must not be private, loopback or link-local unless the Site's SITE_ORIGINS
-// override points at that host.
+// must not be private, loopback or link-local unless the cover is on exactly
+// the scheme, host and port of the Site's SITE_ORIGINS override and that
+// override names a private address (or localhost) itself.
 //
 // # One Lane per Site across processes
 //

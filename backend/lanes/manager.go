@@ -36,8 +36,8 @@ type Config struct {
 	// Notices is called at the end of every pass; may be nil.
 	Notices Evaluator
 	// CoverClient fetches cover images. Nil (production) builds a client
-	// whose dialer refuses private, loopback and link-local addresses unless
-	// the Site's SITE_ORIGINS override points there. A client given here is
+	// whose dialer refuses private, loopback and link-local addresses except
+	// on the exact origin of a Site's private SITE_ORIGINS override. A client given here is
 	// used as it is, so only tests should set it.
 	CoverClient *http.Client
 	// CoverWorkers bounds concurrent cover heals (default 4).

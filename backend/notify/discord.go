@@ -45,7 +45,14 @@ func NewDiscord(webhookURL string, client *http.Client, log *slog.Logger) *Disco
 }
 
 type payload struct {
-	Embeds []embed `json:"embeds"`
+	Embeds          []embed         `json:"embeds"`
+	AllowedMentions allowedMentions `json:"allowed_mentions"`
+}
+
+// allowedMentions with an empty (not absent) parse list tells Discord to
+// ping nobody, whatever text a notice carries (@everyone, <@id>, <@&role>).
+type allowedMentions struct {
+	Parse []string `json:"parse"`
 }
 
 type embed struct {
@@ -62,7 +69,8 @@ type footer struct {
 }
 
 // Payload returns the JSON body Send posts for n: one embed with title,
-// link, description, colour, timestamp and footer, and nothing else.
+// link, description, colour, timestamp and footer, and allowed_mentions
+// with an empty parse list so no text in it can ping anyone; nothing else.
 func Payload(n Notice) ([]byte, error) {
 	b, err := json.Marshal(payload{Embeds: []embed{{
 		Title:       n.Subject,
@@ -71,7 +79,7 @@ func Payload(n Notice) ([]byte, error) {
 		Color:       Colour,
 		Timestamp:   n.At.UTC().Format(time.RFC3339),
 		Footer:      footer{Text: n.Kind},
-	}}})
+	}}, AllowedMentions: allowedMentions{Parse: []string{}}})
 	if err != nil {
 		return nil, fmt.Errorf("notify: encode embed: %w", err)
 	}

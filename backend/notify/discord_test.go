@@ -93,15 +93,26 @@ func TestEmbedHasNothingElse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var top map[string][]map[string]any
+	var top struct {
+		Embeds          []map[string]any           `json:"embeds"`
+		AllowedMentions map[string]json.RawMessage `json:"allowed_mentions"`
+	}
+	var keysTop map[string]json.RawMessage
 	if err := json.Unmarshal(b, &top); err != nil {
 		t.Fatal(err)
 	}
-	if len(top) != 1 || len(top["embeds"]) != 1 {
-		t.Fatalf("want exactly one embed and no other key: %s", b)
+	if err := json.Unmarshal(b, &keysTop); err != nil {
+		t.Fatal(err)
+	}
+	if len(keysTop) != 2 || len(top.Embeds) != 1 {
+		t.Fatalf("want exactly one embed and allowed_mentions, no other key: %s", b)
+	}
+	// No mention in any notice text may ping: parse is present and empty.
+	if p, ok := top.AllowedMentions["parse"]; !ok || string(p) != "[]" || len(top.AllowedMentions) != 1 {
+		t.Errorf("allowed_mentions = %v, want {\"parse\": []}", top.AllowedMentions)
 	}
 	keys := map[string]bool{}
-	for k := range top["embeds"][0] {
+	for k := range top.Embeds[0] {
 		keys[k] = true
 	}
 	for _, k := range []string{"title", "url", "description", "color", "timestamp", "footer"} {
@@ -113,8 +124,8 @@ func TestEmbedHasNothingElse(t *testing.T) {
 	if len(keys) != 0 {
 		t.Errorf("embed has extra keys %v", keys)
 	}
-	if top["embeds"][0]["color"] != float64(13589581) {
-		t.Errorf("color %v", top["embeds"][0]["color"])
+	if top.Embeds[0]["color"] != float64(13589581) {
+		t.Errorf("color %v", top.Embeds[0]["color"])
 	}
 	noLink := sample
 	noLink.DeepLink = ""

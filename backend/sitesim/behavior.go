@@ -66,4 +66,8 @@ type Behavior struct {
 	NewEvery time.Duration
 	// Delay is how long Slow waits before answering.
 	Delay time.Duration
+	// TitleHTML, when set, is the Series' title as raw HTML on MangaPill's
+	// page (entities and control characters as given), and CoverURL the
+	// cover image URL there: the hostile-page tests' inputs.
+	TitleHTML, CoverURL string
 }

@@ -54,14 +54,20 @@ func mangapillPage(o string, x simSeries, changed bool) string {
 	if changed {
 		listID = "chapter-list-v2"
 	}
-	t := html.EscapeString(x.title)
+	t, cover := html.EscapeString(x.title), o+"/covers/"+x.id+".jpeg"
+	if x.hostile.TitleHTML != "" {
+		t = x.hostile.TitleHTML
+	}
+	if x.hostile.CoverURL != "" {
+		cover = html.EscapeString(x.hostile.CoverURL)
+	}
 	return fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%[1]s Manga - MangaPill</title></head>
 <body><header class="bg-card"><nav class="container flex items-center"><h1 class="text-lg font-bold"><a href="/">MangaPill</a></h1>
  <form action="/search"><input name="q" placeholder="Search manga..."></form></nav></header>
 <div class="container">
  <div class="flex flex-col sm:flex-row my-3">
   <div class="text-transparent flex-shrink-0 w-60 h-80 relative rounded bg-card mr-3 mb-3">
-   <img data-src="%[2]s/covers/%[3]s.jpeg" class="lazy rounded" alt="%[1]s" />
+   <img data-src="%[2]s" class="lazy rounded" alt="%[1]s" />
   </div>
   <div class="flex flex-col">
    <div class="mb-3"><h1 class="font-bold text-lg md:text-2xl">%[1]s</h1><div class="text-sm text-secondary">%[1]s</div></div>
@@ -70,9 +76,9 @@ func mangapillPage(o string, x simSeries, changed bool) string {
  </div>
 </div>
 <div class="container py-3">
- <div id="%[4]s" class="my-3" data-filter-list-container="">
+ <div id="%[3]s" class="my-3" data-filter-list-container="">
   <div class="grid grid-cols-1 md:grid-cols-3 lg:grid-cols-4 gap-1" data-filter-list="">
-%[5]s  </div>
+%[4]s  </div>
  </div>
-</div></body></html>`, t, o, x.id, listID, rows.String())
+</div></body></html>`, t, cover, listID, rows.String())
 }

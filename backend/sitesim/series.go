@@ -21,12 +21,14 @@ type simSeries struct {
 	epoch  time.Time
 	base   int
 	every  time.Duration
+
+	hostile Behavior // TitleHTML and CoverURL overrides
 }
 
 func (s *Sim) series(site string, i int, b Behavior) simSeries {
 	h := hash64("series", site, i)
 	x := simSeries{site: site, i: i, id: seriesID(site, i), title: title(site, i), slug: slugify(title(site, i)),
-		base: 5 + int(h%300), half: i%13 == 5, odd: i%10 == 7, epoch: s.cfg.Epoch, every: b.NewEvery}
+		base: 5 + int(h%300), half: i%13 == 5, odd: i%10 == 7, epoch: s.cfg.Epoch, every: b.NewEvery, hostile: b}
 	x.latest = x.base
 	if b.NewEvery > 0 {
 		if el := s.cfg.Now().Sub(s.cfg.Epoch); el > 0 {

@@ -8,6 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Bookmark is one Reader's bookmark joined with its Series, the Reader's
@@ -103,7 +105,7 @@ func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID,
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		var tag pgconn.CommandTag
-		tag, err = s.pool.Exec(ctx, q, readerID, site, seriesID, seriesURL)
+		tag, err = s.pool.Exec(ctx, q, readerID, site, seriesID, safetext.URL(seriesURL))
 		if err == nil {
 			return tag.RowsAffected() == 1, nil
 		}

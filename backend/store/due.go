@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"mangabookmark/backend/safetext"
 )
 
 // This file holds the Lanes' reads and writes on the series table: what is
@@ -181,7 +183,7 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c
 				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover)
 		FROM old`,
-		site, seriesID, f.Title, f.CoverURL, f.Number, f.ChTitle, f.ChURL, f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover)
+		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover)
 	if err != nil {
 		return OKResult{}, notFound("record ok", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Lane is one poll_lanes row: the Owner's pause window and the refusal
@@ -53,7 +55,7 @@ func (s *Store) PauseLane(ctx context.Context, site string, until time.Time, rea
 		INSERT INTO poll_lanes (site, paused_until, pause_reason, updated_at) VALUES ($1, $2, $3, now())
 		ON CONFLICT (site) DO UPDATE SET paused_until = EXCLUDED.paused_until,
 			pause_reason = EXCLUDED.pause_reason, updated_at = now()
-		RETURNING `+laneColumns, site, until, reason))
+		RETURNING `+laneColumns, site, until, safetext.Line(reason)))
 	if err != nil {
 		return Lane{}, fmt.Errorf("store: pause lane: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Read is one chapter read a Reader reports. Number is a normalised decimal
@@ -70,7 +72,7 @@ func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]bool, error) {
 func (s *Store) applyReads(ctx context.Context, reads []Read) ([]bool, error) {
 	if len(reads) == 1 {
 		r := reads[0]
-		tag, err := s.pool.Exec(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.SeriesURL, r.Number, r.URL, r.ReadAt)
+		tag, err := s.pool.Exec(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, safetext.URL(r.SeriesURL), r.Number, safetext.URL(r.URL), r.ReadAt)
 		if err != nil {
 			return nil, fmt.Errorf("store: apply read: %w", err)
 		}
@@ -78,7 +80,7 @@ func (s *Store) applyReads(ctx context.Context, reads []Read) ([]bool, error) {
 	}
 	b := &pgx.Batch{}
 	for _, r := range reads {
-		b.Queue(ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.SeriesURL, r.Number, r.URL, r.ReadAt)
+		b.Queue(ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, safetext.URL(r.SeriesURL), r.Number, safetext.URL(r.URL), r.ReadAt)
 	}
 	br := s.pool.SendBatch(ctx, b)
 	out := make([]bool, len(reads))

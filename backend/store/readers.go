@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Reader is one row of the readers table: a member of the Discord guild
@@ -33,7 +35,7 @@ func (s *Store) UpsertReader(ctx context.Context, discordID, name string, loginA
 		ON CONFLICT (discord_id) DO UPDATE SET
 			name = CASE WHEN excluded.name <> '' THEN excluded.name ELSE readers.name END,
 			last_login_at = coalesce(excluded.last_login_at, readers.last_login_at)
-		RETURNING `+readerColumns, discordID, name, loginAt)
+		RETURNING `+readerColumns, discordID, safetext.Line(name), loginAt)
 	r, err := scanReader(row)
 	if err != nil {
 		return Reader{}, fmt.Errorf("store: upsert reader: %w", err)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Series is one row of the series table.
@@ -42,7 +44,7 @@ func scanSeries(row scanner) (Series, error) {
 func (s *Store) EnsureSeries(ctx context.Context, site, seriesID, url string) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `
 		INSERT INTO series (site, series_id, url) VALUES ($1, $2, $3)
-		ON CONFLICT (site, series_id) DO NOTHING`, site, seriesID, url)
+		ON CONFLICT (site, series_id) DO NOTHING`, site, seriesID, safetext.URL(url))
 	if err != nil {
 		return false, fmt.Errorf("store: ensure series: %w", err)
 	}

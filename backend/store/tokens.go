@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Token is one API token without its secret: the table keeps only the
@@ -40,7 +42,7 @@ func (s *Store) InsertToken(ctx context.Context, readerID int64, name string, hm
 	var id int64
 	if err := s.pool.QueryRow(ctx, `
 		INSERT INTO tokens (reader_id, name, hmac, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-		readerID, name, hmac, at).Scan(&id); err != nil {
+		readerID, safetext.Line(name), hmac, at).Scan(&id); err != nil {
 		return Token{}, fmt.Errorf("store: insert token: %w", err)
 	}
 	return s.GetToken(ctx, id)

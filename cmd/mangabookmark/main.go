@@ -36,16 +36,26 @@ type CLI struct {
 type Env struct {
 	Log    *slog.Logger
 	Getenv func(string) string
+	// Lookup, when set, tells a variable set to "" from an unset one
+	// (os.LookupEnv), so an empty removed knob is refused too.
+	Lookup func(string) (string, bool)
 }
 
 // Config loads and validates the environment.
-func (e *Env) Config() (config.Config, error) { return config.Load(e.Getenv) }
-
-func main() {
-	os.Exit(run(os.Args[1:], os.Getenv))
+func (e *Env) Config() (config.Config, error) {
+	if e.Lookup != nil {
+		return config.LoadLookup(e.Lookup)
+	}
+	return config.Load(e.Getenv)
 }
 
-func run(args []string, getenv func(string) string) int {
+func main() {
+	os.Exit(runLookup(os.Args[1:], os.Getenv, os.LookupEnv))
+}
+
+func run(args []string, getenv func(string) string) int { return runLookup(args, getenv, nil) }
+
+func runLookup(args []string, getenv func(string) string, lookup func(string) (string, bool)) int {
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("mangabookmark"),
@@ -68,7 +78,7 @@ func run(args []string, getenv func(string) string) int {
 		parser.Errorf("%s", err)
 		return 2
 	}
-	env := &Env{Log: newLogger(cli.LogFormat, cli.LogLevel), Getenv: getenv}
+	env := &Env{Log: newLogger(cli.LogFormat, cli.LogLevel), Getenv: getenv, Lookup: lookup}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	kctx.BindTo(ctx, (*context.Context)(nil))

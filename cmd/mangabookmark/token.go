@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/safetext"
 	"mangabookmark/backend/store"
 )
 
@@ -89,7 +90,7 @@ func (c *TokenCreateCmd) Run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return fmt.Errorf("token create: %w", err)
 	}
-	fmt.Fprintf(os.Stderr, "token %d for Discord id %s (%q); it is shown only now:\n", row.ID, row.DiscordID, row.Name)
+	fmt.Fprintf(os.Stderr, "token %d for Discord id %s (%q); it is shown only now:\n", row.ID, safetext.Show(row.DiscordID), row.Name)
 	_, err = fmt.Fprintln(writer(c.out), plain)
 	return err
 }
@@ -113,11 +114,11 @@ func (c *TokenListCmd) Run(ctx context.Context, env *Env) error {
 		if t.RevokedAt != nil {
 			state = "revoked " + t.RevokedAt.UTC().Format(time.RFC3339)
 		}
-		who := t.ReaderName
+		who := safetext.Show(t.ReaderName)
 		if owner != "" && t.DiscordID == owner {
 			who += " (Owner)"
 		}
-		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.DiscordID, who, t.Name,
+		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, safetext.Show(t.DiscordID), who, safetext.Show(t.Name),
 			t.CreatedAt.UTC().Format(time.RFC3339), timeOrNever(t.LastUsedAt), state)
 	}
 	return w.Flush()

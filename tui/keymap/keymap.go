@@ -3,7 +3,10 @@ package keymap
 
 import "github.com/charmbracelet/bubbles/key"
 
-// KeyMap holds every binding of the dashboard.
+// KeyMap holds every binding of the dashboard. The full help (?) lists
+// them all and each screen's footer is built from them (tui's shortHelp),
+// so no hint can name a key that is not bound. Descriptions are short:
+// they are footer hints too.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	NextView, PrevView                      key.Binding
@@ -31,14 +34,14 @@ func Default() KeyMap {
 		Lanes:         b("1", "lanes", "1"),
 		Failing:       b("2", "failing worklist", "2"),
 		Notices:       b("3", "notices", "3"),
-		Open:          b("enter", "lane detail", "enter"),
+		Open:          b("enter", "detail", "enter"),
 		Back:          b("esc", "back", "esc", "backspace"),
 		Pause:         b("p", "pause lane", "p"),
 		Resume:        b("r", "resume lane", "r"),
 		Force:         b("f", "force poll", "f"),
 		Search:        b("/", "search", "/"),
-		SiteFilter:    b("s", "cycle site filter", "s"),
-		OutcomeFilter: b("o", "cycle outcome filter", "o"),
+		SiteFilter:    b("s", "filter site", "s"),
+		OutcomeFilter: b("o", "filter outcome", "o"),
 		Refresh:       b("ctrl+r", "refresh now", "ctrl+r", "R"),
 		Help:          b("?", "help", "?"),
 		Quit:          b("q", "quit", "q", "ctrl+c"),

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // detailChrome is the lines above the passes table: two summary lines, the
@@ -23,7 +24,7 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 	if l.EffectiveGapS != l.GapS {
 		gap += fmt.Sprintf(" (registry %s)", Human(time.Duration(l.GapS)*time.Second))
 	}
-	line1 := s.Title.Render(l.Site) + "  " + f.style(StatePaint(l.State)).Render(l.State) +
+	line1 := s.Title.Render(safetext.Show(l.Site)) + "  " + f.style(StatePaint(l.State)).Render(safetext.Show(l.State)) +
 		s.Dim.Render(fmt.Sprintf("  %s route", map[bool]string{true: "browser", false: "plain"}[l.Browser]))
 	line2 := fmt.Sprintf("series %d · due %d · forced %d · behind %s · gap %s · rest %s · ",
 		l.Series, l.Due, l.ForcedPending, Behind(l.BehindByS), gap, Human(time.Duration(l.RestS)*time.Second))
@@ -34,6 +35,12 @@ func Detail(f Frame, l client.Lane, passes []client.Pass, offset int) string {
 	}
 	if w := Window(f.Now, l); w != "" {
 		line2 += " · " + s.Hold.Render(w)
+	}
+	if l.Pass != nil {
+		line1 += "  " + s.Calm.Render(LivePass(f.Now, *l.Pass))
+	}
+	if l.LastSeenAt != nil {
+		line1 += s.Dim.Render("  holder seen " + Ago(f.Now, l.LastSeenAt))
 	}
 	lines := []string{line1, line2}
 	strip := width(f.Width - 16)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // FailingFilter is the worklist's active filter, shown above it.
@@ -28,12 +29,12 @@ func Failing(f Frame, rows []client.Failing, sel, offset int, filter FailingFilt
 		}
 		return v
 	}
-	line := fmt.Sprintf("site %s · outcome %s · ", s.Title.Render(all(filter.Site)), s.Title.Render(all(filter.Outcome)))
+	line := fmt.Sprintf("site %s · outcome %s · ", s.Title.Render(safetext.Show(all(filter.Site))), s.Title.Render(safetext.Show(all(filter.Outcome))))
 	switch {
 	case filter.Searching:
-		line += s.Prompt.Render("/") + filter.Search + s.Prompt.Render("▏")
+		line += s.Prompt.Render("/") + safetext.Show(filter.Search) + s.Prompt.Render("▏")
 	case filter.Search != "":
-		line += "search " + s.Title.Render(filter.Search)
+		line += "search " + s.Title.Render(safetext.Show(filter.Search))
 	default:
 		line += s.Dim.Render("/ to search")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // Human renders a duration as the console shows ages and windows: "45s",
@@ -70,6 +71,12 @@ func passOutcomes(p client.Pass) string {
 	return strings.Join(parts, " ")
 }
 
+// LivePass renders the pass in flight: "pass: 12/45 read, 2m" (read so
+// far of the Series due when it started, and how long it has run).
+func LivePass(now time.Time, p client.LivePass) string {
+	return fmt.Sprintf("pass: %d/%d read, %s", p.Checked, p.Due, Human(now.Sub(p.StartedAt)))
+}
+
 // PassFaulty reports whether a pass saw anything the Owner should look at.
 func PassFaulty(p client.Pass) bool {
 	return p.Errors+p.Refused+p.Unreachable+p.Unfetchable > 0 || p.Skip != "" ||
@@ -83,7 +90,7 @@ func Window(now time.Time, l client.Lane) string {
 	if l.PausedUntil != nil && l.PausedUntil.After(now) {
 		s := "paused " + Human(l.PausedUntil.Sub(now)) + " left"
 		if l.PauseReason != "" {
-			s += ": " + l.PauseReason
+			s += ": " + safetext.Show(l.PauseReason)
 		}
 		parts = append(parts, s)
 	}

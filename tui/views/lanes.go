@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // LanesCapacity is how many Lane rows fit in a body of height h.
@@ -48,6 +49,9 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string 
 			behind.Paint = PaintFault
 		}
 		last := Cell{Text: "no pass yet", Paint: PaintDim}
+		if l.Pass != nil { // a long first pass shows its progress, not "no pass yet"
+			last = Cell{Text: LivePass(f.Now, *l.Pass), Paint: PaintCalm}
+		}
 		if l.LastPass != nil {
 			last = Cell{Text: Ago(f.Now, &l.LastPass.FinishedAt) + " " + PassCounts(*l.LastPass)}
 			if PassFaulty(*l.LastPass) {
@@ -95,7 +99,7 @@ func (f Frame) attention(att Attention, room int) []string {
 		lines = append(lines, s.Calm.Render("    none"))
 	}
 	for _, n := range att.Notices {
-		site := n.Site
+		site := safetext.Show(n.Site)
 		if site == "" {
 			site = "(all)"
 		}
@@ -113,7 +117,7 @@ func (f Frame) attention(att Attention, room int) []string {
 	for i := 0; i < len(att.Failing) && i < left; i++ {
 		r := att.Failing[i]
 		lines = append(lines, fmt.Sprintf("    %s %-11s %-10s %s", fit(Human(f.Now.Sub(r.FailingSince)), 6),
-			r.Site, r.SeriesID, s.Fault.Render(fit(r.Outcome, 11)))+" "+s.Dim.Render(r.Title))
+			safetext.Show(r.Site), safetext.Show(r.SeriesID), s.Fault.Render(fit(safetext.Show(r.Outcome), 11)))+" "+s.Dim.Render(safetext.Show(r.Title)))
 	}
 	if len(lines) > room {
 		lines = lines[:room]

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // Column is one table column. Width 0 with Flex takes the space left.
@@ -85,7 +86,7 @@ func (f Frame) table(cols []Column, rows [][]Cell, sel, offset, capacity int) []
 	}
 	pad := func(text string, i int) string {
 		w := widths[i]
-		t := text
+		t := safetext.Show(text) // Site and person text: no control character reaches the terminal
 		if ansi.StringWidth(t) > w {
 			t = ansi.Truncate(t, w, "…")
 		}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
-	"mangabookmark/tui"
+	"mangabookmark/backend/safetext"
 	"mangabookmark/tui/views"
 )
 
@@ -29,7 +29,7 @@ func (f ForceCmd) Run(d *Deps) error {
 		return d.printJSON(client.ForceResponse{ForcePollAt: at})
 	}
 	_, err = fmt.Fprintf(d.Out(), "Forced a poll of %s/%s at %s; its Lane reads it on the next pass.\n",
-		f.Site, f.SeriesID, at.UTC().Format(time.RFC3339))
+		safetext.Show(f.Site), safetext.Show(f.SeriesID), at.UTC().Format(time.RFC3339))
 	return err
 }
 
@@ -42,7 +42,7 @@ type PauseCmd struct {
 
 // Run pauses the Lane and prints it after.
 func (p PauseCmd) Run(d *Deps) error {
-	dur, err := tui.ParseDuration(p.Duration)
+	dur, err := client.ParseDuration(p.Duration)
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -57,12 +57,12 @@ func (p PauseCmd) Run(d *Deps) error {
 	if d.JSON() {
 		return d.printJSON(l)
 	}
-	msg := fmt.Sprintf("Paused %s for %s", l.Site, views.Human(dur))
+	msg := fmt.Sprintf("Paused %s for %s", safetext.Show(l.Site), views.Human(dur))
 	if l.PausedUntil != nil {
 		msg += " (until " + l.PausedUntil.UTC().Format("2006-01-02 15:04 UTC") + ")"
 	}
 	if l.PauseReason != "" {
-		msg += ": " + l.PauseReason
+		msg += ": " + safetext.Show(l.PauseReason)
 	}
 	_, err = fmt.Fprintln(d.Out(), msg+".")
 	return err
@@ -86,6 +86,6 @@ func (r ResumeCmd) Run(d *Deps) error {
 	if d.JSON() {
 		return d.printJSON(l)
 	}
-	_, err = fmt.Fprintf(d.Out(), "Resumed %s; it is now %s.\n", l.Site, l.State)
+	_, err = fmt.Fprintf(d.Out(), "Resumed %s; it is now %s.\n", safetext.Show(l.Site), safetext.Show(l.State))
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // Deps is what every command's Run receives (bound with kong.Bind).
@@ -79,9 +80,12 @@ func (d *Deps) Client() (*client.Client, error) {
 
 // printJSON writes v indented, for scripts.
 func (d *Deps) printJSON(v any) error {
-	enc := json.NewEncoder(d.Out())
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	js, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("mbctl: write json: %w", err)
+	}
+	// encoding/json escapes C0 but passes DEL and C1 (U+0080–U+009F) raw.
+	if _, err := d.Out().Write(append(safetext.EscapeJSON(js), '\n')); err != nil {
 		return fmt.Errorf("mbctl: write json: %w", err)
 	}
 	return nil

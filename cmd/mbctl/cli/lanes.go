@@ -33,6 +33,9 @@ func (LanesCmd) Run(d *Deps) error {
 			failing.color = ansiFault
 		}
 		last := cell{text: "never"}
+		if l.Pass != nil { // no pass row yet: the pass in flight shows instead
+			last = cell{text: views.LivePass(now, *l.Pass), color: ansiCalm}
+		}
 		if l.LastPass != nil {
 			last.text = views.Ago(now, &l.LastPass.FinishedAt) + " " + views.PassCounts(*l.LastPass)
 			if views.PassFaulty(*l.LastPass) {

@@ -13,6 +13,7 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 )
 
 // Exit codes of Main.
@@ -132,15 +133,15 @@ func report(stderr io.Writer, err error) int {
 	var apiErr *client.APIError
 	switch {
 	case errors.As(err, &u):
-		fmt.Fprintf(stderr, "mbctl: %s\n(run `mbctl --help` for usage)\n", u.msg)
+		fmt.Fprintf(stderr, "mbctl: %s\n(run `mbctl --help` for usage)\n", safetext.Show(u.msg))
 		return ExitUsage
 	case errors.Is(err, client.ErrUnreachable):
-		fmt.Fprintf(stderr, "mbctl: %v\n", err)
+		fmt.Fprintf(stderr, "mbctl: %s\n", safetext.Show(err.Error()))
 		return ExitUnreachable
 	case errors.As(err, &apiErr):
-		fmt.Fprintf(stderr, "mbctl: the server said no: %s\n", apiErr.Error())
+		fmt.Fprintf(stderr, "mbctl: the server said no: %s\n", safetext.Show(apiErr.Error()))
 		return ExitServerNo
 	}
-	fmt.Fprintf(stderr, "mbctl: %v\n", err)
+	fmt.Fprintf(stderr, "mbctl: %s\n", safetext.Show(err.Error()))
 	return ExitServerNo
 }

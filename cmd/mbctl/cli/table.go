@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"mangabookmark/backend/safetext"
 )
 
 // Colours of the console's calm palette; faults are the only red.
@@ -32,7 +34,15 @@ type table struct {
 	right map[int]bool
 }
 
-func (t *table) add(cells ...cell) { t.rows = append(t.rows, cells) }
+// add appends a row. Every cell goes through safetext.Show: a table cell
+// may hold Site or person text, and no control character from it may reach
+// the terminal.
+func (t *table) add(cells ...cell) {
+	for i := range cells {
+		cells[i].text = safetext.Show(cells[i].text)
+	}
+	t.rows = append(t.rows, cells)
+}
 
 func (t *table) write(w io.Writer, color bool) error {
 	width := make([]int, len(t.head))

@@ -122,15 +122,26 @@ func Tag(tag string) func(*Node) bool {
 	return func(c *Node) bool { return (a != 0 && c.DataAtom == a) || c.Data == tag }
 }
 
-// Text is the whitespace-collapsed text under n.
+// maxText bounds the text Text collects, in bytes: a title is cut to 300
+// characters when stored, so a 4 MiB <h1> must not become a 4 MiB string.
+const maxText = 4096
+
+// Text is the whitespace-collapsed text under n, at most maxText bytes.
 func Text(n *Node) string {
 	var b strings.Builder
 	walk(n, func(c *Node) bool {
 		if c.Type == html.TextNode {
-			b.WriteString(c.Data)
-			b.WriteByte(' ')
+			for _, f := range strings.Fields(c.Data[:min(len(c.Data), maxText)]) {
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(f)
+				if b.Len() >= maxText {
+					return false
+				}
+			}
 		}
 		return true
 	})
-	return strings.Join(strings.Fields(b.String()), " ")
+	return strings.ToValidUTF8(b.String()[:min(b.Len(), maxText)], "")
 }

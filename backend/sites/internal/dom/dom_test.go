@@ -3,6 +3,7 @@ package dom
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestQueries(t *testing.T) {
@@ -48,5 +49,27 @@ func TestWalkBound(t *testing.T) {
 	}
 	if n := len(FindAll(doc, Tag("i"))); n == 0 || n > maxNodes {
 		t.Errorf("%d matches", n)
+	}
+}
+
+// A 4 MiB <h1> (one text node, or a million small ones) gives a bounded
+// title, not a 4 MiB string.
+func TestTextBound(t *testing.T) {
+	for name, body := range map[string]string{
+		"one node":   "<h1>" + strings.Repeat("Evil Title ", 400000) + "</h1>",
+		"many nodes": "<h1>" + strings.Repeat("<b>Evil</b> ", 50000) + "</h1>",
+	} {
+		doc, err := Parse([]byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := Text(Find(doc, Tag("h1")))
+		if len(got) > maxText || !strings.HasPrefix(got, "Evil") || !utf8.ValidString(got) {
+			t.Errorf("%s: Text gave %d bytes (%.20q), want at most %d", name, len(got), got, maxText)
+		}
+	}
+	doc, _ := Parse([]byte("<h1> A  <i>short</i>\n title </h1>"))
+	if got := Text(Find(doc, Tag("h1"))); got != "A short title" {
+		t.Errorf("Text = %q", got)
 	}
 }

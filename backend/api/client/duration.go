@@ -1,4 +1,4 @@
-package tui
+package client
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 // ParseDuration accepts Go durations ("90m", "2h30m") and whole days as
 // "d" ("1d", "1d12h"). It rejects zero, negative and sub-second durations.
+// mbctl pause and the dashboard's pause prompt both read durations with it.
 func ParseDuration(s string) (time.Duration, error) {
 	in := strings.TrimSpace(s)
 	var total time.Duration

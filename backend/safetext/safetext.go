@@ -1,0 +1,92 @@
+package safetext
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Bounds of stored text, in characters (runes).
+const (
+	MaxLine = 300  // titles, chapter titles, reasons, names
+	MaxURL  = 2048 // URLs
+)
+
+// IsControl reports whether r is a C0 control, DEL or a C1 control.
+func IsControl(r rune) bool {
+	return r < 0x20 || (r >= 0x7f && r <= 0x9f)
+}
+
+// Line cleans one line of text for storage: whitespace controls (tab, line
+// breaks) become a space, every other control character is dropped,
+// invalid UTF-8 becomes U+FFFD, the ends are trimmed and the result is cut
+// to MaxLine characters.
+func Line(s string) string {
+	return clean(s, MaxLine, true)
+}
+
+// URL cleans a URL for storage: control characters (and invalid UTF-8) are
+// dropped and the result is cut to MaxURL characters.
+func URL(s string) string {
+	return clean(s, MaxURL, false)
+}
+
+// Cut shortens s to at most n characters.
+func Cut(s string, n int) string {
+	if len(s) <= n { // bytes >= runes: short enough
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n {
+			return s[:k]
+		}
+		i++
+	}
+	return s
+}
+
+func clean(s string, limit int, spaces bool) string {
+	if isClean(s, limit) {
+		return strings.TrimSpace(s)
+	}
+	var b strings.Builder
+	b.Grow(min(len(s), limit*4))
+	n := 0
+	for i := 0; i < len(s) && n < limit; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		switch {
+		case r == utf8.RuneError && size == 1:
+			if !spaces {
+				continue
+			}
+			r = utf8.RuneError
+		case r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f':
+			if !spaces {
+				continue
+			}
+			r = ' '
+		case IsControl(r):
+			continue
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// isClean reports whether s is valid UTF-8 of at most limit characters
+// with no control character, the common case, which costs no allocation.
+func isClean(s string, limit int) bool {
+	n := 0
+	for _, r := range s {
+		if r == utf8.RuneError || IsControl(r) {
+			return false
+		}
+		n++
+		if n > limit {
+			return false
+		}
+	}
+	return true
+}

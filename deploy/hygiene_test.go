@@ -1,0 +1,112 @@
+// Package deploy holds the deployment files' checks: base images pinned by
+// digest, secrets kept out of git and of the image build context, the
+// database and the browser's DevTools port reachable from the backend only.
+package deploy
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func lines(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, l := range strings.Split(s, "\n") {
+		out[strings.TrimSpace(l)] = true
+	}
+	return out
+}
+
+var digest = regexp.MustCompile(`@sha256:[0-9a-f]{64}$`)
+
+func TestImagesPinnedByDigest(t *testing.T) {
+	for _, l := range strings.Split(read(t, "../Dockerfile"), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && strings.EqualFold(f[0], "FROM") && f[1] != "scratch" && !digest.MatchString(f[1]) {
+			t.Errorf("Dockerfile: %q is not pinned by digest", l)
+		}
+	}
+	n := 0
+	for _, l := range strings.Split(read(t, "../compose.yaml"), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "image:"); ok {
+			n++
+			if !digest.MatchString(strings.TrimSpace(v)) {
+				t.Errorf("compose.yaml: %q is not pinned by digest", l)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("compose.yaml names no image")
+	}
+}
+
+func TestSecretsStayOut(t *testing.T) {
+	if !lines(read(t, "../.gitignore"))[".env"] {
+		t.Error(".gitignore does not ignore .env")
+	}
+	ign := lines(read(t, "../.dockerignore"))
+	for _, p := range []string{".git", ".env", ".data", "bin"} {
+		if !ign[p] {
+			t.Errorf(".dockerignore does not exclude %s", p)
+		}
+	}
+}
+
+// services splits compose.yaml's services into their text blocks.
+func services(t *testing.T, compose string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	_, rest, ok := strings.Cut(compose, "\nservices:\n")
+	if !ok {
+		t.Fatal("compose.yaml has no services")
+	}
+	name := ""
+	for _, l := range strings.Split(rest, "\n") {
+		if l != "" && !strings.HasPrefix(l, " ") {
+			break // the next top-level key
+		}
+		if strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   ") && strings.HasSuffix(l, ":") {
+			name = strings.TrimSuffix(strings.TrimSpace(l), ":")
+			continue
+		}
+		if name != "" {
+			out[name] += l + "\n"
+		}
+	}
+	return out
+}
+
+func TestOnlyTheBackendReachesDatabaseAndDevTools(t *testing.T) {
+	compose := read(t, "../compose.yaml")
+	svc := services(t, compose)
+	for _, want := range []string{"db", "chrome", "backend"} {
+		if svc[want] == "" {
+			t.Fatalf("compose.yaml: no service %q (found %v)", want, len(svc))
+		}
+	}
+	if !strings.Contains(compose, "\n  data:\n    internal: true\n") {
+		t.Error("compose.yaml: the database network is not internal")
+	}
+	for name, body := range svc {
+		onData := strings.Contains(body, "networks: [data") || strings.Contains(body, ", data]")
+		if (name == "db" || name == "backend") != onData {
+			t.Errorf("service %s: on the database network %v; only db and backend may be", name, onData)
+		}
+		if name != "backend" && strings.Contains(body, "ports:") {
+			t.Errorf("service %s publishes a port; only the backend may", name)
+		}
+		if strings.Contains(body, "9222:") {
+			t.Errorf("service %s publishes the DevTools port", name)
+		}
+	}
+}
