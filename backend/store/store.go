@@ -19,8 +19,9 @@ var ErrNotFound = errors.New("store: not found")
 
 // Store is the data layer over one pgx pool. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
-	dsn  string
+	pool   *pgxpool.Pool
+	dsn    string
+	limits ReaderLimits
 }
 
 // Open connects a pool to dsn and checks the database answers. The error
@@ -41,7 +42,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: cannot reach PostgreSQL at %s:%d: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
 	}
-	return &Store{pool: pool, dsn: dsn}, nil
+	return &Store{pool: pool, dsn: dsn, limits: DefaultReaderLimits}, nil
 }
 
 // Close releases every connection.
