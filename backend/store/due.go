@@ -20,7 +20,7 @@ const dueWhere = `site = $1 AND (latest_checked_at IS NULL OR latest_checked_at 
 // Series. A Lane reads at most a few hundred Series per pass, so it never
 // needs to know more than that "thousands" are due; the exact figure for
 // the Owner is the admin API's background count.
-const DueCountCap = 5000
+const DueCountCap = 1000
 
 // DueStats summarises what is due on one Site at one moment.
 type DueStats struct {
