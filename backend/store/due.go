@@ -48,13 +48,17 @@ func (d DueStats) BehindBy(now time.Time) time.Duration {
 // dueSummarySQL is a handful of index probes and two bounded counts, so
 // its cost does not grow with the table: never-checked Series
 // (series_unchecked_idx) and rested ones (series_due_idx) are counted up to
-// the cap; pending Forced Polls are few (series_forced_idx) and counted
+// the cap, each in its index's order (without the ORDER BY the planner may
+// pick a sequential scan that expects to meet the cap early, and reads half
+// the table when the due rows sit at its end); pending Forced Polls are few (series_forced_idx) and counted
 // exactly, adding those on Series not otherwise due. The oldest due time is
 // the least of three ordered probes, exactly as the full scan would find.
 const dueSummarySQL = `
 	SELECT
-		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL LIMIT $4) n),
-		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at <= $2 LIMIT $4) r),
+		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL
+			ORDER BY created_at LIMIT $4) n),
+		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at <= $2
+			ORDER BY latest_checked_at NULLS FIRST LIMIT $4) r),
 		f.pending, f.extra,
 		least(
 			(SELECT created_at FROM series WHERE site = $1 AND latest_checked_at IS NULL ORDER BY created_at LIMIT 1),
