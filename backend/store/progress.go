@@ -57,9 +57,10 @@ type ReadResult struct {
 
 // ApplyReads applies a batch of reads and reports, per read, whether it
 // moved (or created) Progress or was refused by the Reader's limits. Reads
-// of bookmarked Series take one round trip for the whole batch; the reads
-// that need a new bookmark then take one transaction per Reader. A
-// database error fails the call whole.
+// of bookmarked Series take one round trip for the whole batch (a batch of
+// one read shares its statement with other callers' reads); the reads that
+// need a new bookmark then take one transaction per Reader. A database
+// error fails the call whole.
 func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]ReadResult, error) {
 	if len(reads) == 0 {
 		return nil, nil
@@ -110,12 +111,13 @@ func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]ReadResult, err
 func (s *Store) applyBookmarked(ctx context.Context, reads []Read, out []ReadResult) ([]int, error) {
 	var missing []int
 	if len(reads) == 1 {
-		r := reads[0]
-		var have bool
-		err := s.pool.QueryRow(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.Number, r.URL, r.ReadAt).Scan(&have, &out[0].Moved)
+		// A request of one read (the userscript's usual) shares a
+		// statement with other requests' reads (progress_merge.go).
+		have, moved, err := s.merge.apply(ctx, reads[0])
 		if err != nil {
-			return nil, fmt.Errorf("store: apply read: %w", err)
+			return nil, err
 		}
+		out[0].Moved = moved
 		if !have {
 			missing = append(missing, 0)
 		}
