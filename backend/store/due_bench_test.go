@@ -69,7 +69,9 @@ func benchDue(b *testing.B, n int) {
 	sum, summaryUS := medianUS(b, 15, func() (store.DueStats, error) { return st.DueSummary(ctx, "mangadex", rest, now) })
 	_, countUS := medianUS(b, 5, func() (int, error) { return st.CountSeries(ctx, "mangadex") })
 	b.ReportMetric(summaryUS, "summary_us")
+	_, boundedUS := medianUS(b, 5, func() (int, error) { return st.CountSeriesUpTo(ctx, "mangadex", 3601) })
 	b.ReportMetric(countUS, "series_count_us")
+	b.ReportMetric(boundedUS, "series_count_bounded_us")
 	b.ReportMetric(float64(sum.Due), "due")
 }
 

@@ -167,3 +167,16 @@ func TestDueSummaryBoundedCount(t *testing.T) {
 		t.Fatalf("below the cap: %+v %v, want exactly 12 due, 1m behind (the never-checked one)", sum, err)
 	}
 }
+
+func TestCountSeriesUpTo(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	seedBy(t, st, "s", "a-", 1, 50, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	seedBy(t, st, "other", "a-", 1, 5, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
+	for _, c := range []struct{ limit, want int }{{10, 10}, {50, 50}, {3601, 50}} {
+		if n, err := st.CountSeriesUpTo(ctx, "s", c.limit); err != nil || n != c.want {
+			t.Fatalf("up to %d: %d %v, want %d", c.limit, n, err, c.want)
+		}
+	}
+}
