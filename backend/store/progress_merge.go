@@ -14,7 +14,10 @@ import (
 // a bookmarked Series hands it to a few merge workers; a worker takes every
 // read waiting (up to mergeMax) and applies them in one statement, one
 // round trip. An idle worker takes a read at once, so a lone request waits
-// for nothing; under load the reads that queued meanwhile share a trip.
+// for nothing; under load the reads that queued meanwhile share a trip. A
+// caller whose context ends stops waiting with its context's error; its
+// read may still apply afterwards, which is harmless (a read is idempotent
+// and the client sends it again).
 
 const (
 	mergeWorkers = 4  // statements in flight at once (the pool has at least 8 connections)
