@@ -55,7 +55,9 @@ type addBookmarkBody struct {
 }
 
 // addBookmark bookmarks the Series of any Series or chapter URL. A new
-// bookmark is 201; re-adding an existing one is 200 with the same body.
+// bookmark is 201; re-adding an existing one is 200 with the same body. A
+// new bookmark past the Reader's limits is 429 (new Series this hour) or
+// 409 (bookmark cap), see reader_limits.go.
 func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	var body addBookmarkBody
@@ -71,7 +73,10 @@ func (s *Server) addBookmark(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnprocessableEntity, canonicalReason(err))
 		return
 	}
-	created, err := s.Store.AddBookmark(r.Context(), id.ReaderID, ref.Site, ref.SeriesID, ref.URL)
+	created, err := s.Store.AddReaderBookmark(r.Context(), id.ReaderID, ref.Site, ref.SeriesID, ref.URL)
+	if s.writeLimitRefusal(w, err) {
+		return
+	}
 	if err != nil {
 		s.internalError(w, r, "add bookmark", err)
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -65,6 +66,7 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 	}
 	res := ProgressResultJSON{Errors: []client.ReadError{}}
 	valid := make([]store.Read, 0, len(reads))
+	at := make([]int, 0, len(reads)) // valid[k] is reads[at[k]]
 	now := s.Now()
 	for i, in := range reads {
 		rd, err := s.validateRead(in, now)
@@ -74,18 +76,27 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 		}
 		rd.ReaderID = id.ReaderID
 		valid = append(valid, rd)
+		at = append(at, i)
 	}
-	moved, err := s.Store.ApplyReads(r.Context(), valid)
+	applied, err := s.Store.ApplyReads(r.Context(), valid)
 	if err != nil {
 		s.internalError(w, r, "apply reads", err)
 		return
 	}
-	for _, m := range moved {
-		if m {
+	refused := false
+	for k, a := range applied {
+		switch {
+		case a.Refused != nil:
+			refused = true
+			res.Errors = append(res.Errors, client.ReadError{Index: at[k], Error: s.limitReason(a.Refused)})
+		case a.Moved:
 			res.Applied++
-		} else {
+		default:
 			res.Ignored++
 		}
+	}
+	if refused {
+		sort.Slice(res.Errors, func(i, j int) bool { return res.Errors[i].Index < res.Errors[j].Index })
 	}
 	writeJSON(w, http.StatusOK, res)
 }

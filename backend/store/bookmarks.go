@@ -90,14 +90,17 @@ func (s *Store) GetBookmark(ctx context.Context, readerID int64, site, seriesID 
 }
 
 // AddBookmark bookmarks a Series for a Reader, creating the Series (with
-// its canonical URL) when it is not known yet. It reports whether the
-// bookmark is new; adding an existing bookmark changes nothing.
+// its canonical URL, attributed to the Reader) when it is not known yet. It
+// reports whether the bookmark is new; adding an existing bookmark changes
+// nothing. It applies no limits: it is for trusted callers (the demo's and
+// the tests' seeding). A Reader's own request goes through
+// AddReaderBookmark.
 func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID, seriesURL string) (bool, error) {
 	// One statement: the foreign key check of the bookmark runs at its end
 	// and sees the Series row the first CTE inserted.
 	const q = `
 		WITH s AS (
-			INSERT INTO series (site, series_id, url) VALUES ($2, $3, $4)
+			INSERT INTO series (site, series_id, url, created_by) VALUES ($2, $3, $4, $1)
 			ON CONFLICT (site, series_id) DO NOTHING
 		)
 		INSERT INTO bookmarks (reader_id, site, series_id) VALUES ($1, $2, $3)
@@ -116,6 +119,32 @@ func (s *Store) AddBookmark(ctx context.Context, readerID int64, site, seriesID,
 		}
 	}
 	return false, fmt.Errorf("store: add bookmark: %w", err)
+}
+
+// AddReaderBookmark is AddBookmark for a Reader's own request: a new
+// bookmark past the Reader's limits (ReaderLimits) is refused with
+// ErrBookmarkLimit or ErrNewSeriesLimit and writes nothing.
+func (s *Store) AddReaderBookmark(ctx context.Context, readerID int64, site, seriesID, seriesURL string) (bool, error) {
+	want := []wantedBookmark{{Site: site, SeriesID: seriesID, URL: seriesURL}}
+	var adm []admission
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			var err error
+			adm, err = s.admitBookmarks(ctx, tx, readerID, want)
+			return err
+		})
+		if err == nil || !isRetryable(err) {
+			break
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: add bookmark: %w", err)
+	}
+	if adm[0].Refused != nil {
+		return false, adm[0].Refused
+	}
+	return adm[0].Created, nil
 }
 
 // RemoveBookmark deletes a Reader's bookmark (its Progress goes with it)

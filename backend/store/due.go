@@ -17,13 +17,24 @@ import (
 
 const dueWhere = `site = $1 AND (latest_checked_at IS NULL OR latest_checked_at <= $2 OR force_poll_at > latest_checked_at)`
 
+// DueCountCap bounds each of the two large arms of the due count (never
+// checked, and rested), so a pass's count costs the same at 10k and at 1M
+// Series. A Lane reads at most a few hundred Series per pass, so it never
+// needs to know more than that "thousands" are due; the exact figure for
+// the Owner is the admin API's background count.
+const DueCountCap = 1000
+
 // DueStats summarises what is due on one Site at one moment.
 type DueStats struct {
-	Due    int // Series due now
-	Forced int // of which a Forced Poll is pending
+	// Due counts the Series due now. When AtLeast is set it is a lower
+	// bound: an arm of the count stopped at DueCountCap.
+	Due     int
+	AtLeast bool
+	Forced  int // of which a Forced Poll is pending (always exact)
 	// OldestDueSince is when the longest-waiting due Series became due:
 	// created_at for a never-checked Series, the Forced Poll time for a
-	// forced one, latest_checked_at + Rest otherwise. Nil when nothing is due.
+	// forced one, latest_checked_at + Rest otherwise. Nil when nothing is
+	// due. Always exact.
 	OldestDueSince *time.Time
 }
 
@@ -36,19 +47,47 @@ func (d DueStats) BehindBy(now time.Time) time.Duration {
 	return now.Sub(*d.OldestDueSince)
 }
 
-// DueSummary counts the Site's due Series and finds the oldest due time.
+// dueSummarySQL is a handful of index probes and two bounded counts, so
+// its cost does not grow with the table: never-checked Series
+// (series_unchecked_idx) and rested ones (series_due_idx) are counted up to
+// the cap, each in its index's order (without the ORDER BY the planner may
+// pick a sequential scan that expects to meet the cap early, and reads half
+// the table when the due rows sit at its end); pending Forced Polls are few (series_forced_idx) and counted
+// exactly, adding those on Series not otherwise due. The oldest due time is
+// the least of three ordered probes, exactly as the full scan would find.
+const dueSummarySQL = `
+	SELECT
+		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL
+			ORDER BY created_at LIMIT $4) n),
+		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at <= $2
+			ORDER BY latest_checked_at NULLS FIRST LIMIT $4) r),
+		f.pending, f.extra,
+		least(
+			(SELECT created_at FROM series WHERE site = $1 AND latest_checked_at IS NULL ORDER BY created_at LIMIT 1),
+			(SELECT latest_checked_at FROM series WHERE site = $1 AND latest_checked_at <= $2
+				ORDER BY latest_checked_at NULLS FIRST LIMIT 1) + $3 * interval '1 microsecond',
+			f.oldest)
+	FROM (
+		SELECT count(*) AS pending,
+			count(*) FILTER (WHERE latest_checked_at > $2) AS extra,
+			min(CASE WHEN latest_checked_at IS NULL THEN created_at
+				ELSE least(force_poll_at, latest_checked_at + $3 * interval '1 microsecond') END) AS oldest
+		FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
+			AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)
+	) f`
+
+// DueSummary counts the Site's due Series (bounded, see DueCountCap) and
+// finds the oldest due time (exact).
 func (s *Store) DueSummary(ctx context.Context, site string, rest time.Duration, now time.Time) (DueStats, error) {
 	var d DueStats
-	err := s.pool.QueryRow(ctx, `
-		SELECT count(*),
-			count(*) FILTER (WHERE force_poll_at IS NOT NULL AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)),
-			min(CASE WHEN latest_checked_at IS NULL THEN created_at
-				WHEN force_poll_at > latest_checked_at THEN least(force_poll_at, latest_checked_at + $3 * interval '1 microsecond')
-				ELSE latest_checked_at + $3 * interval '1 microsecond' END)
-		FROM series WHERE `+dueWhere, site, now.Add(-rest), rest.Microseconds()).Scan(&d.Due, &d.Forced, &d.OldestDueSince)
+	var never, rested, extra int
+	err := s.pool.QueryRow(ctx, dueSummarySQL, site, now.Add(-rest), rest.Microseconds(), DueCountCap).
+		Scan(&never, &rested, &d.Forced, &extra, &d.OldestDueSince)
 	if err != nil {
 		return DueStats{}, fmt.Errorf("store: due summary: %w", err)
 	}
+	d.Due = never + rested + extra
+	d.AtLeast = never >= DueCountCap || rested >= DueCountCap
 	return d, nil
 }
 
@@ -57,30 +96,53 @@ type DueSeries struct {
 	SeriesID string
 }
 
-// DueBatch returns up to limit due Series in the order a pass reads them:
-// pending Forced Polls first, then never-checked Series, then the longest
-// resting. Each arm walks an index, so the cost follows limit, not the
-// size of the table.
+// dueBatchSQL reads pending Forced Polls first, then never-checked Series,
+// then the longest resting. Never-checked Series are taken round-robin by
+// the Reader who caused them (series.created_by): each Reader's oldest
+// first, then each Reader's second, and so on, so one Reader's flood of new
+// Series cannot hold another Reader's new bookmark back by more than a few
+// reads. The Readers with never-checked Series are found by a skip scan of
+// series_unchecked_by_idx, and each arm walks an index, so the cost follows
+// limit and the number of such Readers, not the size of the table.
+const dueBatchSQL = `
+	WITH RECURSIVE who AS (
+		(SELECT created_by AS r FROM series
+			WHERE site = $1 AND latest_checked_at IS NULL AND force_poll_at IS NULL
+			ORDER BY created_by LIMIT 1)
+		UNION ALL
+		SELECT (SELECT created_by FROM series
+			WHERE site = $1 AND latest_checked_at IS NULL AND force_poll_at IS NULL AND created_by > who.r
+			ORDER BY created_by LIMIT 1)
+		FROM who WHERE who.r IS NOT NULL
+	)
+	SELECT series_id FROM (
+		(SELECT 0 AS arm, 0::bigint AS rn, force_poll_at AS k, series_id
+			FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
+				AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)
+			ORDER BY force_poll_at, series_id LIMIT $3)
+		UNION ALL
+		(SELECT 1, n.rn, n.created_at, n.series_id FROM who
+			CROSS JOIN LATERAL (
+				SELECT created_at, series_id, row_number() OVER (ORDER BY created_at, series_id) AS rn
+				FROM (SELECT created_at, series_id FROM series
+					WHERE site = $1 AND created_by = who.r AND latest_checked_at IS NULL AND force_poll_at IS NULL
+					ORDER BY created_at, series_id LIMIT $3) mine
+			) n
+			WHERE who.r IS NOT NULL)
+		UNION ALL
+		(SELECT 2, 0, latest_checked_at, series_id
+			FROM series WHERE site = $1 AND latest_checked_at <= $2
+				AND (force_poll_at IS NULL OR force_poll_at <= latest_checked_at)
+			ORDER BY latest_checked_at NULLS FIRST LIMIT $3)
+	) due ORDER BY arm, rn, k, series_id LIMIT $3`
+
+// DueBatch returns up to limit due Series in the order a pass reads them
+// (see dueBatchSQL).
 func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, now time.Time, limit int) ([]DueSeries, error) {
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, `
-		SELECT series_id FROM (
-			(SELECT 0 AS arm, force_poll_at AS k, series_id
-				FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
-					AND (latest_checked_at IS NULL OR force_poll_at > latest_checked_at)
-				ORDER BY force_poll_at, series_id LIMIT $3)
-			UNION ALL
-			(SELECT 1, created_at, series_id
-				FROM series WHERE site = $1 AND latest_checked_at IS NULL AND force_poll_at IS NULL
-				ORDER BY created_at, series_id LIMIT $3)
-			UNION ALL
-			(SELECT 2, latest_checked_at, series_id
-				FROM series WHERE site = $1 AND latest_checked_at <= $2
-					AND (force_poll_at IS NULL OR force_poll_at <= latest_checked_at)
-				ORDER BY latest_checked_at NULLS FIRST LIMIT $3)
-		) due ORDER BY arm, k, series_id LIMIT $3`, site, now.Add(-rest), limit)
+	rows, err := s.pool.Query(ctx, dueBatchSQL, site, now.Add(-rest), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: due batch: %w", err)
 	}

@@ -23,79 +23,170 @@ type Read struct {
 	ReadAt    time.Time
 }
 
-// ProgressUpsertSQL is the statement ApplyReads runs per read. It is
-// exported so the raw-PostgreSQL benchmark runs exactly the same SQL.
+// ProgressUpsertSQL is the statement ApplyReads runs per read of a Series
+// the Reader has bookmarked (every read after the first). It is exported
+// so the raw-PostgreSQL benchmark runs exactly the same SQL. Its two
+// columns say whether the bookmark exists and whether Progress moved.
 //
 // Progress is the furthest chapter read: the row moves only when the
 // incoming number is numerically greater than the stored one. read_at never
 // decides; it is carried along with the number that set it. A replayed or
 // older read therefore changes nothing, in any order of arrival. A read of
-// a Series not yet known creates the Series, and a read of a Series the
-// Reader has not bookmarked creates the bookmark (reading is bookmarking);
-// the foreign keys are checked at the end of the statement and see the rows
-// the CTEs inserted.
+// a Series the Reader has not bookmarked writes nothing here: ApplyReads
+// then creates the bookmark (reading is bookmarking), and the Series when
+// it is not known, within the Reader's limits (limits.go).
 const ProgressUpsertSQL = `
-	WITH s AS (
-		INSERT INTO series (site, series_id, url) VALUES ($2, $3, $4)
-		ON CONFLICT (site, series_id) DO NOTHING
-	), b AS (
-		INSERT INTO bookmarks (reader_id, site, series_id) VALUES ($1, $2, $3)
-		ON CONFLICT (reader_id, site, series_id) DO NOTHING
+	WITH b AS (
+		SELECT 1 FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
+	), up AS (
+		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
+		SELECT $1::bigint, $2::text, $3::text, $4::numeric, $5::text, $6::timestamptz, now() FROM b
+		ON CONFLICT (reader_id, site, series_id) DO UPDATE
+			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
+			WHERE excluded.number > progress.number
+		RETURNING 1
 	)
-	INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-	VALUES ($1, $2, $3, $5::numeric, $6, $7, now())
-	ON CONFLICT (reader_id, site, series_id) DO UPDATE
-		SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
-		WHERE excluded.number > progress.number`
+	SELECT EXISTS (SELECT 1 FROM b), EXISTS (SELECT 1 FROM up)`
 
-// ApplyReads applies a batch of reads in one round trip and reports, per
-// read, whether it moved (or created) Progress. The batch is one implicit
-// transaction: a database error fails it whole.
-func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]bool, error) {
+// ReadResult is what ApplyReads did with one read.
+type ReadResult struct {
+	Moved bool // Progress was created or moved forward
+	// Refused is ErrNewSeriesLimit or ErrBookmarkLimit when the read needed
+	// a bookmark (or a Series) the Reader may not add now; nothing was
+	// written for it.
+	Refused error
+}
+
+// ApplyReads applies a batch of reads and reports, per read, whether it
+// moved (or created) Progress or was refused by the Reader's limits. Reads
+// of bookmarked Series take one round trip for the whole batch (a batch of
+// one read shares its statement with other callers' reads); the reads that
+// need a new bookmark then take one transaction per Reader. A database
+// error fails the call whole.
+func (s *Store) ApplyReads(ctx context.Context, reads []Read) ([]ReadResult, error) {
 	if len(reads) == 0 {
 		return nil, nil
 	}
+	// URLs come from a Reader: stored cut to safetext's bound, whichever
+	// path (bookmarked, merged or new Series) the read then takes.
+	clean := make([]Read, len(reads))
+	for i, r := range reads {
+		r.URL, r.SeriesURL = safetext.URL(r.URL), safetext.URL(r.SeriesURL)
+		clean[i] = r
+	}
+	reads = clean
+	out := make([]ReadResult, len(reads))
+	var missing []int
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		var moved []bool
-		moved, err = s.applyReads(ctx, reads)
-		// A Series removed as an orphan between the CTE's look and the
-		// bookmark's foreign key check (or a deadlock with such a removal):
-		// the batch is idempotent, so run it again (it recreates the Series).
-		if err == nil || !isRetryable(err) {
-			return moved, err
+	for attempt := 0; ; attempt++ {
+		// A bookmark removed between the look and the foreign key check:
+		// run the batch again (the read then takes the new-bookmark path).
+		missing, err = s.applyBookmarked(ctx, reads, out)
+		if err == nil || !isRetryable(err) || attempt == 2 {
+			break
 		}
 	}
-	return nil, err
+	if err != nil {
+		return nil, err
+	}
+	for len(missing) > 0 {
+		reader := reads[missing[0]].ReaderID
+		var mine, rest []int
+		for _, i := range missing {
+			if reads[i].ReaderID == reader {
+				mine = append(mine, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		for attempt := 0; ; attempt++ {
+			// A Series removed as an orphan between our look and the
+			// bookmark's foreign key check (or a deadlock with such a
+			// removal): the transaction is idempotent, so run it again.
+			err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error { return s.applyNew(ctx, tx, reads, mine, out) })
+			if err == nil || !isRetryable(err) || attempt == 2 {
+				break
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: apply reads: %w", err)
+		}
+		missing = rest
+	}
+	return out, nil
 }
 
-func (s *Store) applyReads(ctx context.Context, reads []Read) ([]bool, error) {
+// applyBookmarked runs ProgressUpsertSQL for every read in one batch and
+// returns the indexes of the reads whose bookmark does not exist.
+func (s *Store) applyBookmarked(ctx context.Context, reads []Read, out []ReadResult) ([]int, error) {
+	var missing []int
 	if len(reads) == 1 {
-		r := reads[0]
-		tag, err := s.pool.Exec(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, safetext.URL(r.SeriesURL), r.Number, safetext.URL(r.URL), r.ReadAt)
+		// A request of one read (the userscript's usual) shares a
+		// statement with other requests' reads (progress_merge.go).
+		have, moved, err := s.merge.apply(ctx, reads[0])
 		if err != nil {
-			return nil, fmt.Errorf("store: apply read: %w", err)
+			return nil, err
 		}
-		return []bool{tag.RowsAffected() == 1}, nil
+		out[0].Moved = moved
+		if !have {
+			missing = append(missing, 0)
+		}
+		return missing, nil
 	}
 	b := &pgx.Batch{}
 	for _, r := range reads {
-		b.Queue(ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, safetext.URL(r.SeriesURL), r.Number, safetext.URL(r.URL), r.ReadAt)
+		b.Queue(ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.Number, r.URL, r.ReadAt)
 	}
 	br := s.pool.SendBatch(ctx, b)
-	out := make([]bool, len(reads))
 	for i := range reads {
-		tag, err := br.Exec()
-		if err != nil {
+		var have bool
+		if err := br.QueryRow().Scan(&have, &out[i].Moved); err != nil {
 			_ = br.Close()
 			return nil, fmt.Errorf("store: apply reads: %w", err)
 		}
-		out[i] = tag.RowsAffected() == 1
+		if !have {
+			missing = append(missing, i)
+		}
 	}
 	if err := br.Close(); err != nil {
 		return nil, fmt.Errorf("store: apply reads: %w", err)
 	}
-	return out, nil
+	return missing, nil
+}
+
+// applyNew admits the bookmarks the reads at idx need (one Reader's) and
+// applies the admitted reads, in order, in tx.
+func (s *Store) applyNew(ctx context.Context, tx pgx.Tx, reads []Read, idx []int, out []ReadResult) error {
+	wants := make([]wantedBookmark, len(idx))
+	for k, i := range idx {
+		wants[k] = wantedBookmark{Site: reads[i].Site, SeriesID: reads[i].SeriesID, URL: reads[i].SeriesURL}
+	}
+	adm, err := s.admitBookmarks(ctx, tx, reads[idx[0]].ReaderID, wants)
+	if err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	var queued []int
+	for k, i := range idx {
+		out[i] = ReadResult{Refused: adm[k].Refused}
+		if adm[k].Refused == nil {
+			r := reads[i]
+			b.Queue(ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.Number, r.URL, r.ReadAt)
+			queued = append(queued, i)
+		}
+	}
+	if len(queued) == 0 {
+		return nil
+	}
+	br := tx.SendBatch(ctx, b)
+	for _, i := range queued {
+		var have bool
+		if err := br.QueryRow().Scan(&have, &out[i].Moved); err != nil {
+			_ = br.Close()
+			return err
+		}
+	}
+	return br.Close()
 }
 
 // Progress is a Reader's Progress on one Series.

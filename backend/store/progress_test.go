@@ -35,9 +35,16 @@ func TestApplyReadsMovesOnlyForward(t *testing.T) {
 		{[]store.Read{rd("100.25", 0), rd("100.3", 0)}, "[true true]", "100.3"},
 	}
 	for i, s := range steps {
-		moved, err := st.ApplyReads(ctx, s.reads)
+		res, err := st.ApplyReads(ctx, s.reads)
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
+		}
+		var moved []bool
+		for _, r := range res {
+			if r.Refused != nil {
+				t.Fatalf("step %d: refused: %v", i, r.Refused)
+			}
+			moved = append(moved, r.Moved)
 		}
 		if fmt.Sprint(moved) != s.moved {
 			t.Errorf("step %d: moved %v, want %s", i, moved, s.moved)

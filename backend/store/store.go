@@ -19,8 +19,10 @@ var ErrNotFound = errors.New("store: not found")
 
 // Store is the data layer over one pgx pool. It is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
-	dsn  string
+	pool   *pgxpool.Pool
+	dsn    string
+	limits ReaderLimits
+	merge  *merger // one-read progress requests, merged (progress_merge.go)
 }
 
 // Open connects a pool to dsn and checks the database answers. The error
@@ -41,11 +43,16 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: cannot reach PostgreSQL at %s:%d: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
 	}
-	return &Store{pool: pool, dsn: dsn}, nil
+	st := &Store{pool: pool, dsn: dsn, limits: DefaultReaderLimits}
+	st.merge = newMerger(st)
+	return st, nil
 }
 
-// Close releases every connection.
-func (s *Store) Close() { s.pool.Close() }
+// Close stops the progress merge workers and releases every connection.
+func (s *Store) Close() {
+	s.merge.close()
+	s.pool.Close()
+}
 
 // Pool exposes the pool for benchmarks and tests that need raw SQL.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
