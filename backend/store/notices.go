@@ -249,3 +249,24 @@ func (s *Store) NoticeNoChapterShare(ctx context.Context, site string, cutoff ti
 	}
 	return r, nil
 }
+
+// Silence is what the watchdog reads of one Lane: when its latest pass row
+// finished and when its holder last beat (lane_holders.seen_at, the Lane's
+// clock). Each is nil when there is none.
+type Silence struct {
+	LastPass *time.Time
+	LastBeat *time.Time
+}
+
+// NoticeSilence reads the Site's Silence: one probe of
+// poll_passes_site_started_idx and one of lane_holders.
+func (s *Store) NoticeSilence(ctx context.Context, site string) (Silence, error) {
+	var r Silence
+	err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT finished_at FROM poll_passes WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT 1),
+		(SELECT seen_at FROM lane_holders WHERE site = $1)`, site).Scan(&r.LastPass, &r.LastBeat)
+	if err != nil {
+		return Silence{}, fmt.Errorf("store: notice silence: %w", err)
+	}
+	return r, nil
+}
