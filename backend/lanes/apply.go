@@ -80,6 +80,9 @@ func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
 	if _, err := m.cfg.Store.InsertPass(wctx, *res); err != nil {
 		l.log.Error("lanes: cannot write the pass row", "error", err)
 	}
+	l.last = *res
+	l.beat.setPass(nil)
+	m.beat(wctx, l)
 	if l.lastPrune.IsZero() || res.FinishedAt.Sub(l.lastPrune) >= pruneEvery {
 		l.lastPrune = res.FinishedAt
 		if n, err := m.cfg.Store.PrunePasses(wctx, l.site.Name, res.FinishedAt.Add(-PassRetention)); err != nil {

@@ -21,6 +21,9 @@ type lane struct {
 	lastFetch   time.Time // Lane clock time of the last fetch, across passes
 	lastPrune   time.Time
 	floorLogged time.Time
+	last        PassResult // the pass before, for the wake gate (LeftDue)
+
+	beat beatState
 
 	guardMu sync.Mutex
 	guard   func(context.Context) error // nil when no lock guards the Lane (RunPass)

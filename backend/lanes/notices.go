@@ -90,24 +90,6 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 	}
 }
 
-// stall: the Site's latest pass (pauses aside) had due > 0, checked = 0,
-// skip empty, refused = 0, unreachable = 0, and so did every pass back to a
-// first one at least ownerWindow old.
-func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
-	v := verdictClear
-	if r.Passes > 0 && !r.Since.After(cutoff) {
-		v = verdictOpen
-	}
-	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
-		return notify.Notice{
-			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
-			Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
-				site.Name, noticeAge(now.Sub(*r.Since)), r.Due),
-		}
-	})
-}
-
 // noBrowserRoute: a Site without a browser route has answered no read
 // since a refusing pass at least ownerWindow old, and is refusing still
 // (its gate is in force or it refused within the window). A browser Site
