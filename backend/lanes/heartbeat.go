@@ -88,9 +88,10 @@ func (m *Manager) beat(ctx context.Context, l *lane) {
 	}
 }
 
-// heartbeat beats every BeatEvery of wall time until ctx ends; own runs it
-// while this process holds the Lane.
-func (m *Manager) heartbeat(ctx context.Context, l *lane) {
+// heartbeat beats every BeatEvery of wall time while this process holds
+// the Lane, checking the lock before each beat. It returns when ctx ends or
+// the lock is lost (the caller then stops the Lane).
+func (m *Manager) heartbeat(ctx context.Context, l *lane, check func(context.Context) error) {
 	t := time.NewTicker(m.cfg.BeatEvery)
 	defer t.Stop()
 	for {
@@ -98,8 +99,17 @@ func (m *Manager) heartbeat(ctx context.Context, l *lane) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			m.beat(ctx, l)
 		}
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err := check(cctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() == nil {
+				l.log.Warn("lanes: Lane lock lost between passes", "error", err)
+			}
+			return
+		}
+		m.beat(ctx, l)
 	}
 }
 

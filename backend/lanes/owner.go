@@ -53,20 +53,25 @@ func (m *Manager) own(ctx context.Context, l *lane) {
 
 // hold runs the Lane with its heartbeat until the lock is lost or ctx ends.
 // The first heartbeat is written before the first pass, so other processes
-// know the new holder at once.
+// know the new holder at once. The heartbeat checks the lock first: a
+// process that was hung and taken over finds its lock gone at its next
+// heartbeat, writes no beat over the new holder's and stops its Lane even
+// in the middle of a long sleep.
 func (m *Manager) hold(ctx context.Context, l *lane, check func(context.Context) error) {
 	l.setGuard(check)
 	defer l.setGuard(nil)
 	l.beat.resting()
 	m.beat(ctx, l)
-	hctx, cancel := context.WithCancel(ctx)
+	lctx, stop := context.WithCancel(ctx)
+	defer stop()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		m.heartbeat(hctx, l)
+		defer stop()
+		m.heartbeat(lctx, l, check)
 	}()
-	m.runLane(ctx, l)
-	cancel()
+	m.runLane(lctx, l)
+	stop()
 	<-done
 }
 
