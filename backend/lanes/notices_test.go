@@ -149,3 +149,25 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 		t.Errorf("rows %+v", rows)
 	}
 }
+
+// Exactly half is not "more than half": 2 of 4 Series without a Latest
+// Chapter for 12h is no adapter-broken notice; a third makes it one.
+func TestNoticeAdapterBrokenExactlyHalfIsNot(t *testing.T) {
+	t.Parallel()
+	h := newNT(t)
+	h.series("mangadex", 4)
+	for i := 0; i < 2; i++ {
+		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', $1, 'no_chapter', $2)`,
+			fmt.Sprintf("s%03d", i), ntStart)
+	}
+	h.now = ntStart.Add(2 * ownerWindow)
+	h.pass("mangadex", ntPass{due: 1, checked: 1, ok: 1})
+	if got := h.sentKinds(); len(got) != 0 {
+		t.Fatalf("2 of 4 sent %v", got)
+	}
+	h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', 's002', 'no_chapter', $1)`, ntStart)
+	h.pass("mangadex", ntPass{due: 1, checked: 1, ok: 1})
+	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/mangadex" {
+		t.Fatalf("3 of 4 sent %v", got)
+	}
+}
