@@ -75,6 +75,9 @@ func errText(err error) string {
 // prunes old rows at most hourly, and then calls the notices hook.
 func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
 	res.FinishedAt = m.clock.Now()
+	if res.Skip == SkipStopped && l.lockLost.Load() {
+		res.Skip = SkipLockLost // the heartbeat stopped the Lane, not shutdown
+	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if _, err := m.cfg.Store.InsertPass(wctx, *res); err != nil {

@@ -105,6 +105,7 @@ func (m *Manager) heartbeat(ctx context.Context, l *lane, check func(context.Con
 		cancel()
 		if err != nil {
 			if ctx.Err() == nil {
+				l.lockLost.Store(true)
 				l.log.Warn("lanes: Lane lock lost between passes", "error", err)
 			}
 			return

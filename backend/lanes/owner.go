@@ -60,6 +60,7 @@ func (m *Manager) own(ctx context.Context, l *lane) {
 func (m *Manager) hold(ctx context.Context, l *lane, check func(context.Context) error) {
 	l.setGuard(check)
 	defer l.setGuard(nil)
+	l.lockLost.Store(false)
 	l.beat.resting()
 	m.beat(ctx, l)
 	lctx, stop := context.WithCancel(ctx)
