@@ -127,9 +127,18 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
 		return
 	}
+	// broken is the threshold, in one place: more than half the Series.
+	broken := func(failing int) bool { return r.Series > 0 && 2*failing > r.Series }
 	v := verdictClear
-	if r.Series > 0 && 2*r.Failing > r.Series && r.Since != nil {
-		v = verdictOpen
+	if broken(r.Failing) {
+		// The first count that qualifies dates the episode: (Series+1)/2
+		// rows, or one more.
+		if broken((r.Series + 1) / 2) {
+			r.Since = r.AtHalf
+		}
+		if r.Since != nil {
+			v = verdictOpen
+		}
 	}
 	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
 		return notify.Notice{

@@ -226,11 +226,14 @@ func (s *Store) NoticeSidecarRun(ctx context.Context, browserSites []string) (Si
 // NoChapterShare counts a Site's Series and those of them whose no_chapter
 // failure row is at least as old as cutoff. Since is the failing_since that
 // made the share pass one half: the (Series/2 + 1)-th oldest such row, nil
-// when fewer rows exist.
+// when fewer rows exist. AtHalf is the (Series+1)/2-th oldest (the same row
+// when Series is odd), so the caller's threshold alone decides which of the
+// two counts is the first that qualifies.
 type NoChapterShare struct {
 	Series  int
 	Failing int
 	Since   *time.Time
+	AtHalf  *time.Time
 }
 
 // NoticeNoChapterShare returns site's no_chapter share at cutoff.
@@ -242,8 +245,9 @@ func (s *Store) NoticeNoChapterShare(ctx context.Context, site string, cutoff ti
 			WHERE site = $1 AND outcome = 'no_chapter' AND failing_since <= $2
 		), n AS (SELECT count(*) AS c FROM series WHERE site = $1)
 		SELECT n.c, (SELECT count(*) FROM f),
-			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1)
-		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since)
+			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1),
+			(SELECT failing_since FROM f ORDER BY failing_since OFFSET greatest((n.c + 1) / 2 - 1, 0) LIMIT 1)
+		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since, &r.AtHalf)
 	if err != nil {
 		return NoChapterShare{}, fmt.Errorf("store: no_chapter share: %w", err)
 	}
