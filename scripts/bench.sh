@@ -10,6 +10,9 @@ raw=docs/benchmarks.raw.txt
 run() { echo "== go test $*" | tee -a "$raw"; go test -run '^$' "$@" 2>&1 | tee -a "$raw"; }
 
 run ./backend/lanes -bench 'LanePoll|BareGetParse' -benchtime 3s
+run ./backend/lanes -bench 'BookmarkToFirstRead|ForcedPollPlain' -benchtime 20x
+run ./backend/lanes -bench 'ForcedPollBrowser' -benchtime 10x
+run ./backend/lanes -bench 'PaceFidelity' -benchtime 1x
 run ./backend/store -bench 'DueQuery' -benchtime 20x
 run ./backend/api -bench 'ProgressRatio' -benchtime 5x
 run ./backend/api -bench 'Admin' -benchtime 300x -timeout 30m

@@ -16,15 +16,6 @@ import (
 	"mangabookmark/backend/store/dbtest"
 )
 
-// adminLanes adapts the Lanes manager to the api.Lanes interface (the
-// wiring cmd/mangabookmark does).
-type adminLanes struct{ m *lanes.Manager }
-
-func (a adminLanes) Wake(site string) { a.m.Wake(site) }
-func (a adminLanes) Runtime(site string) api.LaneRuntime {
-	return api.LaneRuntime(a.m.Runtime(site))
-}
-
 // TestAdminAfterRealLaneRun lays passes and failures down with real Lane
 // passes (scripted Site, simulated clock) and reads them back through the
 // admin API, forced poll included.
@@ -61,7 +52,7 @@ func TestAdminAfterRealLaneRun(t *testing.T) {
 		m.RunPass(ctx, "browsy")
 	}
 	pass()
-	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: reg, Auth: admintest.Auth{}, Lanes: adminLanes{m}, Now: clock.Now}))
+	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: reg, Auth: admintest.Auth{}, Lanes: m, Now: clock.Now}))
 	defer srv.Close()
 	c, _ := client.New(srv.URL, admintest.OwnerToken)
 

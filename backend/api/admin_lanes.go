@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -30,28 +31,44 @@ func (s *Server) adminLaneViews(ctx context.Context, list []*sites.Site) ([]clie
 	if err != nil {
 		return nil, err
 	}
+	holders, err := s.Store.LaneHolders(ctx)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]client.Lane, 0, len(snaps))
 	for i, snap := range snaps {
-		out = append(out, s.adminLaneView(now, list[i], snap, counts[snap.Site]))
+		l, err := s.adminLaneView(ctx, now, list[i], snap, counts[snap.Site], holders[snap.Site])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
 	}
 	return out, nil
 }
 
-func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.AdminLaneSnapshot, n store.AdminLaneCount) client.Lane {
+func (s *Server) adminLaneView(ctx context.Context, now time.Time, site *sites.Site, snap store.AdminLaneSnapshot,
+	n store.AdminLaneCount, h store.Holder) (client.Lane, error) {
 	behind := adminBehindBy(now, snap.OldestDueSince)
 	due := n.RestDue + snap.ForcedNotRestDue
-	in := adminStateInput{
-		now: now, browser: site.Browser, pausedUntil: snap.PausedUntil, refuseUntil: snap.RefuseUntil,
-		due: due, forcedPending: snap.ForcedPending, behindBy: behind,
-	}
+	// The Lanes' own gate order (lanes.State) on what this process knows.
+	in := lanes.StateInput{Now: now, Browser: site.Browser, PausedUntil: snap.PausedUntil,
+		RefuseUntil: snap.RefuseUntil, Due: due, BehindBy: behind,
+		Urgent: snap.ForcedPending > 0 || (snap.LastPass != nil && lanes.LeftDue(*snap.LastPass))}
 	if s.Lanes != nil {
 		rt := s.Lanes.Runtime(site.Name)
-		in.running, in.noBrowser, in.browserDown = rt.Enabled, rt.NoBrowser, rt.BrowserDownUntil
+		in.Enabled, in.NoBrowser, in.BrowserDownUntil = rt.Enabled, rt.NoBrowser, rt.BrowserDownUntil
+	}
+	if site.Browser && !in.Urgent && due > 0 && due < lanes.WakeGateDue {
+		fresh, err := s.Store.HasNeverChecked(ctx, site.Name)
+		if err != nil {
+			return client.Lane{}, err
+		}
+		in.Urgent = fresh
 	}
 	l := client.Lane{
 		Site:          site.Name,
 		Browser:       site.Browser,
-		State:         adminLaneState(in),
+		State:         lanes.State(in),
 		RestS:         adminSeconds(site.Rest),
 		GapS:          adminSeconds(site.Gap),
 		EffectiveGapS: adminSeconds(adminEffectiveGap(site.Gap, n.Series)),
@@ -68,7 +85,12 @@ func (s *Server) adminLaneView(now time.Time, site *sites.Site, snap store.Admin
 		p := adminPassView(*snap.LastPass)
 		l.LastPass = &p
 	}
-	return l
+	if h.Holder != "" {
+		seen := h.SeenAt.UTC()
+		l.LastSeenAt = &seen
+		l.Pass = adminLivePass(h, snap.LastPass)
+	}
+	return l, nil
 }
 
 func adminPassView(p store.AdminPass) client.Pass {

@@ -5,40 +5,6 @@ import (
 	"time"
 )
 
-func TestAdminLaneState(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
-	later, earlier := now.Add(time.Minute), now.Add(-time.Minute)
-	cases := []struct {
-		name string
-		in   adminStateInput
-		want string
-	}{
-		{"no runtime", adminStateInput{due: 9}, "disabled"},
-		{"paused beats refusing", adminStateInput{running: true, pausedUntil: &later, refuseUntil: &later, due: 9}, "paused"},
-		{"pause over", adminStateInput{running: true, pausedUntil: &earlier, due: 9}, "running"},
-		{"refusing", adminStateInput{running: true, refuseUntil: &later, due: 9}, "refusing"},
-		{"refusal over, nothing due", adminStateInput{running: true, refuseUntil: &earlier}, "idle"},
-		{"no browser", adminStateInput{running: true, browser: true, noBrowser: true, due: 9}, "no_browser"},
-		{"no browser flag on a plain Site", adminStateInput{running: true, noBrowser: true, due: 9}, "running"},
-		{"browser down", adminStateInput{running: true, browser: true, browserDown: &later, due: 9}, "browser_down"},
-		{"browser down decayed", adminStateInput{running: true, browser: true, browserDown: &earlier, due: 9, behindBy: time.Hour}, "running"},
-		{"browser gate plain Site", adminStateInput{running: true, browserDown: &later, due: 9}, "running"},
-		{"idle", adminStateInput{running: true, browser: true}, "idle"},
-		{"asleep", adminStateInput{running: true, browser: true, due: 4, behindBy: 14 * time.Minute}, "asleep"},
-		{"awake: five due", adminStateInput{running: true, browser: true, due: 5, behindBy: time.Minute}, "running"},
-		{"awake: waited 15m", adminStateInput{running: true, browser: true, due: 1, behindBy: 15 * time.Minute}, "running"},
-		{"forced alone does not wake Chrome", adminStateInput{running: true, browser: true, due: 1, forcedPending: 1}, "asleep"},
-		{"plain never asleep", adminStateInput{running: true, due: 1}, "running"},
-	}
-	for _, c := range cases {
-		c.in.now = now
-		if got := adminLaneState(c.in); got != c.want {
-			t.Errorf("%s: state = %q, want %q", c.name, got, c.want)
-		}
-	}
-}
-
 func TestAdminEffectiveGap(t *testing.T) {
 	t.Parallel()
 	cases := []struct {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -41,14 +42,7 @@ type Authenticator interface {
 // the database does not hold. A nil Lanes means polling is not running here.
 type Lanes interface {
 	Wake(site string)
-	Runtime(site string) LaneRuntime
-}
-
-// LaneRuntime is the in-process state of one Lane.
-type LaneRuntime struct {
-	Enabled          bool       // the poll switch is on
-	NoBrowser        bool       // a browser Site with no BROWSER_WS_URL
-	BrowserDownUntil *time.Time // the shared browser-lost gate, when set
+	Runtime(site string) lanes.Runtime
 }
 
 // Deps are the server's collaborators.

@@ -75,11 +75,17 @@ func errText(err error) string {
 // prunes old rows at most hourly, and then calls the notices hook.
 func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
 	res.FinishedAt = m.clock.Now()
+	if res.Skip == SkipStopped && l.lockLost.Load() {
+		res.Skip = SkipLockLost // the heartbeat stopped the Lane, not shutdown
+	}
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if _, err := m.cfg.Store.InsertPass(wctx, *res); err != nil {
 		l.log.Error("lanes: cannot write the pass row", "error", err)
 	}
+	l.last = *res
+	l.beat.setPass(nil)
+	m.beat(wctx, l)
 	if l.lastPrune.IsZero() || res.FinishedAt.Sub(l.lastPrune) >= pruneEvery {
 		l.lastPrune = res.FinishedAt
 		if n, err := m.cfg.Store.PrunePasses(wctx, l.site.Name, res.FinishedAt.Add(-PassRetention)); err != nil {

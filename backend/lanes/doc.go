@@ -39,7 +39,10 @@
 //     browser Lane of the process for 15m, then decays so the Lanes probe
 //     again.
 //   - Wake gate: a browser Lane leaves Chrome asleep while fewer than five
-//     Series are due and the oldest has waited under 15 minutes.
+//     Series are due and the oldest has waited under 15 minutes, unless a
+//     Forced Poll or a never-checked Series is due or the pass before
+//     stopped with Series left due (LeftDue). State is the one gate order,
+//     shared with the admin API.
 //   - Every pass, skipped or not, writes exactly one poll_passes row, then
 //     the Lane prunes its rows older than 14 days (at most hourly) and calls
 //     the Evaluator (owner notices).
@@ -79,7 +82,20 @@
 //
 // Manager.Wake nudges the Lane in this process and, through PostgreSQL
 // NOTIFY, in every other process, so a Forced Poll or pause recorded by one
-// process is seen at once by the process running that Lane.
+// process is seen at once by the process running that Lane. Database
+// triggers (migration 0003) send the same wake when a Series is inserted or
+// made due sooner, whatever wrote it.
+//
+// # Heartbeat, takeover and watchdog
+//
+// The holder beats (lane_holders) at each pass's start and end and every
+// BeatEvery after checking its lock, carrying the pass in flight; a Lane
+// goroutine stuck in one step longer than a read can take gets no beat. A
+// process that cannot take a Lane ends the lock session of a holder silent
+// for TakeoverAfter (database clock) and takes it, judging the stall notice
+// first. Every process's watchdog judges the stall notice of every Site
+// each WatchEvery (Notices.Watch), so a silent Lane is seen although it
+// writes nothing (docs/adr/0008-watchdog-and-wake-rules.md).
 //
 // # Time
 //

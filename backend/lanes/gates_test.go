@@ -63,14 +63,14 @@ func TestNoBrowserRouteSkipsBrowserSitesOnly(t *testing.T) {
 	}
 }
 
-// The wake gate leaves a browser Lane asleep below five due Series until
-// the oldest has waited 15 minutes.
+// The wake gate leaves a browser Lane asleep below five routinely due
+// Series until the oldest has waited 15 minutes.
 func TestWakeGate(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil, siteSpec{name: "b", browser: true}, siteSpec{name: "p"})
 	now := e.clock.Now()
-	e.seed(t, "b", 3, now.Add(-10*time.Minute))
-	e.seed(t, "p", 3, now.Add(-10*time.Minute))
+	e.seedChecked(t, "b", 3, now.Add(-sites.DefaultRest-10*time.Minute))
+	e.seedChecked(t, "p", 3, now.Add(-sites.DefaultRest-10*time.Minute))
 	res, pace := e.runPass(t, "b")
 	if res.Skip != lanes.SkipAsleep || res.Due != 3 || pace < 4*time.Minute || pace > 5*time.Minute+time.Second {
 		t.Fatalf("asleep: %+v pace %v", res, pace)
@@ -84,7 +84,7 @@ func TestWakeGate(t *testing.T) {
 	}
 	// Five due wake it at once.
 	e2 := newEnv(t, nil, siteSpec{name: "b", browser: true})
-	e2.seed(t, "b", 5, e2.clock.Now())
+	e2.seedChecked(t, "b", 5, e2.clock.Now().Add(-sites.DefaultRest-time.Second))
 	if res, _ := e2.runPass(t, "b"); res.Skip != "" || res.Checked != 5 {
 		t.Fatalf("five due: %+v", res)
 	}

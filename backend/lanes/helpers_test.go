@@ -161,6 +161,18 @@ func (e *env) seed(t testing.TB, site string, n int, created time.Time) {
 	}
 }
 
+// seedChecked inserts n Series named 1..n, last checked at checked (so
+// routinely due once Rest has passed since).
+func (e *env) seedChecked(t testing.TB, site string, n int, checked time.Time) {
+	t.Helper()
+	_, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at)
+		SELECT $1, i::text, 'https://x/' || i, $3::timestamptz - interval '1 day',
+			$3::timestamptz + i * interval '1 microsecond' FROM generate_series(1, $2) AS i`, site, n, checked)
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (e *env) series(t testing.TB, site, id string) store.Series {
 	t.Helper()
 	s, err := e.st.GetSeries(context.Background(), site, id)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -21,6 +22,10 @@ type lane struct {
 	lastFetch   time.Time // Lane clock time of the last fetch, across passes
 	lastPrune   time.Time
 	floorLogged time.Time
+	last        PassResult // the pass before, for the wake gate (LeftDue)
+
+	beat     beatState
+	lockLost atomic.Bool // the heartbeat found the lock gone: a pass cut short records lock_lost
 
 	guardMu sync.Mutex
 	guard   func(context.Context) error // nil when no lock guards the Lane (RunPass)

@@ -56,6 +56,22 @@ type Config struct {
 	// process holds (default 5s, at most 10s so a dead holder's Lanes move
 	// within 30s).
 	LockRetry time.Duration
+	// BeatEvery is the wall-time period of a held Lane's heartbeat
+	// (default 10s).
+	BeatEvery time.Duration
+	// TakeoverAfter is how long a holder may write no heartbeat (database
+	// clock) before another process ends its lock's session and takes the
+	// Lane (default 2m, at least three heartbeats).
+	TakeoverAfter time.Duration
+	// WatchEvery is the wall-time period of this process's watchdog, which
+	// judges the stall notice of every Site, held here or not (default 1m).
+	WatchEvery time.Duration
+}
+
+// Watcher is an Evaluator that can also judge a Site from outside its Lane
+// (the watchdog): Notices is one.
+type Watcher interface {
+	Watch(ctx context.Context, site *sites.Site, now time.Time)
 }
 
 // Runtime is the process-local state of one Lane that the store cannot
@@ -109,6 +125,18 @@ func New(cfg Config) (*Manager, error) {
 	if cfg.LockRetry > 10*time.Second {
 		cfg.LockRetry = 10 * time.Second
 	}
+	if cfg.BeatEvery <= 0 {
+		cfg.BeatEvery = 10 * time.Second
+	}
+	if cfg.TakeoverAfter <= 0 {
+		cfg.TakeoverAfter = 2 * time.Minute
+	}
+	if cfg.TakeoverAfter < 3*cfg.BeatEvery {
+		return nil, errors.New("lanes: TakeoverAfter must be at least three BeatEvery")
+	}
+	if cfg.WatchEvery <= 0 {
+		cfg.WatchEvery = time.Minute
+	}
 	m := &Manager{cfg: cfg, clock: cfg.Clock, log: cfg.Log, lanes: map[string]*lane{}}
 	m.listening = make(chan struct{})
 	var id [8]byte
@@ -149,10 +177,14 @@ func (m *Manager) Start(ctx context.Context) {
 			m.own(ctx, l)
 		}()
 	}
-	m.wg.Add(1)
+	m.wg.Add(2)
 	go func() {
 		defer m.wg.Done()
 		m.listenWakes(ctx)
+	}()
+	go func() {
+		defer m.wg.Done()
+		m.watchdog(ctx)
 	}()
 }
 

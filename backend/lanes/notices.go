@@ -90,24 +90,6 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 	}
 }
 
-// stall: the Site's latest pass (pauses aside) had due > 0, checked = 0,
-// skip empty, refused = 0, unreachable = 0, and so did every pass back to a
-// first one at least ownerWindow old.
-func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
-	v := verdictClear
-	if r.Passes > 0 && !r.Since.After(cutoff) {
-		v = verdictOpen
-	}
-	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
-		return notify.Notice{
-			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
-			Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
-				site.Name, noticeAge(now.Sub(*r.Since)), r.Due),
-		}
-	})
-}
-
 // noBrowserRoute: a Site without a browser route has answered no read
 // since a refusing pass at least ownerWindow old, and is refusing still
 // (its gate is in force or it refused within the window). A browser Site
@@ -145,9 +127,18 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
 		return
 	}
+	// broken is the threshold, in one place: more than half the Series.
+	broken := func(failing int) bool { return r.Series > 0 && 2*failing > r.Series }
 	v := verdictClear
-	if r.Series > 0 && 2*r.Failing > r.Series && r.Since != nil {
-		v = verdictOpen
+	if broken(r.Failing) {
+		// The first count that qualifies dates the episode: (Series+1)/2
+		// rows, or one more.
+		if broken((r.Series + 1) / 2) {
+			r.Since = r.AtHalf
+		}
+		if r.Since != nil {
+			v = verdictOpen
+		}
 	}
 	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
 		return notify.Notice{

@@ -34,6 +34,7 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res PassResult, pace ti
 	now := m.clock.Now()
 	res = PassResult{Site: s.Name, StartedAt: now}
 	defer func() { m.record(ctx, l, &res) }()
+	l.beat.progress(0)
 
 	if err := l.stillOwned(ctx); err != nil {
 		res.Skip = SkipLockLost
@@ -44,42 +45,37 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res PassResult, pace ti
 	if err != nil {
 		return m.storeError(ctx, l, &res, err)
 	}
-	if lr.Paused(now) {
-		res.Skip = SkipPaused
-		m.fillDue(ctx, l, &res)
-		return res, gatePace(lr.PausedUntil.Sub(now))
+	in := StateInput{Now: now, Enabled: true, Browser: s.Browser, NoBrowser: m.cfg.Browser == nil,
+		PausedUntil: lr.PausedUntil, RefuseUntil: lr.RefuseUntil}
+	if until, down := m.flag.downUntil(now); down {
+		in.BrowserDownUntil = &until
 	}
-	if lr.Refusing(now) {
-		res.Skip = SkipRefusing
-		m.fillDue(ctx, l, &res)
-		return res, gatePace(lr.RefuseUntil.Sub(now))
+	// A gate that stops the Lane outright records due and behind-by best
+	// effort; every other state needs them.
+	due, dueErr := m.cfg.Store.DueSummary(ctx, s.Name, s.Rest, now)
+	if dueErr == nil {
+		in.Due, in.BehindBy = due.Due, due.BehindBy(now)
+		res.Due, res.BehindBy = in.Due, in.BehindBy
 	}
-	if s.Browser && m.cfg.Browser == nil {
-		res.Skip = SkipNoBrowser
-		m.fillDue(ctx, l, &res)
-		return res, sites.DefaultRest
-	}
-	if s.Browser {
-		if until, down := m.flag.downUntil(now); down {
-			res.Skip = SkipBrowserDown
-			m.fillDue(ctx, l, &res)
-			return res, gatePace(until.Sub(now))
+	last := l.last
+	in.Urgent = due.Forced > 0 || LeftDue(last)
+	if dueErr == nil && s.Browser && !in.Urgent && in.Due > 0 && in.Due < WakeGateDue {
+		if in.Urgent, err = m.cfg.Store.HasNeverChecked(ctx, s.Name); err != nil {
+			return m.storeError(ctx, l, &res, err)
 		}
 	}
-	due, err := m.cfg.Store.DueSummary(ctx, s.Name, s.Rest, now)
-	if err != nil {
-		return m.storeError(ctx, l, &res, err)
+	state := State(in)
+	if skip, gated := stateSkip[state]; gated {
+		res.Skip = skip
+		return res, m.gateWait(state, in, lr, due)
 	}
-	res.Due, res.BehindBy = due.Due, due.BehindBy(now)
-	if due.Due == 0 {
+	if dueErr != nil {
+		return m.storeError(ctx, l, &res, dueErr)
+	}
+	if state == StateIdle {
 		return res, m.nextDuePace(ctx, l, now)
 	}
-	if s.Browser && due.Due < WakeGateDue {
-		if waited := now.Sub(*due.OldestDueSince); waited < WakeGateWait {
-			res.Skip = SkipAsleep
-			return res, gatePace(WakeGateWait - waited)
-		}
-	}
+	m.startPass(ctx, l, &res)
 	eligible, err := m.cfg.Store.CountSeries(ctx, s.Name)
 	if err != nil {
 		return m.storeError(ctx, l, &res, err)
@@ -118,6 +114,7 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch [
 				return *res, 0
 			}
 		}
+		l.beat.progress(res.Checked)
 		if err := l.stillOwned(ctx); err != nil {
 			res.Skip = SkipLockLost
 			l.log.Warn("lanes: Lane lock lost mid-pass", "error", err)
@@ -138,6 +135,7 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch [
 			return *res, 0
 		}
 		res.Checked++
+		l.beat.progress(res.Checked)
 		m.apply(ctx, l, res, d, r)
 		switch r.Outcome {
 		case sites.Refused:
@@ -209,11 +207,20 @@ func (m *Manager) storeError(ctx context.Context, l *lane, res *PassResult, err 
 	return *res, storeErrorPace
 }
 
-// fillDue records due and behind-by on a skipped pass, best effort.
-func (m *Manager) fillDue(ctx context.Context, l *lane, res *PassResult) {
-	if due, err := m.cfg.Store.DueSummary(ctx, l.site.Name, l.site.Rest, res.StartedAt); err == nil {
-		res.Due, res.BehindBy = due.Due, due.BehindBy(res.StartedAt)
+// gateWait is how long a gate state holds the Lane: until its window ends
+// (at most one Rest); a Site with no browser route waits one Rest.
+func (m *Manager) gateWait(state string, in StateInput, lr store.Lane, due store.DueStats) time.Duration {
+	switch state {
+	case StatePaused:
+		return gatePace(lr.PausedUntil.Sub(in.Now))
+	case StateRefusing:
+		return gatePace(lr.RefuseUntil.Sub(in.Now))
+	case StateBrowserDown:
+		return gatePace(in.BrowserDownUntil.Sub(in.Now))
+	case StateAsleep:
+		return gatePace(WakeGateWait - in.Now.Sub(*due.OldestDueSince))
 	}
+	return sites.DefaultRest
 }
 
 // gap computes the effective gap and warns, at most hourly, while the floor

@@ -86,3 +86,82 @@ func (s *Store) SetRefuseUntil(ctx context.Context, site string, until time.Time
 	}
 	return nil
 }
+
+// LivePass is the pass a Lane has in flight: when it started (Lane clock),
+// how many Series were due then and how many it has read so far.
+type LivePass struct {
+	StartedAt time.Time
+	Due       int
+	Checked   int
+}
+
+// Holder is one lane_holders row: the process holding a Site's Lane, its
+// last heartbeat on the Lane's clock (SeenAt) and on the database's
+// (BeatAt), and the pass in flight (nil between passes).
+type Holder struct {
+	Site   string
+	Holder string
+	SeenAt time.Time
+	BeatAt time.Time
+	Pass   *LivePass
+}
+
+// BeatLane records a heartbeat of the Site's holder: who it is, the Lane's
+// time (seen) and the pass in flight, nil between passes. beat_at is the
+// database's own clock.
+func (s *Store) BeatLane(ctx context.Context, site, holder string, seen time.Time, pass *LivePass) error {
+	var started *time.Time
+	var due, checked int
+	if pass != nil {
+		started, due, checked = &pass.StartedAt, pass.Due, pass.Checked
+	}
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO lane_holders (site, holder, seen_at, beat_at, pass_started_at, pass_due, pass_checked)
+		VALUES ($1, $2, $3, now(), $4, $5, $6)
+		ON CONFLICT (site) DO UPDATE SET holder = EXCLUDED.holder, seen_at = EXCLUDED.seen_at,
+			beat_at = now(), pass_started_at = EXCLUDED.pass_started_at,
+			pass_due = EXCLUDED.pass_due, pass_checked = EXCLUDED.pass_checked`,
+		site, holder, seen, started, due, checked)
+	if err != nil {
+		return fmt.Errorf("store: beat lane: %w", err)
+	}
+	return nil
+}
+
+// LaneHolders returns every lane_holders row by Site.
+func (s *Store) LaneHolders(ctx context.Context) (map[string]Holder, error) {
+	rows, err := s.pool.Query(ctx, `SELECT site, holder, seen_at, beat_at, pass_started_at, pass_due, pass_checked
+		FROM lane_holders`)
+	if err != nil {
+		return nil, fmt.Errorf("store: lane holders: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Holder{}
+	for rows.Next() {
+		var h Holder
+		var started *time.Time
+		var due, checked int
+		if err := rows.Scan(&h.Site, &h.Holder, &h.SeenAt, &h.BeatAt, &started, &due, &checked); err != nil {
+			return nil, fmt.Errorf("store: lane holders: %w", err)
+		}
+		if started != nil {
+			h.Pass = &LivePass{StartedAt: *started, Due: due, Checked: checked}
+		}
+		out[h.Site] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: lane holders: %w", err)
+	}
+	return out, nil
+}
+
+// HasNeverChecked reports whether the Site has a Series never checked (a
+// new bookmark not yet read); one probe of series_unchecked_idx.
+func (s *Store) HasNeverChecked(ctx context.Context, site string) (bool, error) {
+	var ok bool
+	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL)`, site).Scan(&ok)
+	if err != nil {
+		return false, fmt.Errorf("store: never checked: %w", err)
+	}
+	return ok, nil
+}

@@ -226,11 +226,14 @@ func (s *Store) NoticeSidecarRun(ctx context.Context, browserSites []string) (Si
 // NoChapterShare counts a Site's Series and those of them whose no_chapter
 // failure row is at least as old as cutoff. Since is the failing_since that
 // made the share pass one half: the (Series/2 + 1)-th oldest such row, nil
-// when fewer rows exist.
+// when fewer rows exist. AtHalf is the (Series+1)/2-th oldest (the same row
+// when Series is odd), so the caller's threshold alone decides which of the
+// two counts is the first that qualifies.
 type NoChapterShare struct {
 	Series  int
 	Failing int
 	Since   *time.Time
+	AtHalf  *time.Time
 }
 
 // NoticeNoChapterShare returns site's no_chapter share at cutoff.
@@ -242,10 +245,32 @@ func (s *Store) NoticeNoChapterShare(ctx context.Context, site string, cutoff ti
 			WHERE site = $1 AND outcome = 'no_chapter' AND failing_since <= $2
 		), n AS (SELECT count(*) AS c FROM series WHERE site = $1)
 		SELECT n.c, (SELECT count(*) FROM f),
-			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1)
-		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since)
+			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1),
+			(SELECT failing_since FROM f ORDER BY failing_since OFFSET greatest((n.c + 1) / 2 - 1, 0) LIMIT 1)
+		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since, &r.AtHalf)
 	if err != nil {
 		return NoChapterShare{}, fmt.Errorf("store: no_chapter share: %w", err)
+	}
+	return r, nil
+}
+
+// Silence is what the watchdog reads of one Lane: when its latest pass row
+// finished and when its holder last beat (lane_holders.seen_at, the Lane's
+// clock). Each is nil when there is none.
+type Silence struct {
+	LastPass *time.Time
+	LastBeat *time.Time
+}
+
+// NoticeSilence reads the Site's Silence: one probe of
+// poll_passes_site_started_idx and one of lane_holders.
+func (s *Store) NoticeSilence(ctx context.Context, site string) (Silence, error) {
+	var r Silence
+	err := s.pool.QueryRow(ctx, `SELECT
+		(SELECT finished_at FROM poll_passes WHERE site = $1 ORDER BY started_at DESC, id DESC LIMIT 1),
+		(SELECT seen_at FROM lane_holders WHERE site = $1)`, site).Scan(&r.LastPass, &r.LastBeat)
+	if err != nil {
+		return Silence{}, fmt.Errorf("store: notice silence: %w", err)
 	}
 	return r, nil
 }

@@ -143,7 +143,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
-		Lanes:   laneView{mgr},
+		Lanes:   mgr,
 		Log:     log,
 		BaseURL: cfg.PublicBaseURL,
 		OAuth:   oauth,
@@ -161,14 +161,4 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			}
 		},
 	}, nil
-}
-
-// laneView adapts the Lane manager to what the admin API reads.
-type laneView struct{ m *lanes.Manager }
-
-func (v laneView) Wake(site string) { v.m.Wake(site) }
-
-func (v laneView) Runtime(site string) api.LaneRuntime {
-	r := v.m.Runtime(site)
-	return api.LaneRuntime{Enabled: r.Enabled, NoBrowser: r.NoBrowser, BrowserDownUntil: r.BrowserDownUntil}
 }

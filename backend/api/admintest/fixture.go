@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store"
@@ -48,20 +49,20 @@ func start(t testing.TB, seed bool) *Fixture {
 	t.Helper()
 	st := dbtest.New(t)
 	reg := Registry(t)
-	lanes := &FakeLanes{runtime: map[string]api.LaneRuntime{}}
+	fl := &FakeLanes{runtime: map[string]lanes.Runtime{}}
 	for _, n := range SiteNames {
-		lanes.runtime[n] = api.LaneRuntime{Enabled: true}
+		fl.runtime[n] = lanes.Runtime{Enabled: true}
 	}
-	lanes.runtime["natomanga"] = api.LaneRuntime{Enabled: true, NoBrowser: true}
+	fl.runtime["natomanga"] = lanes.Runtime{Enabled: true, NoBrowser: true}
 	if seed {
 		if err := Seed(context.Background(), st, Now); err != nil {
 			t.Fatalf("admintest: seed: %v", err)
 		}
 	}
-	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now }})
+	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: fl, Now: func() time.Time { return Now }})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs}
+	return &Fixture{Store: st, Sites: reg, Lanes: fl, Server: hs}
 }
 
 // Registry is the fixture's six Sites, three of them on the browser route,
@@ -97,7 +98,7 @@ func (Auth) Authenticate(_ context.Context, token string) (api.Identity, error) 
 // FakeLanes records wakes and answers a fixed runtime per Site.
 type FakeLanes struct {
 	mu      sync.Mutex
-	runtime map[string]api.LaneRuntime
+	runtime map[string]lanes.Runtime
 	wakes   []string
 }
 
@@ -109,14 +110,14 @@ func (l *FakeLanes) Wake(site string) {
 }
 
 // Runtime answers the Site's fixed runtime.
-func (l *FakeLanes) Runtime(site string) api.LaneRuntime {
+func (l *FakeLanes) Runtime(site string) lanes.Runtime {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.runtime[site]
 }
 
 // SetRuntime replaces one Site's runtime.
-func (l *FakeLanes) SetRuntime(site string, rt api.LaneRuntime) {
+func (l *FakeLanes) SetRuntime(site string, rt lanes.Runtime) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.runtime[site] = rt
@@ -130,4 +131,4 @@ func (l *FakeLanes) Wakes() []string {
 }
 
 // DisabledRuntime is a Lane whose poll switch is off.
-func DisabledRuntime() api.LaneRuntime { return api.LaneRuntime{} }
+func DisabledRuntime() lanes.Runtime { return lanes.Runtime{} }

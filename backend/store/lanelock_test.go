@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -65,5 +66,54 @@ func TestLaneLockExclusiveAndReleasedWithConnection(t *testing.T) {
 	b.Release(ctx)
 	if ok, _ := a.TryAcquire(ctx); !ok {
 		t.Fatal("a could not take a released lock")
+	}
+}
+
+// A holder whose heartbeat is older than the window loses its lock session
+// to TakeOverStale; a fresh heartbeat, or a row naming another process (a
+// new holder that has not beaten yet), keeps it.
+func TestTakeOverStaleHolder(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	a, b := st.NewLaneLock("comix").WithHolder("p1"), st.NewLaneLock("comix").WithHolder("p2")
+	defer a.Release(ctx)
+	defer b.Release(ctx)
+	if ok, err := a.TryAcquire(ctx); err != nil || !ok {
+		t.Fatalf("a: %v %v", ok, err)
+	}
+	check := func(what string, want bool) {
+		t.Helper()
+		stale, err := st.StaleLaneHolder(ctx, "comix", time.Minute)
+		if err != nil || stale != want {
+			t.Fatalf("%s: stale = %v (%v), want %v", what, stale, err, want)
+		}
+	}
+	check("no heartbeat row yet", false)
+	if err := st.BeatLane(ctx, "comix", "p1", time.Now(), nil); err != nil {
+		t.Fatal(err)
+	}
+	check("a fresh heartbeat", false)
+	backdate := func(holder string) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, `UPDATE lane_holders SET holder = $1, beat_at = now() - interval '2 minutes'`, holder); err != nil {
+			t.Fatal(err)
+		}
+	}
+	backdate("p9")
+	check("a stale row of another process", false)
+	backdate("p1")
+	check("the holder's stale heartbeat", true)
+	if ok, err := b.TryAcquire(ctx); err != nil || ok {
+		t.Fatalf("b before the takeover: %v %v", ok, err)
+	}
+	if ended, err := st.TakeOverStale(ctx, "comix", time.Minute); err != nil || !ended {
+		t.Fatalf("take over: %v %v", ended, err)
+	}
+	if ok, err := b.TryAcquire(ctx); err != nil || !ok {
+		t.Fatalf("b after the takeover: %v %v", ok, err)
+	}
+	if err := a.Check(ctx); err == nil {
+		t.Fatal("the hung holder's lock still answers")
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -21,9 +23,10 @@ const LockAppName = "mangabookmark-lane-lock"
 // the lock, so another process can take the Lane. Not safe for concurrent
 // use; each Lane's owner goroutine has its own.
 type LaneLock struct {
-	dsn  string
-	site string
-	key  int64
+	dsn    string
+	site   string
+	key    int64
+	holder string // names the holding process in application_name
 
 	mu   sync.Mutex
 	conn *pgx.Conn
@@ -42,6 +45,14 @@ func (s *Store) NewLaneLock(site string) *LaneLock {
 	return &LaneLock{dsn: s.dsn, site: site, key: LaneLockKey(site)}
 }
 
+// WithHolder names the process that will hold the lock: its connection's
+// application_name becomes LockAppName + " " + holder, which is how
+// TakeOverStale tells the holder of a stale heartbeat from a new one.
+func (l *LaneLock) WithHolder(holder string) *LaneLock {
+	l.holder = holder
+	return l
+}
+
 // TryAcquire connects when needed and tries the advisory lock without
 // waiting. It reports whether this process now holds the Lane.
 func (l *LaneLock) TryAcquire(ctx context.Context) (bool, error) {
@@ -51,7 +62,7 @@ func (l *LaneLock) TryAcquire(ctx context.Context) (bool, error) {
 		return true, nil
 	}
 	if l.conn == nil || l.conn.IsClosed() {
-		c, err := connectDedicated(ctx, l.dsn)
+		c, err := connectDedicated(ctx, l.dsn, l.holder)
 		if err != nil {
 			return false, fmt.Errorf("store: lane lock %s: %w", l.site, err)
 		}
@@ -100,13 +111,14 @@ func (l *LaneLock) Release(ctx context.Context) {
 }
 
 // connectDedicated opens a connection of its own, outside the pool, named
-// LockAppName. The error never quotes dsn, which may hold a password.
-func connectDedicated(ctx context.Context, dsn string) (*pgx.Conn, error) {
+// LockAppName (followed by the holder, when one is given). The error never
+// quotes dsn, which may hold a password.
+func connectDedicated(ctx context.Context, dsn, holder string) (*pgx.Conn, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
 		return nil, errors.New("the database URL does not parse")
 	}
-	cfg.RuntimeParams["application_name"] = LockAppName
+	cfg.RuntimeParams["application_name"] = strings.TrimSpace(LockAppName + " " + holder)
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
@@ -139,7 +151,7 @@ func (s *Store) NotifyLaneWake(ctx context.Context, payload string) error {
 // sends, on a connection of its own, until ctx ends (nil) or the connection
 // fails (the error). onReady, when not nil, runs once listening.
 func (s *Store) ListenLaneWakes(ctx context.Context, onReady func(), fn func(payload string)) error {
-	c, err := connectDedicated(ctx, s.dsn)
+	c, err := connectDedicated(ctx, s.dsn, "")
 	if err != nil {
 		return fmt.Errorf("store: listen lane wakes: %w", err)
 	}
@@ -160,4 +172,50 @@ func (s *Store) ListenLaneWakes(ctx context.Context, onReady func(), fn func(pay
 		}
 		fn(n.Payload)
 	}
+}
+
+// StaleLaneHolder reports whether the session holding the Site's Lane lock
+// belongs to a process that has written no heartbeat (lane_holders.beat_at,
+// the database's clock) for longer than after. A holder that has not yet
+// written its first heartbeat is never stale: the connection's
+// application_name (LockAppName and the holder) must match the row's.
+func (s *Store) StaleLaneHolder(ctx context.Context, site string, after time.Duration) (bool, error) {
+	n, err := s.staleHolders(ctx, `count(*)`, site, after)
+	if err != nil {
+		return false, fmt.Errorf("store: stale lane holder %s: %w", site, err)
+	}
+	return n > 0, nil
+}
+
+// TakeOverStale ends the database session holding the Site's Lane lock when
+// its holder is stale (StaleLaneHolder): a hung process (stopped,
+// deadlocked) keeps its connection, and with it the lock, forever. Ending
+// the session frees the lock for the caller's next TryAcquire; the hung
+// process finds its lock gone at its next check. It reports whether a
+// session was ended.
+func (s *Store) TakeOverStale(ctx context.Context, site string, after time.Duration) (bool, error) {
+	n, err := s.staleHolders(ctx, `count(*) FILTER (WHERE pg_terminate_backend(a.pid, 5000))`, site, after)
+	if err != nil {
+		return false, fmt.Errorf("store: take over stale lane %s: %w", site, err)
+	}
+	return n > 0, nil
+}
+
+// staleHolders runs agg over the sessions holding the Site's Lane lock whose
+// holder has not beaten for after. pg_try_advisory_lock(bigint) shows in
+// pg_locks as classid (high 32 bits), objid (low 32 bits), objsubid 1.
+func (s *Store) staleHolders(ctx context.Context, agg, site string, after time.Duration) (int, error) {
+	key := uint64(LaneLockKey(site))
+	var n int
+	err := s.pool.QueryRow(ctx, `
+		SELECT `+agg+`
+		FROM pg_locks l
+		JOIN pg_stat_activity a ON a.pid = l.pid
+		JOIN lane_holders h ON h.site = $1 AND a.application_name = $5 || ' ' || h.holder
+		WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+			AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND l.classid::bigint = $2 AND l.objid::bigint = $3
+			AND h.beat_at < now() - $4 * interval '1 microsecond'`,
+		site, int64(key>>32), int64(key&0xffffffff), after.Microseconds(), LockAppName).Scan(&n)
+	return n, err
 }
