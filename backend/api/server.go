@@ -73,7 +73,7 @@ var emptyRegistry, _ = sites.NewRegistry(nil)
 // Server is the HTTP handler of the whole contract.
 type Server struct {
 	Deps
-	mux      *http.ServeMux
+	mux      *routeMux
 	limiter  *writeLimiter
 	counts   adminCountCache // the admin API's periodically recounted totals
 	counters httpCounters    // answered requests by status class, for /metrics
@@ -91,7 +91,7 @@ func New(d Deps) *Server {
 	if d.Sites == nil {
 		d.Sites = emptyRegistry
 	}
-	s := &Server{Deps: d, mux: http.NewServeMux(), limiter: newWriteLimiter(d.Now)}
+	s := &Server{Deps: d, mux: newRouteMux(), limiter: newWriteLimiter(d.Now)}
 	if d.Userjs != nil {
 		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
 	}
