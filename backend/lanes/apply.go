@@ -8,7 +8,7 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// apply writes what one read means (SPEC "Outcomes of one read"): a good
+// apply writes what one read means (docs/architecture.md, "Outcomes and what they write"): a good
 // read updates the Series and deletes its failure row; not_found,
 // no_chapter, unfetchable and errors upsert the failure row (failing_since
 // kept, an unchanged word writes nothing); refused and unreachable write
