@@ -2,11 +2,11 @@ package api
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -15,26 +15,15 @@ import (
 // MaxBodyBytes is the largest request body accepted (413 above it).
 const MaxBodyBytes = 1 << 20
 
-// Identity is who a valid token belongs to.
-type Identity struct {
-	ReaderID  int64
-	TokenID   int64
-	DiscordID string
-	Name      string
-	Owner     bool
-}
-
-// ErrUnavailable, wrapped in an Authenticator's error, means the token could
-// not be checked (the database did not answer): answered 503, retryable,
-// never 401, so a client does not throw away a good token during an outage.
-var ErrUnavailable = errors.New("api: token store unavailable")
-
-// Authenticator resolves a bearer token to an Identity. It returns an error
-// for a missing, unknown or revoked token (answered 401), or one wrapping
-// ErrUnavailable when it cannot tell (answered 503).
+// Authenticator resolves a bearer token to an auth.Identity. It returns an
+// error for a missing, unknown or revoked token (answered 401), or one
+// wrapping auth.ErrUnavailable when it cannot tell (answered 503).
+// *auth.Service implements it; tests plug in fixed identities.
 type Authenticator interface {
-	Authenticate(ctx context.Context, token string) (Identity, error)
+	Authenticate(ctx context.Context, token string) (auth.Identity, error)
 }
+
+var _ Authenticator = (*auth.Service)(nil)
 
 // Lanes is what the admin API needs of the running Poll Lanes: waking a Lane
 // so a Forced Poll or a pause takes effect at once, and the in-process facts

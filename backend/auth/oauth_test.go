@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/store/dbtest"
 )
 
@@ -151,7 +150,7 @@ func newLoginEnv(t *testing.T) *loginEnv {
 	t.Cleanup(e.api.Close)
 	o := NewOAuth(e.svc, OAuthConfig{ClientID: clientID, ClientSecret: clientSecret, GuildID: guildID, BaseURL: e.api.URL, Log: log})
 	o.ep = discordEndpoints{AuthURL: e.discord.srv.URL + "/oauth2/authorize", TokenURL: e.discord.srv.URL + "/api/oauth2/token", APIBase: e.discord.srv.URL + "/api"}
-	handler = api.New(api.Deps{Store: st, Auth: e.svc, OAuth: o, Log: log, BaseURL: e.api.URL})
+	handler = NewAPIServer(st, e.svc, o, log, e.api.URL)
 	return e
 }
 

@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/store"
 )
 
@@ -52,7 +51,6 @@ type Service struct {
 	cache     *authCache
 }
 
-var _ api.Authenticator = (*Service)(nil)
 
 // New builds the token service over the store. tokenKey is TOKEN_KEY;
 // ownerDiscordID is OWNER_DISCORD_ID ("" when no Owner is configured).
@@ -101,9 +99,9 @@ func wellFormed(token string) bool {
 }
 
 // Authenticate resolves a bearer token to the Identity of its Reader.
-func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity, error) {
+func (s *Service) Authenticate(ctx context.Context, token string) (Identity, error) {
 	if len(s.key) == 0 || !wellFormed(token) {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	want := s.digest(token)
 	if id, ok := s.cache.get(want, s.now()); ok {
@@ -112,19 +110,19 @@ func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity,
 	}
 	row, err := s.st.ActiveTokenByHMAC(ctx, want)
 	if errors.Is(err, store.ErrNotFound) {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	if err != nil {
 		// The token may well be good: say the store failed, not the token.
-		return api.Identity{}, fmt.Errorf("auth: authenticate: %w: %w", api.ErrUnavailable, err)
+		return Identity{}, fmt.Errorf("auth: authenticate: %w: %w", ErrUnavailable, err)
 	}
 	// The lookup matched on the index; compare again in constant time so
 	// no comparison of secret material ever short-circuits.
 	if subtle.ConstantTimeCompare(row.HMAC, want) != 1 {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	s.touch(ctx, row.ID)
-	id := api.Identity{
+	id := Identity{
 		ReaderID:  row.ReaderID,
 		TokenID:   row.ID,
 		DiscordID: row.DiscordID,

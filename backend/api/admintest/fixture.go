@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store"
@@ -84,14 +85,14 @@ func Registry(t testing.TB) *sites.Registry {
 type Auth struct{}
 
 // Authenticate resolves OwnerToken and ReaderToken.
-func (Auth) Authenticate(_ context.Context, token string) (api.Identity, error) {
+func (Auth) Authenticate(_ context.Context, token string) (auth.Identity, error) {
 	switch token {
 	case OwnerToken:
-		return api.Identity{ReaderID: 1, TokenID: 1, DiscordID: "100", Name: "owner", Owner: true}, nil
+		return auth.Identity{ReaderID: 1, TokenID: 1, DiscordID: "100", Name: "owner", Owner: true}, nil
 	case ReaderToken:
-		return api.Identity{ReaderID: 2, TokenID: 2, DiscordID: "200", Name: "reader"}, nil
+		return auth.Identity{ReaderID: 2, TokenID: 2, DiscordID: "200", Name: "reader"}, nil
 	}
-	return api.Identity{}, errors.New("admintest: unknown token")
+	return auth.Identity{}, errors.New("admintest: unknown token")
 }
 
 // FakeLanes records wakes and answers a fixed runtime per Site.
