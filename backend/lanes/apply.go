@@ -17,8 +17,8 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.D
 	s := l.site
 	now := m.clock.Now()
 	log := l.log.With("series_id", d.SeriesID, "outcome", string(r.Outcome))
-	switch r.Outcome {
-	case sites.OK:
+	switch o := r.Outcome; {
+	case o == sites.OK:
 		res.OK++
 		ch := r.Facts.Latest
 		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL}
@@ -37,16 +37,16 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.D
 		if ok.NeedCover {
 			m.covers.heal(s, d.SeriesID, ok.CoverURL)
 		}
-	case sites.NotFound, sites.NoChapter, sites.Unfetchable, sites.Errors:
+	case o.WritesFailure():
 		countFailure(res, r.Outcome)
 		log.Info("lanes: read failed", "status", r.Status, "error", errText(r.Err))
 		if err := m.cfg.Store.UpsertFailure(ctx, s.Name, d.SeriesID, string(r.Outcome), now); err != nil {
 			log.Error("lanes: cannot write the failure row", "error", err)
 		}
-	case sites.Refused:
+	case o == sites.Refused:
 		res.Refused++
 		log.Info("lanes: read refused by a challenge", "status", r.Status, "error", errText(r.Err))
-	case sites.Unreachable:
+	case o == sites.Unreachable:
 		res.Unreachable++
 	}
 }
