@@ -13,7 +13,7 @@ import (
 // no_chapter, unfetchable and errors upsert the failure row (failing_since
 // kept, an unchanged word writes nothing); refused and unreachable write
 // nothing. Store errors are logged and the Lane goes on.
-func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.DueSeries, r sites.Result) {
+func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.DueSeries, r sites.Result) {
 	s := l.site
 	now := m.clock.Now()
 	log := l.log.With("series_id", d.SeriesID, "outcome", string(r.Outcome))
@@ -51,7 +51,7 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.D
 	}
 }
 
-func countFailure(res *PassResult, o sites.Outcome) {
+func countFailure(res *store.Pass, o sites.Outcome) {
 	switch o {
 	case sites.NotFound:
 		res.NotFound++
@@ -73,7 +73,7 @@ func errText(err error) string {
 
 // record writes the pass row (on every return path, shutdown included),
 // prunes old rows at most hourly, and then calls the notices hook.
-func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
+func (m *Manager) record(ctx context.Context, l *lane, res *store.Pass) {
 	res.FinishedAt = m.clock.Now()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
