@@ -56,6 +56,9 @@ type Config struct {
 	// process holds (default 5s, at most 10s so a dead holder's Lanes move
 	// within 30s).
 	LockRetry time.Duration
+	// ObserveRead, when set, is told how long each finished read of one
+	// Series took (Lane time) and its outcome: the /metrics histogram.
+	ObserveRead func(site string, outcome sites.Outcome, took time.Duration)
 }
 
 // Runtime is the process-local state of one Lane that the store cannot

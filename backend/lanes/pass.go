@@ -134,6 +134,9 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 			res.Skip = SkipStopped
 			return *res, 0
 		}
+		if m.cfg.ObserveRead != nil {
+			m.cfg.ObserveRead(s.Name, r.Outcome, m.clock.Now().Sub(stamp))
+		}
 		res.Checked++
 		m.apply(ctx, l, res, d, r)
 		switch r.Outcome {
