@@ -51,8 +51,9 @@ type Deps struct {
 	BaseURL  string       // PUBLIC_BASE_URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
 	Version  string
-	Userjs   []byte // the userscript template; nil serves 404
-	NoLimits bool   // disable per-token write rate limits (benchmarks)
+	Userjs   []byte   // the userscript template; nil serves 404
+	NoLimits bool     // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics // the /metrics registry; nil: New makes one
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -62,11 +63,10 @@ var emptyRegistry, _ = sites.NewRegistry(nil)
 // Server is the HTTP handler of the whole contract.
 type Server struct {
 	Deps
-	mux      *routeMux
-	limiter  *writeLimiter
-	counts   adminCountCache // the admin API's periodically recounted totals
-	counters httpCounters    // answered requests by status class, for /metrics
-	userjs   []byte          // Deps.Userjs rendered for BaseURL once, at New
+	mux     *routeMux
+	limiter *writeLimiter
+	counts  adminCountCache // the admin API's periodically recounted totals
+	userjs  []byte          // Deps.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes.
@@ -80,12 +80,17 @@ func New(d Deps) *Server {
 	if d.Sites == nil {
 		d.Sites = emptyRegistry
 	}
+	if d.Metrics == nil {
+		d.Metrics = NewMetrics()
+	}
 	s := &Server{Deps: d, mux: newRouteMux(), limiter: newWriteLimiter(d.Now)}
 	if d.Userjs != nil {
 		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /metrics", s.metrics)
+	d.Metrics.build.WithLabelValues(d.Version).Set(1)
+	d.Metrics.reg.MustRegister(newLaneCollector(s))
+	s.mux.Handle("GET /metrics", d.Metrics.handler(s.Log.Warn))
 	if d.OAuth != nil {
 		s.mux.Handle("/auth/discord/", d.OAuth)
 	}
@@ -114,11 +119,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	rec := &statusRecorder{ResponseWriter: w}
+	start := time.Now() // wall time on purpose: latency is measured, not simulated
 	s.mux.ServeHTTP(rec, r)
 	if rec.status == 0 {
 		rec.status = http.StatusOK // nothing written: net/http answers 200
 	}
-	s.counters.add(rec.status)
+	s.Metrics.observeRequest(r.Pattern, rec.status, time.Since(start))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

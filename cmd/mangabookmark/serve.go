@@ -126,6 +126,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log)
+	metrics := api.NewMetrics()
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
@@ -134,6 +135,8 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Log:     log,
 		Enabled: cfg.PollEnabled,
 		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log),
+		// The Lane read histogram of /metrics.
+		ObserveRead: metrics.ObserveLaneRead,
 	})
 	if err != nil {
 		return nil, err
@@ -149,6 +152,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
+		Metrics: metrics,
 	})
 	return &app{
 		sites:   reg,

@@ -34,6 +34,8 @@ type Fixture struct {
 	Sites  *sites.Registry
 	Lanes  *FakeLanes
 	Server *httptest.Server
+	// Metrics is the server's /metrics registry.
+	Metrics *api.Metrics
 }
 
 // URL is the base URL of the running server.
@@ -59,10 +61,12 @@ func start(t testing.TB, seed bool) *Fixture {
 			t.Fatalf("admintest: seed: %v", err)
 		}
 	}
-	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now }})
+	metrics := api.NewMetrics()
+	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now },
+		Metrics: metrics, Version: "test"})
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs}
+	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs, Metrics: metrics}
 }
 
 // Registry is the fixture's six Sites, three of them on the browser route,
