@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+	"github.com/willabides/kongplete"
 
 	"mangabookmark/backend/config"
 )
@@ -29,6 +30,8 @@ type CLI struct {
 	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
 	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
+
+	InstallCompletions kongplete.InstallCompletions `cmd:"" help:"Print the line that turns on tab completion in your login shell (bash, zsh or fish); add it to the shell's startup file."`
 }
 
 // Env is what every command receives: the logger and a lazily validated
@@ -45,18 +48,35 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Getenv))
 }
 
-func run(args []string, getenv func(string) string) int {
+// exitCode carries an exit kong asks for (after --help, a completion or
+// install-completions) out of the parse, so run returns it instead of the
+// process ending inside kong.
+type exitCode int
+
+func run(args []string, getenv func(string) string) (code int) {
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("mangabookmark"),
 		kong.Description("Self-hosted manga bookmark backend: API, Poll Lanes and operator commands."),
 		kong.UsageOnError(),
+		kong.Exit(func(c int) { panic(exitCode(c)) }),
 		kong.Vars{"sim_modes": simModes()},
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
+	defer func() {
+		if v := recover(); v != nil {
+			c, ok := v.(exitCode)
+			if !ok {
+				panic(v)
+			}
+			code = int(c)
+		}
+	}()
+	// A shell asking for completions (COMP_LINE set) is answered here.
+	kongplete.Complete(parser)
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// A command-line mistake exits 2, like a bad configuration (kong's
