@@ -3,7 +3,6 @@ package auth
 import (
 	"sync"
 	"time"
-
 )
 
 // authCacheTTL is how long a successful authentication is remembered, so

@@ -51,7 +51,6 @@ type Service struct {
 	cache     *authCache
 }
 
-
 // New builds the token service over the store. tokenKey is TOKEN_KEY;
 // ownerDiscordID is OWNER_DISCORD_ID ("" when no Owner is configured).
 func New(st *store.Store, tokenKey []byte, ownerDiscordID string) *Service {
