@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -86,7 +87,7 @@ func (m *Metrics) handler(log func(msg string, args ...any)) http.Handler {
 // promLogger adapts a slog-style call to promhttp's Println logger.
 type promLogger func(msg string, args ...any)
 
-func (l promLogger) Println(v ...any) { l("metrics: cannot gather", "error", v) }
+func (l promLogger) Println(v ...any) { l("cannot gather /metrics", "error", fmt.Sprint(v...)) }
 
 // laneStates is every Lane state word, so each gets a series even at zero.
 var laneStates = []string{client.StateRunning, client.StateIdle, client.StatePaused, client.StateRefusing,
@@ -130,7 +131,7 @@ func (c *laneCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	lanes, err := c.s.adminLaneViews(ctx, c.s.Sites.All())
 	if err != nil {
-		c.s.Log.Warn("metrics: lane read failed", "error", err)
+		c.s.Log.Warn("lane read for /metrics failed", "error", err)
 		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)
 		return
 	}
