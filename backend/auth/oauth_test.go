@@ -144,7 +144,7 @@ func newLoginEnv(t *testing.T) *loginEnv {
 	st := dbtest.New(t)
 	e := &loginEnv{discord: newFakeDiscord(t), logs: &syncBuf{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.svc = New(st, []byte(testKey), ownerID).WithLogger(log)
+	e.svc = mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID, Log: log})
 	var handler http.Handler
 	e.api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(e.api.Close)

@@ -65,7 +65,10 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	}
 	st := dbtest.New(t)
 	ctx := context.Background()
-	svc := auth.New(st, []byte(testKey), "")
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	token, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Ann", "browser test")
 	if err != nil {
 		t.Fatal(err)

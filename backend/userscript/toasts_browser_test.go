@@ -51,7 +51,10 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := dbtest.New(t)
-	svc := auth.New(st, []byte(testKey), "")
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	hs := httptest.NewServer(nil)
 	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
 	t.Cleanup(hs.Close)

@@ -108,7 +108,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
 	}
-	authSvc, oauth := auth.FromConfig(st, cfg, log.With("component", "auth"))
+	authSvc, oauth, err := auth.FromConfig(st, cfg, log.With("component", "auth"))
+	if err != nil {
+		return nil, err
+	}
 	if len(cfg.TokenKey) == 0 {
 		log.Warn("TOKEN_KEY is unset: no token can be checked, so every API call but /healthz answers 401")
 	}
