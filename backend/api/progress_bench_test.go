@@ -95,7 +95,7 @@ func syncOp(b *testing.B) func(int, int64) error {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: testRegistry(b), Auth: svc, BaseURL: baseURL, NoLimits: true}))
+	srv := httptest.NewServer(newServer(b, api.Config{Store: st, Sites: testRegistry(b), Auth: svc, BaseURL: baseURL, NoLimits: true}))
 	b.Cleanup(srv.Close)
 	tokens := make([]string, benchClients)
 	for i := range tokens {

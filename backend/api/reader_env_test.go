@@ -67,7 +67,7 @@ func testRegistry(t testing.TB) *sites.Registry {
 	return reg
 }
 
-func newReaderEnv(t testing.TB, opts ...func(*api.Deps)) *readerEnv {
+func newReaderEnv(t testing.TB, opts ...func(*api.Config)) *readerEnv {
 	t.Helper()
 	st := dbtest.New(t)
 	e := &readerEnv{t: t, st: st, reg: testRegistry(t), logs: &lockedBuffer{}, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
@@ -78,12 +78,12 @@ func newReaderEnv(t testing.TB, opts ...func(*api.Deps)) *readerEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deps := api.Deps{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
+	deps := api.Config{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
 		BaseURL: baseURL, Userjs: userscript.Source}
 	for _, o := range opts {
 		o(&deps)
 	}
-	srv := api.New(deps)
+	srv := newServer(t, deps)
 	e.srv = httptest.NewServer(srv)
 	t.Cleanup(e.srv.Close)
 	return e

@@ -100,7 +100,10 @@ func served(srv *Server, d docRoute) (string, bool) {
 
 func TestRoutesMatchDocsAPI(t *testing.T) {
 	t.Parallel()
-	srv := New(Deps{OAuth: http.NotFoundHandler(), Userjs: []byte("// js")})
+	srv, err := New(Config{OAuth: http.NotFoundHandler(), Userjs: []byte("// js")})
+	if err != nil {
+		t.Fatal(err)
+	}
 	docs := documentedRoutes(t)
 	used := map[string]bool{}
 	for _, d := range docs {
@@ -127,7 +130,10 @@ func TestRoutesMatchDocsAPI(t *testing.T) {
 // TestRoutesCheckCatchesDrift proves the check can fail both ways.
 func TestRoutesCheckCatchesDrift(t *testing.T) {
 	t.Parallel()
-	srv := New(Deps{})
+	srv, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := served(srv, docRoute{"GET", "/api/nothing"}); ok {
 		t.Error("an unserved path counts as served")
 	}

@@ -2,8 +2,10 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
 	"mangabookmark/backend/auth"
@@ -40,20 +42,20 @@ type LaneRuntime struct {
 	BrowserDownUntil *time.Time // the shared browser-lost gate, when set
 }
 
-// Deps are the server's collaborators.
-type Deps struct {
+// Config is the server's collaborators and settings.
+type Config struct {
 	Store    *store.Store
 	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
 	Auth     Authenticator
 	Lanes    Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
-	BaseURL  string       // PUBLIC_BASE_URL
+	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
 	Version  string
 	Userjs   []byte   // the userscript template; nil serves 404
 	NoLimits bool     // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics // the /metrics registry; nil: New makes one
+	Metrics  *Metrics // the /metrics registry, for this server alone; nil: New makes one
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -62,44 +64,52 @@ var emptyRegistry, _ = sites.NewRegistry(nil)
 
 // Server is the HTTP handler of the whole contract.
 type Server struct {
-	Deps
+	Config
 	mux     *routeMux
 	limiter *writeLimiter
 	counts  adminCountCache // the admin API's periodically recounted totals
-	userjs  []byte          // Deps.Userjs rendered for BaseURL once, at New
+	userjs  []byte          // Config.Userjs rendered for BaseURL once, at New
 }
 
-// New builds the Server and its routes.
-func New(d Deps) *Server {
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
+// New builds the Server and its routes, or says what in cfg is wrong.
+func New(cfg Config) (*Server, error) {
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("api: new: BaseURL %q is not an absolute http(s) URL", cfg.BaseURL)
+		}
 	}
-	if d.Now == nil {
-		d.Now = time.Now
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if d.Sites == nil {
-		d.Sites = emptyRegistry
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
-	if d.Metrics == nil {
-		d.Metrics = NewMetrics()
+	if cfg.Sites == nil {
+		cfg.Sites = emptyRegistry
 	}
-	s := &Server{Deps: d, mux: newRouteMux(), limiter: newWriteLimiter(d.Now)}
-	if d.Userjs != nil {
-		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now)}
+	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
+		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
+	}
+	cfg.Metrics.build.WithLabelValues(cfg.Version).Set(1)
+	if cfg.Userjs != nil {
+		s.userjs = userscript.Render(cfg.Userjs, cfg.BaseURL)
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	d.Metrics.build.WithLabelValues(d.Version).Set(1)
-	d.Metrics.reg.MustRegister(newLaneCollector(s))
-	s.mux.Handle("GET /metrics", d.Metrics.handler(s.Log.Warn))
-	if d.OAuth != nil {
-		s.mux.Handle("/auth/discord/", d.OAuth)
+	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
+	if cfg.OAuth != nil {
+		s.mux.Handle("/auth/discord/", cfg.OAuth)
 	}
 	s.readerRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
 	})
-	return s
+	return s, nil
 }
 
 // ServeHTTP applies the body limit and recovers from handler panics.

@@ -56,7 +56,10 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(nil)
-	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
+	hs.Config.Handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hs.Close)
 	good, _, err := svc.MintTokenRow(context.Background(), "200000000000000002", "Ann", "t")
 	if err != nil {

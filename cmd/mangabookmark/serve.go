@@ -145,7 +145,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
-	srv := api.New(api.Deps{
+	srv, err := api.New(api.Config{
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
@@ -157,6 +157,9 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Userjs:  userscript.Source,
 		Metrics: metrics,
 	})
+	if err != nil {
+		return nil, err
+	}
 	return &app{
 		sites:   reg,
 		handler: srv,

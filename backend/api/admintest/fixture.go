@@ -62,8 +62,11 @@ func start(t testing.TB, seed bool) *Fixture {
 		}
 	}
 	metrics := api.NewMetrics()
-	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now },
+	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Lanes: lanes, Now: func() time.Time { return Now },
 		Metrics: metrics, Version: "test"})
+	if err != nil {
+		t.Fatalf("admintest: %v", err)
+	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	return &Fixture{Store: st, Sites: reg, Lanes: lanes, Server: hs, Metrics: metrics}
