@@ -9,8 +9,8 @@ import (
 
 // Write budget per token: a burst, then a steady rate.
 const (
-	writeRate  rate.Limit = 20 // writes per second
-	writeBurst            = 120
+	writeRate  = rate.Limit(20) // writes per second
+	writeBurst = 120
 	// writeTokensMax bounds the limiter map; past it the map starts over
 	// (every token gets a fresh burst), so unknown tokens cannot grow it.
 	writeTokensMax = 10000

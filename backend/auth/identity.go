@@ -12,8 +12,7 @@ type Identity struct {
 	Owner     bool
 }
 
-// ErrUnavailable, wrapped in Authenticate's error, means the token could
-// not be checked (the database did not answer): the API answers 503,
-// retryable, never 401, so a client does not throw away a good token during
-// an outage.
+// ErrUnavailable means the token could not be checked because the database
+// did not answer (Authenticate wraps it): the API answers 503, retryable,
+// never 401, so a client does not throw away a good token during an outage.
 var ErrUnavailable = errors.New("auth: token store unavailable")
