@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,9 +16,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/notify"
+	"mangabookmark/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // secretPath is a fake webhook path; its token must never leak.
 const secretPath = "/api/webhooks/1234567890/s3cr3t-T0KEN-do-not-log"
@@ -72,19 +69,7 @@ func TestEmbedPayloadGolden(t *testing.T) {
 		t.Fatalf("posted body is not JSON: %v", err)
 	}
 	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "embed.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("payload differs from %s:\n got: %s\nwant: %s", golden, got.Bytes(), want)
-	}
+	golden.Check(t, filepath.Join("testdata", "embed.golden.json"), got.Bytes())
 }
 
 func TestEmbedHasNothingElse(t *testing.T) {
