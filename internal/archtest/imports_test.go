@@ -39,7 +39,7 @@ var owners = map[string][]string{
 	"github.com/jackc/pgx/v5":             {"backend/store", "backend/store/dbtest", "backend/config"},
 	"github.com/charmbracelet/bubbletea":  {"tui", "tui/*", "cmd/mbctl/cli"},
 	"github.com/pressly/goose/v3":         {"backend/store", "backend/store/dbtest", "migrations"},
-	"github.com/prometheus/client_golang": {"backend/api", "backend/lanes", "cmd/mangabookmark"},
+	"github.com/prometheus/client_golang": {"backend/api"},
 	"github.com/charmbracelet/bubbles":    {"tui", "tui/*", "cmd/mbctl/cli"},
 	"github.com/charmbracelet/lipgloss":   {"tui", "tui/*", "cmd/mbctl/cli"},
 	"golang.org/x/oauth2":                 {"backend/auth"},
