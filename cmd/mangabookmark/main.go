@@ -48,12 +48,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Getenv))
 }
 
-// exitCode carries an exit kong asks for (after --help, a completion or
-// install-completions) out of the parse, so run returns it instead of the
-// process ending inside kong.
-type exitCode int
-
-func run(args []string, getenv func(string) string) (code int) {
+func run(args []string, getenv func(string) string) int {
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name("mangabookmark"),
@@ -66,18 +61,10 @@ func run(args []string, getenv func(string) string) (code int) {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			c, ok := v.(exitCode)
-			if !ok {
-				panic(v)
-			}
-			code = int(c)
-		}
-	}()
-	// A shell asking for completions (COMP_LINE set) is answered here.
-	kongplete.Complete(parser)
-	kctx, err := parser.Parse(args)
+	kctx, exit, err := parse(parser, args)
+	if exit != nil {
+		return *exit
+	}
 	if err != nil {
 		// A command-line mistake exits 2, like a bad configuration (kong's
 		// own FatalIfErrorf would exit 80).
@@ -120,4 +107,27 @@ type VersionCmd struct{}
 func (VersionCmd) Run() error {
 	fmt.Println("mangabookmark", version)
 	return nil
+}
+
+// exitCode carries an exit kong asks for out of the parse (see parse).
+type exitCode int
+
+// parse answers a shell's completion request (COMP_LINE set) or parses
+// args. An exit kong asks for (after --help, a completion or
+// install-completions) comes back as exit instead of ending the process
+// inside kong.
+func parse(parser *kong.Kong, args []string) (kctx *kong.Context, exit *int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			c, ok := v.(exitCode)
+			if !ok {
+				panic(v)
+			}
+			code := int(c)
+			kctx, exit, err = nil, &code, nil
+		}
+	}()
+	kongplete.Complete(parser)
+	kctx, err = parser.Parse(args)
+	return kctx, nil, err
 }
