@@ -4,8 +4,15 @@ export PATH := $(PATH):/usr/local/go/bin
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
+# golangci-lint is pinned here and built from source by `make lint-install`
+# (.ci/run does it), never downloaded as a binary.
+GOLANGCI_LINT_VERSION := v2.15.0
+GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
+# Packages `make test-race` covers: all of them unless narrowed (CI may
+# narrow it to the packages with goroutines if the whole run is too slow).
+RACE_PKGS ?= ./...
 
-.PHONY: build demo test test-short bench faults lint fmt clean
+.PHONY: build demo test test-short test-race bench faults lint lint-install fmt clean
 
 build: ## build both binaries into bin/
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/mangabookmark ./cmd/mangabookmark
@@ -22,6 +29,10 @@ test-short: ## the quick subset (no browser, no long drives)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -short -count=1 ./...
 
+test-race: ## every test but the fault suite's long forms, under the race detector
+	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
+		$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
+
 bench: ## the benchmark report (also written to docs/benchmarks.md)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} scripts/bench.sh
 
@@ -29,9 +40,14 @@ faults: ## the fault suite against the real binary (internal/proctest builds its
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -v -count=1 -timeout 20m -tags faults ./faults/...
 
-lint: ## gofmt check and go vet
+lint: ## gofmt check, go vet and golangci-lint (.golangci.yml)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	@test -x $(GOLANGCI_LINT) || { echo "golangci-lint is missing: run make lint-install"; exit 1; }
+	$(GOLANGCI_LINT) run ./...
+
+lint-install: ## build the pinned golangci-lint from source into GOPATH/bin
+	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
 fmt:
 	gofmt -w $$(git ls-files '*.go')

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -190,7 +191,7 @@ func TestSecurity(t *testing.T) {
 			read := map[string]any{"reads": []map[string]any{{"site": site, "series_id": id, "number": "3",
 				"url": u, "read_at": time.Now().UTC().Format(time.RFC3339)}}}
 			body, _ = json.Marshal(read)
-			if got, applied := progressApplied(b.url, d.reader, body); got != 400 && got != 422 && !(got == 200 && applied == 0) {
+			if got, applied := progressApplied(b.url, d.reader, body); got != 400 && got != 422 && (got != 200 || applied != 0) {
 				t.Errorf("POST /api/progress with url %q: %d applied %d, want 400/422 or nothing applied", u, got, applied)
 			}
 		}
@@ -198,7 +199,7 @@ func TestSecurity(t *testing.T) {
 		for _, sid := range []string{"../../etc", "x@" + canHost, canHost, "a/../../b", "%2e%2e", "1?x=http://" + canHost} {
 			body, _ := json.Marshal(map[string]any{"reads": []map[string]any{{"site": site, "series_id": sid, "number": "1",
 				"read_at": time.Now().UTC().Format(time.RFC3339)}}})
-			if got, applied := progressApplied(b.url, d.reader, body); got != 400 && got != 422 && !(got == 200 && applied == 0) {
+			if got, applied := progressApplied(b.url, d.reader, body); got != 400 && got != 422 && (got != 200 || applied != 0) {
 				t.Errorf("POST /api/progress with series_id %q: %d applied %d", sid, got, applied)
 			}
 		}
@@ -245,7 +246,7 @@ func TestSecurity(t *testing.T) {
 			cmd.Env = proctest.CleanEnv(d.envList(c.env)...)
 			out, err := cmd.CombinedOutput()
 			cancel()
-			if _, ok := err.(*exec.ExitError); !ok {
+			if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) {
 				t.Errorf("%s: want a non-zero exit, got %v\n%s", c.name, err, out)
 				continue
 			}

@@ -3,7 +3,6 @@ package tui
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,14 +17,8 @@ import (
 
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/api/client"
+	"mangabookmark/internal/golden"
 )
-
-// updating reports -update: the flag is defined by x/exp/golden, which
-// teatest imports, and rewrites our golden files too.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
@@ -103,23 +96,7 @@ func goldenView(t *testing.T, name string, m Model, server string) {
 			t.Errorf("%s: line %d is %d cells wide, over %d: %q", name, i, w, m.width, l)
 		}
 	}
-	path := filepath.Join("testdata", name+".golden")
-	if updating() {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -update creates it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from its golden file (go test -update rewrites it):\n%s", name, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func TestViewsGolden(t *testing.T) {

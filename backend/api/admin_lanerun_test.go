@@ -52,7 +52,7 @@ func TestAdminAfterRealLaneRun(t *testing.T) {
 		m.RunPass(ctx, "browsy")
 	}
 	pass()
-	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: reg, Auth: admintest.Auth{}, Lanes: m, Now: clock.Now}))
+	srv := httptest.NewServer(newServer(t, api.Config{Store: st, Sites: reg, Auth: admintest.Auth{}, Lanes: m, Now: clock.Now}))
 	defer srv.Close()
 	c, _ := client.New(srv.URL, admintest.OwnerToken)
 

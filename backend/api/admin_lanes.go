@@ -93,7 +93,7 @@ func (s *Server) adminLaneView(ctx context.Context, now time.Time, site *sites.S
 	return l, nil
 }
 
-func adminPassView(p store.AdminPass) client.Pass {
+func adminPassView(p store.Pass) client.Pass {
 	return client.Pass{
 		StartedAt: p.StartedAt.UTC(), FinishedAt: p.FinishedAt.UTC(),
 		Due: p.Due, Checked: p.Checked, OK: p.OK, New: p.New, NotFound: p.NotFound,

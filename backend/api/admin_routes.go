@@ -1,6 +1,6 @@
 package api
 
-// adminRoutes registers the Owner's admin API (shared/API.md, Admin). Every
+// adminRoutes registers the Owner's admin API (docs/api.md, Admin). Every
 // route is wrapped in s.admin: 401 without a valid token, 403 for a Reader.
 func (s *Server) adminRoutes() {
 	s.mux.HandleFunc("GET /api/admin/lanes", s.admin(s.adminLanes))

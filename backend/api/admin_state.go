@@ -24,7 +24,7 @@ func adminBehindBy(now time.Time, oldestDueSince *time.Time) time.Duration {
 
 // adminLivePass is the pass in flight the holder last reported, shown only
 // while no pass row newer than its start exists (the pass has not ended).
-func adminLivePass(h store.Holder, last *store.AdminPass) *client.LivePass {
+func adminLivePass(h store.Holder, last *store.Pass) *client.LivePass {
 	if h.Pass == nil || (last != nil && !h.Pass.StartedAt.After(last.StartedAt)) {
 		return nil
 	}

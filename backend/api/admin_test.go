@@ -211,7 +211,7 @@ func TestAdminUnknownSite(t *testing.T) {
 func TestAdminWithoutSites(t *testing.T) {
 	t.Parallel()
 	f := admintest.Start(t)
-	srv := httptest.NewServer(api.New(api.Deps{Store: f.Store, Auth: admintest.Auth{}}))
+	srv := httptest.NewServer(newServer(t, api.Config{Store: f.Store, Auth: admintest.Auth{}}))
 	defer srv.Close()
 	c, _ := client.New(srv.URL, admintest.OwnerToken)
 	if lanes, err := c.Lanes(context.Background()); err != nil || len(lanes) != 0 {

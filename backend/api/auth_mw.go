@@ -5,13 +5,15 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"mangabookmark/backend/auth"
 )
 
 type identityKey struct{}
 
-// identityFrom returns the Identity the auth middleware attached.
-func identityFrom(ctx context.Context) (Identity, bool) {
-	id, ok := ctx.Value(identityKey{}).(Identity)
+// identityFrom returns the auth.Identity the auth middleware attached.
+func identityFrom(ctx context.Context) (auth.Identity, bool) {
+	id, ok := ctx.Value(identityKey{}).(auth.Identity)
 	return id, ok
 }
 
@@ -38,30 +40,30 @@ func (s *Server) admin(h http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
-func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (Identity, bool) {
+func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (auth.Identity, bool) {
 	h := r.Header.Get("Authorization")
 	token, found := strings.CutPrefix(h, "Bearer ")
 	token = strings.TrimSpace(token)
 	if !found || token == "" {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mangabookmark"`)
 		writeError(w, http.StatusUnauthorized, "send your API token as Authorization: Bearer <token>")
-		return Identity{}, false
+		return auth.Identity{}, false
 	}
 	if s.Auth == nil {
 		writeError(w, http.StatusUnauthorized, "this server has no token store configured")
-		return Identity{}, false
+		return auth.Identity{}, false
 	}
 	id, err := s.Auth.Authenticate(r.Context(), token)
-	if errors.Is(err, ErrUnavailable) {
+	if errors.Is(err, auth.ErrUnavailable) {
 		s.Log.Warn("token check failed: database unavailable", "path", r.URL.Path, "error", err)
 		w.Header().Set("Retry-After", "5")
 		writeError(w, http.StatusServiceUnavailable, "the server cannot check tokens right now because its database does not answer; try again shortly")
-		return Identity{}, false
+		return auth.Identity{}, false
 	}
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mangabookmark", error="invalid_token"`)
 		writeError(w, http.StatusUnauthorized, "the token is unknown or revoked; log in again to get a new one")
-		return Identity{}, false
+		return auth.Identity{}, false
 	}
 	return id, true
 }

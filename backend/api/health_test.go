@@ -22,7 +22,7 @@ func TestHealthzFollowsTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv := httptest.NewServer(api.New(api.Deps{Store: st}))
+	srv := httptest.NewServer(newServer(t, api.Config{Store: st}))
 	defer srv.Close()
 
 	get := func() (int, map[string]any) {
@@ -50,7 +50,7 @@ func TestHealthzFollowsTheDatabase(t *testing.T) {
 
 func TestUnknownPathAndHugeBody(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(api.New(api.Deps{}))
+	srv := httptest.NewServer(newServer(t, api.Config{}))
 	defer srv.Close()
 	resp, err := http.Get(srv.URL + "/nope")
 	if err != nil {

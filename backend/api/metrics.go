@@ -4,105 +4,157 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strings"
-	"sync/atomic"
+	"strconv"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/sites"
 )
 
-// httpCounters counts answered requests by status class, for /metrics.
-type httpCounters struct{ byClass [6]atomic.Int64 }
+// Metrics is the Prometheus registry /metrics serves: the Go and process
+// collectors, build info, requests by status class, request latency by
+// route pattern and status class, Lane read latency by Site and outcome,
+// and the Lane gauges read from the database at each scrape. One Metrics
+// serves one Server.
+type Metrics struct {
+	reg       *prometheus.Registry
+	build     *prometheus.GaugeVec
+	requests  *prometheus.CounterVec
+	latency   *prometheus.HistogramVec
+	laneReads *prometheus.HistogramVec
+}
 
-func (c *httpCounters) add(status int) {
-	if i := status / 100; i >= 1 && i <= 5 {
-		c.byClass[i].Add(1)
+// NewMetrics builds the registry with every family but the Lane gauges,
+// which New adds for its Server.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		build: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "mangabookmark_build_info", Help: "Build of the running backend.",
+		}, []string{"version"}),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "mangabookmark_http_requests_total", Help: "Requests answered, by status class.",
+		}, []string{"class"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mangabookmark_http_request_duration_seconds",
+			Help:    "Time to answer a request, by route pattern and status class.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"route", "class"}),
+		laneReads: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "mangabookmark_lane_read_duration_seconds",
+			Help:    "Time one Lane read of one Series took, by Site and outcome.",
+			Buckets: prometheus.ExponentialBuckets(0.05, 2, 10), // 50ms to about 25s
+		}, []string{"site", "outcome"}),
 	}
-}
-
-// statusRecorder remembers the status a handler wrote.
-type statusRecorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *statusRecorder) WriteHeader(code int) {
-	if r.status == 0 {
-		r.status = code
+	for i := 1; i <= 5; i++ {
+		m.requests.WithLabelValues(strconv.Itoa(i) + "xx") // every class shows, even at zero
 	}
-	r.ResponseWriter.WriteHeader(code)
+	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.build, m.requests, m.latency, m.laneReads)
+	return m
 }
 
-func (r *statusRecorder) Write(b []byte) (int, error) {
-	if r.status == 0 {
-		r.status = http.StatusOK
+// ObserveLaneRead records one Lane read; the Lanes call it through
+// lanes.Config.ObserveRead.
+func (m *Metrics) ObserveLaneRead(site string, outcome sites.Outcome, took time.Duration) {
+	m.laneReads.WithLabelValues(site, string(outcome)).Observe(took.Seconds())
+}
+
+// observeRequest counts one answered request and its latency. route is the
+// ServeMux pattern that served it ("/" for the catch-all 404, "unmatched"
+// when none did), so the label set stays as small as the route table.
+func (m *Metrics) observeRequest(route string, status int, took time.Duration) {
+	if status < 100 || status > 599 {
+		return
 	}
-	return r.ResponseWriter.Write(b)
+	class := strconv.Itoa(status/100) + "xx"
+	if route == "" {
+		route = "unmatched"
+	}
+	m.requests.WithLabelValues(class).Inc()
+	m.latency.WithLabelValues(route, class).Observe(took.Seconds())
 }
 
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+// handler serves the registry in the Prometheus exposition format.
+func (m *Metrics) handler(log func(msg string, args ...any)) http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{ErrorLog: promLogger(log)})
+}
+
+// promLogger adapts a slog-style call to promhttp's Println logger.
+type promLogger func(msg string, args ...any)
+
+func (l promLogger) Println(v ...any) { l("cannot gather /metrics", "error", fmt.Sprint(v...)) }
 
 // laneStates is every Lane state word, so each gets a series even at zero.
 var laneStates = []string{client.StateRunning, client.StateIdle, client.StatePaused, client.StateRefusing,
 	client.StateBrowserDown, client.StateNoBrowser, client.StateAsleep, client.StateDisabled}
 
-// metrics writes the Prometheus text exposition: build info, request
-// counts, and one gauge family per Lane fact the admin API shows.
-func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# HELP mangabookmark_build_info Build of the running backend.\n# TYPE mangabookmark_build_info gauge\n")
-	fmt.Fprintf(&b, "mangabookmark_build_info{version=%q} 1\n", s.Version)
-	fmt.Fprintf(&b, "# HELP mangabookmark_http_requests_total Requests answered, by status class.\n# TYPE mangabookmark_http_requests_total counter\n")
-	for i := 1; i <= 5; i++ {
-		fmt.Fprintf(&b, "mangabookmark_http_requests_total{class=\"%dxx\"} %d\n", i, s.counters.byClass[i].Load())
-	}
-	if s.Store != nil {
-		s.laneMetrics(r.Context(), &b)
-	}
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	_, _ = w.Write([]byte(b.String()))
+// laneCollector reads the Lanes at each scrape: whether the database
+// answered (mangabookmark_up) and, when it did, one gauge family per Lane
+// fact the admin API shows.
+type laneCollector struct {
+	s                                             *Server
+	up, series, due, behind, failing, last, state *prometheus.Desc
 }
 
-// laneMetrics writes whether the database answered this scrape and, when it
-// did, one gauge family per Lane fact.
-func (s *Server) laneMetrics(ctx context.Context, b *strings.Builder) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	lanes, err := s.adminLaneViews(ctx, s.Sites.All())
-	up := 1
-	if err != nil {
-		s.Log.Warn("metrics: lane read failed", "error", err)
-		up = 0
+func newLaneCollector(s *Server) *laneCollector {
+	site := []string{"site"}
+	return &laneCollector{
+		s:       s,
+		up:      prometheus.NewDesc("mangabookmark_up", "Whether the database answered this scrape.", nil, nil),
+		series:  prometheus.NewDesc("mangabookmark_lane_series", "Series the Lane polls.", site, nil),
+		due:     prometheus.NewDesc("mangabookmark_lane_due", "Series due now.", site, nil),
+		behind:  prometheus.NewDesc("mangabookmark_lane_behind_by_seconds", "How long past Rest the oldest due Series has waited.", site, nil),
+		failing: prometheus.NewDesc("mangabookmark_lane_failing", "Series holding a failure row.", site, nil),
+		last:    prometheus.NewDesc("mangabookmark_lane_last_pass_timestamp_seconds", "When the Lane's last pass finished (0: never).", site, nil),
+		state:   prometheus.NewDesc("mangabookmark_lane_state", "The Lane's state (1 for the current one).", []string{"site", "state"}, nil),
 	}
-	fmt.Fprintf(b, "# HELP mangabookmark_up Whether the database answered this scrape.\n# TYPE mangabookmark_up gauge\nmangabookmark_up %d\n", up)
-	if err != nil {
+}
+
+// Describe implements prometheus.Collector.
+func (c *laneCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{c.up, c.series, c.due, c.behind, c.failing, c.last, c.state} {
+		ch <- d
+	}
+}
+
+// Collect implements prometheus.Collector; without a store it reports nothing.
+func (c *laneCollector) Collect(ch chan<- prometheus.Metric) {
+	if c.s.Store == nil {
 		return
 	}
-	gauge := func(name, help string, val func(i int) float64) {
-		fmt.Fprintf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name)
-		for i, l := range lanes {
-			fmt.Fprintf(b, "%s{site=%q} %g\n", name, l.Site, val(i))
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	lanes, err := c.s.adminLaneViews(ctx, c.s.Sites.All())
+	if err != nil {
+		c.s.Log.Warn("lane read for /metrics failed", "error", err)
+		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)
+		return
 	}
-	gauge("mangabookmark_lane_series", "Series the Lane polls.", func(i int) float64 { return float64(lanes[i].Series) })
-	gauge("mangabookmark_lane_due", "Series due now.", func(i int) float64 { return float64(lanes[i].Due) })
-	gauge("mangabookmark_lane_behind_by_seconds", "How long past Rest the oldest due Series has waited.", func(i int) float64 { return float64(lanes[i].BehindByS) })
-	gauge("mangabookmark_lane_failing", "Series holding a failure row.", func(i int) float64 { return float64(lanes[i].Failing) })
-	gauge("mangabookmark_lane_last_pass_timestamp_seconds", "When the Lane's last pass finished (0: never).", func(i int) float64 {
-		if p := lanes[i].LastPass; p != nil {
-			return float64(p.FinishedAt.Unix())
-		}
-		return 0
-	})
-	fmt.Fprintf(b, "# HELP mangabookmark_lane_state The Lane's state (1 for the current one).\n# TYPE mangabookmark_lane_state gauge\n")
+	ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 1)
+	gauge := func(d *prometheus.Desc, v float64, site string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, site)
+	}
 	for _, l := range lanes {
+		gauge(c.series, float64(l.Series), l.Site)
+		gauge(c.due, float64(l.Due), l.Site)
+		gauge(c.behind, float64(l.BehindByS), l.Site)
+		gauge(c.failing, float64(l.Failing), l.Site)
+		last := 0.0
+		if l.LastPass != nil {
+			last = float64(l.LastPass.FinishedAt.Unix())
+		}
+		gauge(c.last, last, l.Site)
 		for _, st := range laneStates {
-			v := 0
+			v := 0.0
 			if l.State == st {
 				v = 1
 			}
-			fmt.Fprintf(b, "mangabookmark_lane_state{site=%q,state=%q} %d\n", l.Site, st, v)
+			ch <- prometheus.MustNewConstMetric(c.state, prometheus.GaugeValue, v, l.Site, st)
 		}
 	}
 }

@@ -91,8 +91,11 @@ func BenchmarkProgressSync(b *testing.B) {
 func syncOp(b *testing.B) func(int, int64) error {
 	st := dbtest.New(b)
 	ctx := context.Background()
-	svc := auth.New(st, []byte(testTokenKey), ownerID)
-	srv := httptest.NewServer(api.New(api.Deps{Store: st, Sites: testRegistry(b), Auth: svc, BaseURL: baseURL, NoLimits: true}))
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testTokenKey), OwnerDiscordID: ownerID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(newServer(b, api.Config{Store: st, Sites: testRegistry(b), Auth: svc, BaseURL: baseURL, NoLimits: true}))
 	b.Cleanup(srv.Close)
 	tokens := make([]string, benchClients)
 	for i := range tokens {

@@ -24,7 +24,7 @@ func FuzzProgressBody(f *testing.F) {
 	}
 	// One server and database for the whole run; the invariants hold
 	// whatever earlier inputs stored.
-	e := newReaderEnv(f, func(d *api.Deps) { d.NoLimits = true })
+	e := newReaderEnv(f, func(d *api.Config) { d.NoLimits = true })
 	tok := e.token("200000000000000099")
 	f.Fuzz(func(t *testing.T, body string) {
 		code, resp := post(t, e.srv.URL+"/api/progress", tok, body)

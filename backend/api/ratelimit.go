@@ -3,48 +3,44 @@ package api
 import (
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
-// writeLimiter is a per-token token bucket for write requests, so one
-// runaway client cannot monopolise the database.
-type writeLimiter struct {
-	mu      sync.Mutex
-	now     func() time.Time
-	rate    float64 // tokens per second
-	burst   float64
-	buckets map[int64]*bucket
-}
+// Write budget per token: a burst, then a steady rate.
+const (
+	writeRate  = rate.Limit(20) // writes per second
+	writeBurst = 120
+	// writeTokensMax bounds the limiter map; past it the map starts over
+	// (every token gets a fresh burst), so unknown tokens cannot grow it.
+	writeTokensMax = 10000
+)
 
-type bucket struct {
-	tokens float64
-	last   time.Time
+// writeLimiter gives each token its own rate.Limiter for write requests,
+// so one runaway client cannot monopolise the database. Time comes from
+// the server's clock, so tests drive it.
+type writeLimiter struct {
+	mu     sync.Mutex
+	now    func() time.Time
+	tokens map[int64]*rate.Limiter
 }
 
 func newWriteLimiter(now func() time.Time) *writeLimiter {
-	return &writeLimiter{now: now, rate: 20, burst: 120, buckets: map[int64]*bucket{}}
+	return &writeLimiter{now: now, tokens: map[int64]*rate.Limiter{}}
 }
 
-// allow takes one token for tokenID and reports whether the write may go on.
+// allow takes one write from tokenID's budget and reports whether the
+// write may go on.
 func (l *writeLimiter) allow(tokenID int64) bool {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := l.now()
-	b, ok := l.buckets[tokenID]
+	lim, ok := l.tokens[tokenID]
 	if !ok {
-		if len(l.buckets) > 10000 {
-			l.buckets = map[int64]*bucket{}
+		if len(l.tokens) > writeTokensMax {
+			l.tokens = map[int64]*rate.Limiter{}
 		}
-		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[tokenID] = b
+		lim = rate.NewLimiter(writeRate, writeBurst)
+		l.tokens[tokenID] = lim
 	}
-	b.tokens += now.Sub(b.last).Seconds() * l.rate
-	if b.tokens > l.burst {
-		b.tokens = l.burst
-	}
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
+	l.mu.Unlock()
+	return lim.AllowN(l.now(), 1)
 }

@@ -67,18 +67,23 @@ func testRegistry(t testing.TB) *sites.Registry {
 	return reg
 }
 
-func newReaderEnv(t testing.TB, opts ...func(*api.Deps)) *readerEnv {
+func newReaderEnv(t testing.TB, opts ...func(*api.Config)) *readerEnv {
 	t.Helper()
 	st := dbtest.New(t)
 	e := &readerEnv{t: t, st: st, reg: testRegistry(t), logs: &lockedBuffer{}, now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.auth = auth.New(st, []byte(testTokenKey), ownerID).WithLogger(log).WithClock(func() time.Time { return e.now })
-	deps := api.Deps{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
+	var err error
+	e.auth, err = auth.New(auth.Config{Store: st, TokenKey: []byte(testTokenKey), OwnerDiscordID: ownerID,
+		Log: log, Now: func() time.Time { return e.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := api.Config{Store: st, Sites: e.reg, Auth: e.auth, Log: log, Now: func() time.Time { return e.now },
 		BaseURL: baseURL, Userjs: userscript.Source}
 	for _, o := range opts {
 		o(&deps)
 	}
-	srv := api.New(deps)
+	srv := newServer(t, deps)
 	e.srv = httptest.NewServer(srv)
 	t.Cleanup(e.srv.Close)
 	return e

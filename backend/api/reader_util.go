@@ -10,7 +10,7 @@ import (
 )
 
 // limitWrites answers 429 when the calling token has used up its write
-// budget (Deps.NoLimits turns the limit off for benchmarks).
+// budget (Config.NoLimits turns the limit off for benchmarks).
 func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, _ := identityFrom(r.Context())

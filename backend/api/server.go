@@ -3,10 +3,13 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"time"
 
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -16,26 +19,15 @@ import (
 // MaxBodyBytes is the largest request body accepted (413 above it).
 const MaxBodyBytes = 1 << 20
 
-// Identity is who a valid token belongs to.
-type Identity struct {
-	ReaderID  int64
-	TokenID   int64
-	DiscordID string
-	Name      string
-	Owner     bool
-}
-
-// ErrUnavailable, wrapped in an Authenticator's error, means the token could
-// not be checked (the database did not answer): answered 503, retryable,
-// never 401, so a client does not throw away a good token during an outage.
-var ErrUnavailable = errors.New("api: token store unavailable")
-
-// Authenticator resolves a bearer token to an Identity. It returns an error
-// for a missing, unknown or revoked token (answered 401), or one wrapping
-// ErrUnavailable when it cannot tell (answered 503).
+// Authenticator resolves a bearer token to an auth.Identity. It returns an
+// error for a missing, unknown or revoked token (answered 401), or one
+// wrapping auth.ErrUnavailable when it cannot tell (answered 503).
+// *auth.Service implements it; tests plug in fixed identities.
 type Authenticator interface {
-	Authenticate(ctx context.Context, token string) (Identity, error)
+	Authenticate(ctx context.Context, token string) (auth.Identity, error)
 }
+
+var _ Authenticator = (*auth.Service)(nil)
 
 // Lanes is what the admin API needs of the running Poll Lanes: waking a Lane
 // so a Forced Poll or a pause takes effect at once, and the in-process facts
@@ -45,19 +37,20 @@ type Lanes interface {
 	Runtime(site string) lanes.Runtime
 }
 
-// Deps are the server's collaborators.
-type Deps struct {
+// Config is the server's collaborators and settings.
+type Config struct {
 	Store    *store.Store
 	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
 	Auth     Authenticator
 	Lanes    Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
-	BaseURL  string       // PUBLIC_BASE_URL
+	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
 	Version  string
-	Userjs   []byte // the userscript template; nil serves 404
-	NoLimits bool   // disable per-token write rate limits (benchmarks)
+	Userjs   []byte   // the userscript template; nil serves 404
+	NoLimits bool     // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics // the /metrics registry, for this server alone; nil: New makes one
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -66,47 +59,59 @@ var emptyRegistry, _ = sites.NewRegistry(nil)
 
 // Server is the HTTP handler of the whole contract.
 type Server struct {
-	Deps
-	mux      *http.ServeMux
-	limiter  *writeLimiter
-	counts   adminCountCache // the admin API's periodically recounted totals
-	counters httpCounters    // answered requests by status class, for /metrics
-	userjs   []byte          // Deps.Userjs rendered for BaseURL once, at New
+	Config
+	mux     *routeMux
+	limiter *writeLimiter
+	counts  adminCountCache // the admin API's periodically recounted totals
+	userjs  []byte          // Config.Userjs rendered for BaseURL once, at New
 }
 
-// New builds the Server and its routes.
-func New(d Deps) *Server {
-	if d.Log == nil {
-		d.Log = slog.New(slog.DiscardHandler)
+// New builds the Server and its routes, or says what in cfg is wrong.
+func New(cfg Config) (*Server, error) {
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("api: new: BaseURL %q is not an absolute http(s) URL", cfg.BaseURL)
+		}
 	}
-	if d.Now == nil {
-		d.Now = time.Now
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	if d.Sites == nil {
-		d.Sites = emptyRegistry
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
-	s := &Server{Deps: d, mux: http.NewServeMux(), limiter: newWriteLimiter(d.Now)}
-	if d.Userjs != nil {
-		s.userjs = userscript.Render(d.Userjs, d.BaseURL)
+	if cfg.Sites == nil {
+		cfg.Sites = emptyRegistry
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now)}
+	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
+		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
+	}
+	cfg.Metrics.build.WithLabelValues(cfg.Version).Set(1)
+	if cfg.Userjs != nil {
+		s.userjs = userscript.Render(cfg.Userjs, cfg.BaseURL)
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.HandleFunc("GET /metrics", s.metrics)
-	if d.OAuth != nil {
-		s.mux.Handle("/auth/discord/", d.OAuth)
+	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
+	if cfg.OAuth != nil {
+		s.mux.Handle("/auth/discord/", cfg.OAuth)
 	}
 	s.readerRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
 	})
-	return s
+	return s, nil
 }
 
 // ServeHTTP applies the body limit and recovers from handler panics.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
+			if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 				panic(v)
 			}
 			s.Log.Error("handler panic", "path", r.URL.Path, "panic", v)
@@ -119,11 +124,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 	rec := &statusRecorder{ResponseWriter: w}
+	start := time.Now() // wall time on purpose: latency is measured, not simulated
 	s.mux.ServeHTTP(rec, r)
 	if rec.status == 0 {
 		rec.status = http.StatusOK // nothing written: net/http answers 200
 	}
-	s.counters.add(rec.status)
+	s.Metrics.observeRequest(r.Pattern, rec.status, time.Since(start))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {

@@ -3,8 +3,6 @@ package auth
 import (
 	"sync"
 	"time"
-
-	"mangabookmark/backend/api"
 )
 
 // authCacheTTL is how long a successful authentication is remembered, so
@@ -23,23 +21,23 @@ type authCache struct {
 }
 
 type cachedIdentity struct {
-	id    api.Identity
+	id    Identity
 	until time.Time
 }
 
 func newAuthCache() *authCache { return &authCache{entries: map[string]cachedIdentity{}} }
 
-func (c *authCache) get(digest []byte, now time.Time) (api.Identity, bool) {
+func (c *authCache) get(digest []byte, now time.Time) (Identity, bool) {
 	c.mu.RLock()
 	e, ok := c.entries[string(digest)]
 	c.mu.RUnlock()
 	if !ok || !now.Before(e.until) {
-		return api.Identity{}, false
+		return Identity{}, false
 	}
 	return e.id, true
 }
 
-func (c *authCache) put(digest []byte, id api.Identity, now time.Time) {
+func (c *authCache) put(digest []byte, id Identity, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.entries) >= authCacheMax {

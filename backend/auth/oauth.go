@@ -52,7 +52,7 @@ func NewOAuth(svc *Service, conf OAuthConfig) *OAuth {
 	}
 	conf.BaseURL = strings.TrimRight(conf.BaseURL, "/")
 	return &OAuth{svc: svc, conf: conf, ep: discordProduction,
-		client: &http.Client{Timeout: 20 * time.Second}, log: log.With("component", "oauth")}
+		client: &http.Client{Timeout: 20 * time.Second}, log: log}
 }
 
 func (o *OAuth) oauth2Config() *oauth2.Config {

@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/store/dbtest"
 )
 
@@ -145,13 +144,13 @@ func newLoginEnv(t *testing.T) *loginEnv {
 	st := dbtest.New(t)
 	e := &loginEnv{discord: newFakeDiscord(t), logs: &syncBuf{}}
 	log := slog.New(slog.NewJSONHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.svc = New(st, []byte(testKey), ownerID).WithLogger(log)
+	e.svc = mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID, Log: log})
 	var handler http.Handler
 	e.api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(e.api.Close)
 	o := NewOAuth(e.svc, OAuthConfig{ClientID: clientID, ClientSecret: clientSecret, GuildID: guildID, BaseURL: e.api.URL, Log: log})
 	o.ep = discordEndpoints{AuthURL: e.discord.srv.URL + "/oauth2/authorize", TokenURL: e.discord.srv.URL + "/api/oauth2/token", APIBase: e.discord.srv.URL + "/api"}
-	handler = api.New(api.Deps{Store: st, Auth: e.svc, OAuth: o, Log: log, BaseURL: e.api.URL})
+	handler = NewAPIServer(st, e.svc, o, log, e.api.URL)
 	return e
 }
 

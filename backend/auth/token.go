@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/config"
 	"mangabookmark/backend/store"
 )
 
@@ -52,32 +52,37 @@ type Service struct {
 	cache     *authCache
 }
 
-var _ api.Authenticator = (*Service)(nil)
+// Config configures the token service.
+type Config struct {
+	Store *store.Store // required
+	// TokenKey is TOKEN_KEY: empty (no token can be checked; every check
+	// answers ErrInvalidToken) or at least config.MinTokenKeyLen bytes.
+	TokenKey []byte
+	// OwnerDiscordID is OWNER_DISCORD_ID ("" when no Owner is configured).
+	OwnerDiscordID string
+	Log            *slog.Logger     // nil: discard; never handed a token or key
+	Now            func() time.Time // nil: time.Now; created, used and revoked times
+}
 
-// New builds the token service over the store. tokenKey is TOKEN_KEY;
-// ownerDiscordID is OWNER_DISCORD_ID ("" when no Owner is configured).
-func New(st *store.Store, tokenKey []byte, ownerDiscordID string) *Service {
+// New builds the token service, or says what in cfg is wrong.
+func New(cfg Config) (*Service, error) {
+	switch {
+	case cfg.Store == nil:
+		return nil, errors.New("auth: new: no store")
+	case len(cfg.TokenKey) > 0 && len(cfg.TokenKey) < config.MinTokenKeyLen:
+		return nil, fmt.Errorf("auth: new: TOKEN_KEY is %d bytes; use at least %d", len(cfg.TokenKey), config.MinTokenKeyLen)
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 	return &Service{
-		st: st, key: append([]byte(nil), tokenKey...), owner: ownerDiscordID,
-		now: time.Now, rand: rand.Reader, log: slog.New(slog.DiscardHandler),
+		st: cfg.Store, key: append([]byte(nil), cfg.TokenKey...), owner: cfg.OwnerDiscordID,
+		now: cfg.Now, rand: rand.Reader, log: cfg.Log,
 		lastTouch: map[int64]time.Time{}, cache: newAuthCache(),
-	}
-}
-
-// WithLogger sets the logger (never handed a token or key) and returns s.
-func (s *Service) WithLogger(l *slog.Logger) *Service {
-	if l != nil {
-		s.log = l
-	}
-	return s
-}
-
-// WithClock sets the clock used for created, used and revoked times.
-func (s *Service) WithClock(now func() time.Time) *Service {
-	if now != nil {
-		s.now = now
-	}
-	return s
+	}, nil
 }
 
 // OwnerDiscordID returns the configured Owner's Discord id ("" when unset).
@@ -101,9 +106,9 @@ func wellFormed(token string) bool {
 }
 
 // Authenticate resolves a bearer token to the Identity of its Reader.
-func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity, error) {
+func (s *Service) Authenticate(ctx context.Context, token string) (Identity, error) {
 	if len(s.key) == 0 || !wellFormed(token) {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	want := s.digest(token)
 	if id, ok := s.cache.get(want, s.now()); ok {
@@ -112,19 +117,19 @@ func (s *Service) Authenticate(ctx context.Context, token string) (api.Identity,
 	}
 	row, err := s.st.ActiveTokenByHMAC(ctx, want)
 	if errors.Is(err, store.ErrNotFound) {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	if err != nil {
 		// The token may well be good: say the store failed, not the token.
-		return api.Identity{}, fmt.Errorf("auth: authenticate: %w: %w", api.ErrUnavailable, err)
+		return Identity{}, fmt.Errorf("auth: authenticate: %w: %w", ErrUnavailable, err)
 	}
 	// The lookup matched on the index; compare again in constant time so
 	// no comparison of secret material ever short-circuits.
 	if subtle.ConstantTimeCompare(row.HMAC, want) != 1 {
-		return api.Identity{}, ErrInvalidToken
+		return Identity{}, ErrInvalidToken
 	}
 	s.touch(ctx, row.ID)
-	id := api.Identity{
+	id := Identity{
 		ReaderID:  row.ReaderID,
 		TokenID:   row.ID,
 		DiscordID: row.DiscordID,

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
 
@@ -16,7 +17,7 @@ func TestTokenLifecycle(t *testing.T) {
 	st := dbtest.New(t)
 	ctx := context.Background()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	svc := New(st, []byte(testKey), ownerID).WithClock(func() time.Time { return now })
+	svc := mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID, Now: func() time.Time { return now }})
 
 	plain, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Alice", "laptop")
 	if err != nil {
@@ -46,7 +47,7 @@ func TestTokenLifecycle(t *testing.T) {
 		t.Fatalf("authenticate: %+v %v", id, err)
 	}
 	// A different TOKEN_KEY does not accept the token.
-	if _, err := New(st, []byte(testKey+"x"), ownerID).Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {
+	if _, err := mustNew(t, Config{Store: st, TokenKey: []byte(testKey + "x"), OwnerDiscordID: ownerID}).Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("other key: %v", err)
 	}
 
@@ -97,10 +98,10 @@ func TestOwnerToken(t *testing.T) {
 	t.Parallel()
 	st := dbtest.New(t)
 	ctx := context.Background()
-	if _, _, err := New(st, []byte(testKey), "").MintOwnerToken(ctx, "mbctl"); !errors.Is(err, ErrNoOwner) {
+	if _, _, err := mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ""}).MintOwnerToken(ctx, "mbctl"); !errors.Is(err, ErrNoOwner) {
 		t.Fatalf("no owner configured: %v", err)
 	}
-	svc := New(st, []byte(testKey), ownerID)
+	svc := mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID})
 	plain, row, err := svc.MintOwnerToken(ctx, "mbctl")
 	if err != nil || row.DiscordID != ownerID || row.Name != "mbctl" {
 		t.Fatalf("owner token: %+v %v", row, err)
@@ -110,10 +111,10 @@ func TestOwnerToken(t *testing.T) {
 		t.Fatalf("owner identity: %+v %v", id, err)
 	}
 	// Without TOKEN_KEY nothing is minted and nothing authenticates.
-	if _, _, err := New(st, nil, ownerID).MintTokenRow(ctx, "2", "", "x"); err == nil || !strings.Contains(err.Error(), "TOKEN_KEY") {
+	if _, _, err := mustNew(t, Config{Store: st, OwnerDiscordID: ownerID}).MintTokenRow(ctx, "2", "", "x"); err == nil || !strings.Contains(err.Error(), "TOKEN_KEY") {
 		t.Fatalf("mint without key: %v", err)
 	}
-	if _, err := New(st, nil, ownerID).Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {
+	if _, err := mustNew(t, Config{Store: st, OwnerDiscordID: ownerID}).Authenticate(ctx, plain); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("authenticate without key: %v", err)
 	}
 	toks, err := svc.ListTokens(ctx)
@@ -129,8 +130,8 @@ func TestRevocationElsewhereWithinTheCacheTTL(t *testing.T) {
 	st := dbtest.New(t)
 	ctx := context.Background()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	server := New(st, []byte(testKey), ownerID).WithClock(func() time.Time { return now })
-	cli := New(st, []byte(testKey), ownerID)
+	server := mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID, Now: func() time.Time { return now }})
+	cli := mustNew(t, Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: ownerID})
 	plain, row, err := cli.MintTokenRow(ctx, "2", "", "x")
 	if err != nil {
 		t.Fatal(err)
@@ -158,5 +159,30 @@ func TestRevocationElsewhereWithinTheCacheTTL(t *testing.T) {
 	}
 	if _, err := server.Authenticate(ctx, plain2); !errors.Is(err, ErrInvalidToken) {
 		t.Fatalf("revoked here: %v", err)
+	}
+}
+
+// mustNew is New for a Config the test knows to be good.
+func mustNew(t *testing.T, cfg Config) *Service {
+	t.Helper()
+	svc, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+// TestNewValidates: New refuses what cannot work instead of correcting it.
+func TestNewValidates(t *testing.T) {
+	t.Parallel()
+	if _, err := New(Config{TokenKey: []byte(testKey)}); err == nil || !strings.Contains(err.Error(), "store") {
+		t.Errorf("no store: %v", err)
+	}
+	_, err := New(Config{Store: &store.Store{}, TokenKey: []byte("short-s3cr3t")})
+	if err == nil || !strings.Contains(err.Error(), "TOKEN_KEY") || strings.Contains(err.Error(), "s3cr3t") {
+		t.Errorf("short key: %v", err)
+	}
+	if _, err := New(Config{Store: &store.Store{}}); err != nil {
+		t.Errorf("no key (checks nothing, but runs): %v", err)
 	}
 }

@@ -9,12 +9,15 @@ import (
 )
 
 // FromConfig builds the token service from the validated configuration and,
-// when Discord login is configured, the handler for api.Deps.OAuth (nil
+// when Discord login is configured, the handler for api.Config.OAuth (nil
 // otherwise, so the server answers 404 on /auth/discord/*).
-func FromConfig(st *store.Store, cfg config.Config, log *slog.Logger) (*Service, http.Handler) {
-	svc := New(st, cfg.TokenKey, cfg.OwnerDiscordID).WithLogger(log)
+func FromConfig(st *store.Store, cfg config.Config, log *slog.Logger) (*Service, http.Handler, error) {
+	svc, err := New(Config{Store: st, TokenKey: cfg.TokenKey, OwnerDiscordID: cfg.OwnerDiscordID, Log: log})
+	if err != nil {
+		return nil, nil, err
+	}
 	if !cfg.OAuthEnabled() {
-		return svc, nil
+		return svc, nil, nil
 	}
 	return svc, NewOAuth(svc, OAuthConfig{
 		ClientID:     cfg.DiscordClientID,
@@ -22,5 +25,5 @@ func FromConfig(st *store.Store, cfg config.Config, log *slog.Logger) (*Service,
 		GuildID:      cfg.DiscordGuildID,
 		BaseURL:      cfg.PublicBaseURL,
 		Log:          log,
-	})
+	}), nil
 }

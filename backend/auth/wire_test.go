@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"mangabookmark/backend/config"
+	"mangabookmark/backend/store"
 )
 
 func TestFromConfig(t *testing.T) {
 	t.Parallel()
-	svc, h := FromConfig(nil, config.Config{TokenKey: []byte(testKey), OwnerDiscordID: ownerID}, nil)
-	if svc == nil || h != nil || svc.OwnerDiscordID() != ownerID {
-		t.Fatalf("without Discord: %v %v", svc, h)
+	svc, h, err := FromConfig(&store.Store{}, config.Config{TokenKey: []byte(testKey), OwnerDiscordID: ownerID}, nil)
+	if err != nil || svc == nil || h != nil || svc.OwnerDiscordID() != ownerID {
+		t.Fatalf("without Discord: %v %v %v", svc, h, err)
 	}
-	_, h = FromConfig(nil, config.Config{TokenKey: []byte(testKey), DiscordClientID: clientID,
+	_, h, _ = FromConfig(&store.Store{}, config.Config{TokenKey: []byte(testKey), DiscordClientID: clientID,
 		DiscordClientSecret: clientSecret, DiscordGuildID: guildID, PublicBaseURL: "https://mb.example.org"}, nil)
 	if h == nil {
 		t.Fatal("no OAuth handler with Discord configured")

@@ -8,17 +8,17 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// apply writes what one read means (SPEC "Outcomes of one read"): a good
+// apply writes what one read means (docs/architecture.md, "Outcomes and what they write"): a good
 // read updates the Series and deletes its failure row; not_found,
 // no_chapter, unfetchable and errors upsert the failure row (failing_since
 // kept, an unchanged word writes nothing); refused and unreachable write
 // nothing. Store errors are logged and the Lane goes on.
-func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.DueSeries, r sites.Result) {
+func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.DueSeries, r sites.Result) {
 	s := l.site
 	now := m.clock.Now()
 	log := l.log.With("series_id", d.SeriesID, "outcome", string(r.Outcome))
-	switch r.Outcome {
-	case sites.OK:
+	switch o := r.Outcome; {
+	case o == sites.OK:
 		res.OK++
 		ch := r.Facts.Latest
 		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL}
@@ -37,21 +37,21 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *PassResult, d store.D
 		if ok.NeedCover {
 			m.covers.heal(s, d.SeriesID, ok.CoverURL)
 		}
-	case sites.NotFound, sites.NoChapter, sites.Unfetchable, sites.Errors:
+	case o.WritesFailure():
 		countFailure(res, r.Outcome)
 		log.Info("lanes: read failed", "status", r.Status, "error", errText(r.Err))
 		if err := m.cfg.Store.UpsertFailure(ctx, s.Name, d.SeriesID, string(r.Outcome), now); err != nil {
 			log.Error("lanes: cannot write the failure row", "error", err)
 		}
-	case sites.Refused:
+	case o == sites.Refused:
 		res.Refused++
 		log.Info("lanes: read refused by a challenge", "status", r.Status, "error", errText(r.Err))
-	case sites.Unreachable:
+	case o == sites.Unreachable:
 		res.Unreachable++
 	}
 }
 
-func countFailure(res *PassResult, o sites.Outcome) {
+func countFailure(res *store.Pass, o sites.Outcome) {
 	switch o {
 	case sites.NotFound:
 		res.NotFound++
@@ -73,7 +73,7 @@ func errText(err error) string {
 
 // record writes the pass row (on every return path, shutdown included),
 // prunes old rows at most hourly, and then calls the notices hook.
-func (m *Manager) record(ctx context.Context, l *lane, res *PassResult) {
+func (m *Manager) record(ctx context.Context, l *lane, res *store.Pass) {
 	res.FinishedAt = m.clock.Now()
 	if res.Skip == SkipStopped && l.lockLost.Load() {
 		res.Skip = SkipLockLost // the heartbeat stopped the Lane, not shutdown

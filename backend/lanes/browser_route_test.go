@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store"
 )
 
 // Issue 5's acceptance, at the Lane level: the real browser route over
@@ -158,7 +159,7 @@ func TestBrowserKilledMidPassGatesBrowserLanes(t *testing.T) {
 	}
 
 	type passOut struct {
-		res  lanes.PassResult
+		res  store.Pass
 		pace time.Duration
 	}
 	done := make(chan passOut, 1)

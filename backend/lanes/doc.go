@@ -26,7 +26,7 @@
 //   - Behind by: how long past its due time the oldest due Series has waited
 //     (its Forced Poll time, created_at when never checked, else
 //     latest_checked_at + Rest); zero when nothing is due.
-//   - Outcomes (SPEC "Outcomes of one read"): ok updates the Series (title,
+//   - Outcomes (docs/architecture.md, "Outcomes and what they write"): ok updates the Series (title,
 //     cover URL, Latest Chapter; latest_seen_at only when the number moved;
 //     counted as new when a known number moved) and deletes the failure row;
 //     not_found, no_chapter, unfetchable and errors upsert it with one

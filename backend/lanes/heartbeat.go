@@ -116,7 +116,7 @@ func (m *Manager) heartbeat(ctx context.Context, l *lane, check func(context.Con
 
 // startPass marks the pass in flight and beats at once, so the console sees
 // it from its first read.
-func (m *Manager) startPass(ctx context.Context, l *lane, res *PassResult) {
+func (m *Manager) startPass(ctx context.Context, l *lane, res *store.Pass) {
 	l.beat.setPass(&store.LivePass{StartedAt: res.StartedAt, Due: res.Due})
 	m.beat(ctx, l)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
 )
 
 // lane is the state one Site's Lane carries between passes.
@@ -22,7 +23,7 @@ type lane struct {
 	lastFetch   time.Time // Lane clock time of the last fetch, across passes
 	lastPrune   time.Time
 	floorLogged time.Time
-	last        PassResult // the pass before, for the wake gate (LeftDue)
+	last        store.Pass // the pass before, for the wake gate (LeftDue)
 
 	beat     beatState
 	lockLost atomic.Bool // the heartbeat found the lock gone: a pass cut short records lock_lost

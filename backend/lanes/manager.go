@@ -66,6 +66,9 @@ type Config struct {
 	// WatchEvery is the wall-time period of this process's watchdog, which
 	// judges the stall notice of every Site, held here or not (default 1m).
 	WatchEvery time.Duration
+	// ObserveRead, when set, is told how long each finished read of one
+	// Series took (Lane time) and its outcome: the /metrics histogram.
+	ObserveRead func(site string, outcome sites.Outcome, took time.Duration)
 }
 
 // Watcher is an Evaluator that can also judge a Site from outside its Lane

@@ -9,17 +9,14 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// PassResult is what one pass did; it is the poll_passes row it wrote.
-type PassResult = store.Pass
-
 // RunPass runs one pass of the Site's Lane now and returns its result and
 // the pace to wait before the next. The Lane goroutine calls the same code;
 // tests call RunPass to drive a Lane step by step. An unknown Site returns
 // a zero result and an error-free zero pace.
-func (m *Manager) RunPass(ctx context.Context, site string) (PassResult, time.Duration) {
+func (m *Manager) RunPass(ctx context.Context, site string) (store.Pass, time.Duration) {
 	l := m.lanes[site]
 	if l == nil {
-		return PassResult{Site: site}, 0
+		return store.Pass{Site: site}, 0
 	}
 	return m.runPass(ctx, l)
 }
@@ -27,12 +24,12 @@ func (m *Manager) RunPass(ctx context.Context, site string) (PassResult, time.Du
 // runPass is one pass: gates, due read, fetches in turn with the effective
 // gap between them, outcome writes. Every return goes through the deferred
 // record (one poll_passes row, pruning, the notices hook).
-func (m *Manager) runPass(ctx context.Context, l *lane) (res PassResult, pace time.Duration) {
+func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace time.Duration) {
 	l.passMu.Lock()
 	defer l.passMu.Unlock()
 	s := l.site
 	now := m.clock.Now()
-	res = PassResult{Site: s.Name, StartedAt: now}
+	res = store.Pass{Site: s.Name, StartedAt: now}
 	defer func() { m.record(ctx, l, &res) }()
 	l.beat.progress(0)
 
@@ -89,7 +86,7 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res PassResult, pace ti
 }
 
 // readAll reads the batch in order, one fetch per effective gap.
-func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch []store.DueSeries, gap time.Duration) (PassResult, time.Duration) {
+func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, gap time.Duration) (store.Pass, time.Duration) {
 	s := l.site
 	refused := 0
 	for i, d := range batch {
@@ -133,6 +130,9 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *PassResult, batch [
 		if ctx.Err() != nil {
 			res.Skip = SkipStopped
 			return *res, 0
+		}
+		if m.cfg.ObserveRead != nil {
+			m.cfg.ObserveRead(s.Name, r.Outcome, m.clock.Now().Sub(stamp))
 		}
 		res.Checked++
 		l.beat.progress(res.Checked)
@@ -197,7 +197,7 @@ func (m *Manager) nextDuePace(ctx context.Context, l *lane, now time.Time) time.
 	return clampPace(next.Sub(now))
 }
 
-func (m *Manager) storeError(ctx context.Context, l *lane, res *PassResult, err error) (PassResult, time.Duration) {
+func (m *Manager) storeError(ctx context.Context, l *lane, res *store.Pass, err error) (store.Pass, time.Duration) {
 	if ctx.Err() != nil {
 		res.Skip = SkipStopped
 		return *res, 0

@@ -32,16 +32,30 @@ type Discord struct {
 	log     *slog.Logger
 }
 
-// NewDiscord returns a sender for the webhook URL. A nil client gets one
-// with a 10s timeout; a nil log discards.
-func NewDiscord(webhookURL string, client *http.Client, log *slog.Logger) *Discord {
-	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
+// Config configures a Discord sender.
+type Config struct {
+	// WebhookURL is DISCORD_WEBHOOK_URL: required, an absolute http(s)
+	// URL. It holds the webhook's secret, so it is never logged nor quoted
+	// in an error.
+	WebhookURL string
+	Client     *http.Client // nil: a client with a 10s timeout
+	Log        *slog.Logger // nil: discard
+}
+
+// New returns a sender for the webhook, or an error when the URL is not
+// an absolute http(s) URL.
+func New(cfg Config) (*Discord, error) {
+	u, err := url.Parse(cfg.WebhookURL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, errors.New("notify: new: the webhook URL is not an absolute http(s) URL")
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if cfg.Client == nil {
+		cfg.Client = &http.Client{Timeout: 10 * time.Second}
 	}
-	return &Discord{webhook: webhookURL, client: client, log: log}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Discord{webhook: cfg.WebhookURL, client: cfg.Client, log: cfg.Log}, nil
 }
 
 type payload struct {

@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,9 +16,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/notify"
+	"mangabookmark/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata golden files")
 
 // secretPath is a fake webhook path; its token must never leak.
 const secretPath = "/api/webhooks/1234567890/s3cr3t-T0KEN-do-not-log"
@@ -60,7 +57,7 @@ func TestEmbedPayloadGolden(t *testing.T) {
 	var c captured
 	srv := httptest.NewServer(c.handler(http.StatusNoContent, ""))
 	defer srv.Close()
-	d := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil)
+	d := newDiscord(t, srv.URL+secretPath, srv.Client())
 	if err := d.Send(context.Background(), sample); err != nil {
 		t.Fatalf("send: %v", err)
 	}
@@ -72,19 +69,7 @@ func TestEmbedPayloadGolden(t *testing.T) {
 		t.Fatalf("posted body is not JSON: %v", err)
 	}
 	got.WriteByte('\n')
-	golden := filepath.Join("testdata", "embed.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create): %v", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		t.Errorf("payload differs from %s:\n got: %s\nwant: %s", golden, got.Bytes(), want)
-	}
+	golden.Check(t, filepath.Join("testdata", "embed.golden.json"), got.Bytes())
 }
 
 func TestEmbedHasNothingElse(t *testing.T) {
@@ -157,7 +142,7 @@ func TestSendStatuses(t *testing.T) {
 			var c captured
 			srv := httptest.NewServer(c.handler(tc.status, tc.answer))
 			defer srv.Close()
-			err := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil).Send(context.Background(), sample)
+			err := newDiscord(t, srv.URL+secretPath, srv.Client()).Send(context.Background(), sample)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v, want error %v", err, tc.wantErr)
 			}
@@ -181,7 +166,7 @@ func TestRetryAfterHeader(t *testing.T) {
 		w.WriteHeader(http.StatusTooManyRequests)
 	}))
 	defer srv.Close()
-	err := notify.NewDiscord(srv.URL+secretPath, srv.Client(), nil).Send(context.Background(), sample)
+	err := newDiscord(t, srv.URL+secretPath, srv.Client()).Send(context.Background(), sample)
 	if !errors.Is(err, notify.ErrRateLimited) || !strings.Contains(err.Error(), "retry after 3s") {
 		t.Fatalf("err = %v", err)
 	}
@@ -228,7 +213,10 @@ func TestWebhookURLNeverLeaks(t *testing.T) {
 	}
 	var errs []error
 	for _, tc := range cases {
-		err := notify.NewDiscord(tc.url, nil, log).Send(tc.ctx, sample)
+		d, err := notify.New(notify.Config{WebhookURL: tc.url, Log: log})
+		if err == nil {
+			err = d.Send(tc.ctx, sample)
+		}
 		if err == nil {
 			t.Errorf("%s: want an error", tc.name)
 			continue
@@ -254,5 +242,31 @@ func TestWebhookURLNeverLeaks(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "\n"); n != 2 || strings.Contains(logs.String(), "s3cr3t") {
 		t.Errorf("start logs (%d lines):\n%s", n, logs.String())
+	}
+}
+
+// newDiscord is notify.New for a URL the test knows to be good.
+func newDiscord(t *testing.T, webhookURL string, client *http.Client) *notify.Discord {
+	t.Helper()
+	d, err := notify.New(notify.Config{WebhookURL: webhookURL, Client: client})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestNewRefusesABadWebhookURL: New validates instead of sending to a URL
+// that cannot work, and its error never quotes the secret.
+func TestNewRefusesABadWebhookURL(t *testing.T) {
+	t.Parallel()
+	for _, u := range []string{"", "discord.com/api/webhooks/1/s3cr3t", "ftp://discord.com/api/webhooks/1/s3cr3t", "https:///s3cr3t", "http://[::1]:namedport/s3cr3t"} {
+		d, err := notify.New(notify.Config{WebhookURL: u})
+		if err == nil || d != nil {
+			t.Errorf("New(%q) = %v, %v; want an error", u, d, err)
+			continue
+		}
+		if strings.Contains(err.Error(), "s3cr3t") {
+			t.Errorf("New(%q) error quotes the secret: %v", u, err)
+		}
 	}
 }

@@ -42,6 +42,12 @@ func FromWebhook(webhookURL string, client *http.Client, log *slog.Logger) Func 
 		log.Info("owner notices off: DISCORD_WEBHOOK_URL is not set")
 		return nil
 	}
+	d, err := New(Config{WebhookURL: webhookURL, Client: client, Log: log})
+	if err != nil {
+		// config.Load refuses such a URL first; this guards other callers.
+		log.Error("owner notices off: DISCORD_WEBHOOK_URL is not an absolute http(s) URL")
+		return nil
+	}
 	log.Info("owner notices on: posting to the Discord webhook")
-	return NewDiscord(webhookURL, client, log).Send
+	return d.Send
 }

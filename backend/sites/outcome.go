@@ -6,7 +6,7 @@ import "errors"
 // in poll_failures and counted in poll_passes, so they never change.
 type Outcome string
 
-// The outcomes of one read (SPEC "Outcomes of one read").
+// The outcomes of one read (docs/architecture.md, "Outcomes and what they write").
 const (
 	OK          Outcome = "ok"          // Latest Chapter read
 	NotFound    Outcome = "not_found"   // the Series is gone (404/410 or the Site's not-found page)

@@ -36,11 +36,8 @@ type AdminLaneSnapshot struct {
 	PausedUntil    *time.Time
 	PauseReason    string
 	RefuseUntil    *time.Time
-	LastPass       *AdminPass
+	LastPass       *Pass // the newest poll_passes row (its ID is not read here)
 }
-
-// AdminPass is one poll_passes row (the Lanes' Pass; ID is not read here).
-type AdminPass = Pass
 
 const adminPassColumns = `site, started_at, finished_at, due, checked, ok, new, not_found,
 	no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms`
@@ -106,7 +103,7 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 		}
 		snap.OldestDueSince = earliest(earliest(sinceNew, sinceRest), sinceForce)
 		if pSite != nil {
-			snap.LastPass = &AdminPass{
+			snap.LastPass = &Pass{
 				Site: *pSite, StartedAt: *pStart, FinishedAt: *pFinish, Due: *pDue, Checked: *pChecked,
 				OK: *pOK, New: *pNew, NotFound: *pNF, NoChapter: *pNC, Unfetchable: *pUnf, Errors: *pErr,
 				Refused: *pRef, Unreachable: *pUnr, Skip: *pSkip,

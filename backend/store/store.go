@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -25,6 +27,11 @@ type Store struct {
 	merge  *merger // one-read progress requests, merged (progress_merge.go)
 }
 
+// MinConns is the smallest pool the backend runs on: the Lanes, their lock
+// connections and the API share it. A DATABASE_URL without pool_max_conns
+// gets at least this many; one that asks for fewer is refused.
+const MinConns = 8
+
 // Open connects a pool to dsn and checks the database answers. The error
 // never quotes dsn, which may hold a password.
 func Open(ctx context.Context, dsn string) (*Store, error) {
@@ -32,8 +39,11 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if err != nil {
 		return nil, errors.New("store: open: DATABASE_URL is not a valid PostgreSQL URL")
 	}
-	if cfg.MaxConns < 8 {
-		cfg.MaxConns = 8
+	switch {
+	case setsMaxConns(dsn) && cfg.MaxConns < MinConns:
+		return nil, fmt.Errorf("store: open: pool_max_conns=%d in DATABASE_URL is below %d, the fewest connections the backend runs on", cfg.MaxConns, MinConns)
+	case cfg.MaxConns < MinConns:
+		cfg.MaxConns = MinConns // pgxpool's default follows the CPU count
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
@@ -120,4 +130,18 @@ func notFound(what string, err error) error {
 		return ErrNotFound
 	}
 	return fmt.Errorf("store: %s: %w", what, err)
+}
+
+// setsMaxConns reports whether dsn (URL or keyword/value form) names
+// pool_max_conns itself.
+func setsMaxConns(dsn string) bool {
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Query().Has("pool_max_conns")
+	}
+	for _, f := range strings.Fields(dsn) {
+		if strings.HasPrefix(f, "pool_max_conns=") {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func TestDeleteSeriesCascadesFailureRow(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("failure rows after delete = %d, want 0", n)
 	}
-	if err := st.DeleteSeries(ctx, "mangapill", "2"); err != store.ErrNotFound {
+	if err := st.DeleteSeries(ctx, "mangapill", "2"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("second delete: %v, want ErrNotFound", err)
 	}
 }
@@ -102,7 +103,7 @@ func TestEnsureSeriesKeepsExisting(t *testing.T) {
 	if got.URL != "https://x/a" {
 		t.Fatalf("url overwritten: %q", got.URL)
 	}
-	if _, err := st.GetSeries(ctx, "mangadex", "zzz"); err != store.ErrNotFound {
+	if _, err := st.GetSeries(ctx, "mangadex", "zzz"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("missing series: %v", err)
 	}
 }

@@ -183,7 +183,10 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	}
 	st := dbtest.New(t)
 	ctx := context.Background()
-	svc := auth.New(st, []byte(testKey), "")
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	token, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Ann", "browser test")
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +195,10 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	be.start()
 	t.Cleanup(be.stop)
 	base := "http://" + be.addr
-	be.handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: base, Userjs: userscript.Source})
+	be.handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: base, Userjs: userscript.Source})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	page := newPage(t, ws, 60*time.Second)
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}

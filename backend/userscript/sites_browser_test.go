@@ -65,7 +65,10 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	}
 	st := dbtest.New(t)
 	ctx := context.Background()
-	svc := auth.New(st, []byte(testKey), "")
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	token, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Ann", "browser test")
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +78,10 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(nil)
-	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL, Userjs: userscript.Source})
+	hs.Config.Handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL, Userjs: userscript.Source})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hs.Close)
 	// mangapill/2 is bookmarked with a Latest Chapter past what is read.
 	if _, err := st.AddBookmark(ctx, reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {

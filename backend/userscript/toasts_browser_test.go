@@ -51,9 +51,15 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := dbtest.New(t)
-	svc := auth.New(st, []byte(testKey), "")
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
+	if err != nil {
+		t.Fatal(err)
+	}
 	hs := httptest.NewServer(nil)
-	hs.Config.Handler = api.New(api.Deps{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
+	hs.Config.Handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(hs.Close)
 	good, _, err := svc.MintTokenRow(context.Background(), "200000000000000002", "Ann", "t")
 	if err != nil {

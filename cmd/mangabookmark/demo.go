@@ -107,7 +107,10 @@ func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry
 			}
 		}
 	}
-	svc := auth.New(st, key, ownerID)
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: key, OwnerDiscordID: ownerID})
+	if err != nil {
+		return err
+	}
 	tok, _, err := svc.MintOwnerToken(ctx, "demo console")
 	if err != nil {
 		return err

@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/alecthomas/kong"
+	"github.com/willabides/kongplete"
 
 	"mangabookmark/backend/config"
 )
@@ -29,6 +30,8 @@ type CLI struct {
 	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
 	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
+
+	InstallCompletions kongplete.InstallCompletions `cmd:"" help:"Print the line that turns on tab completion in your login shell (bash, zsh or fish); add it to the shell's startup file."`
 }
 
 // Env is what every command receives: the logger and a lazily validated
@@ -61,13 +64,17 @@ func runLookup(args []string, getenv func(string) string, lookup func(string) (s
 		kong.Name("mangabookmark"),
 		kong.Description("Self-hosted manga bookmark backend: API, Poll Lanes and operator commands."),
 		kong.UsageOnError(),
+		kong.Exit(func(c int) { panic(exitCode(c)) }),
 		kong.Vars{"sim_modes": simModes()},
 	)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	kctx, err := parser.Parse(args)
+	kctx, exit, err := parse(parser, args)
+	if exit != nil {
+		return *exit
+	}
 	if err != nil {
 		// A command-line mistake exits 2, like a bad configuration (kong's
 		// own FatalIfErrorf would exit 80).
@@ -110,4 +117,27 @@ type VersionCmd struct{}
 func (VersionCmd) Run() error {
 	fmt.Println("mangabookmark", version)
 	return nil
+}
+
+// exitCode carries an exit kong asks for out of the parse (see parse).
+type exitCode int
+
+// parse answers a shell's completion request (COMP_LINE set) or parses
+// args. An exit kong asks for (after --help, a completion or
+// install-completions) comes back as exit instead of ending the process
+// inside kong.
+func parse(parser *kong.Kong, args []string) (kctx *kong.Context, exit *int, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			c, ok := v.(exitCode)
+			if !ok {
+				panic(v)
+			}
+			code := int(c)
+			kctx, exit, err = nil, &code, nil
+		}
+	}()
+	kongplete.Complete(parser)
+	kctx, err = parser.Parse(args)
+	return kctx, nil, err
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
 	"os/exec"
@@ -28,7 +29,7 @@ func TestServeAnswersHealthzAndShutsDownGracefully(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill()
+	defer func() { _ = cmd.Process.Kill() }()
 
 	var resp *http.Response
 	var err error
@@ -83,8 +84,8 @@ func TestStartupErrorsAreClear(t *testing.T) {
 			cmd := exec.CommandContext(ctx, proctest.Binary(t), "serve")
 			cmd.Env = proctest.CleanEnv(tc.env...)
 			out, err := cmd.CombinedOutput()
-			ee, ok := err.(*exec.ExitError)
-			if !ok {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
 				t.Fatalf("want exit %d, got %v\n%s", tc.code, err, out)
 			}
 			if ee.ExitCode() != tc.code {

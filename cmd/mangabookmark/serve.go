@@ -108,7 +108,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
 	}
-	authSvc, oauth := auth.FromConfig(st, cfg, log)
+	authSvc, oauth, err := auth.FromConfig(st, cfg, log.With("component", "auth"))
+	if err != nil {
+		return nil, err
+	}
 	if len(cfg.TokenKey) == 0 {
 		log.Warn("TOKEN_KEY is unset: no token can be checked, so every API call but /healthz answers 401")
 	}
@@ -125,31 +128,38 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		log.Info("BROWSER_WS_URL is unset: browser Sites are skipped; plain Sites poll and stored covers are served")
 	}
 
-	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log)
+	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
+	metrics := api.NewMetrics()
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
 		Plain:   sites.NewPlain(sites.PlainOptions{}),
 		Browser: browserRoute,
-		Log:     log,
+		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
-		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log),
+		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log.With("component", "notices")),
+		// The Lane read histogram of /metrics.
+		ObserveRead: metrics.ObserveLaneRead,
 	})
 	if err != nil {
 		return nil, err
 	}
 
-	srv := api.New(api.Deps{
+	srv, err := api.New(api.Config{
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
 		Lanes:   mgr,
-		Log:     log,
+		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
 		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
+		Metrics: metrics,
 	})
+	if err != nil {
+		return nil, err
+	}
 	return &app{
 		sites:   reg,
 		handler: srv,

@@ -60,7 +60,12 @@ func tokenService(ctx context.Context, env *Env) (*auth.Service, func(), error) 
 		st.Close()
 		return nil, nil, err
 	}
-	return auth.New(st, cfg.TokenKey, cfg.OwnerDiscordID).WithLogger(env.Log), st.Close, nil
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: cfg.TokenKey, OwnerDiscordID: cfg.OwnerDiscordID, Log: env.Log.With("component", "auth")})
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return svc, st.Close, nil
 }
 
 func writer(w io.Writer) io.Writer {

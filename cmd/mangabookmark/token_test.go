@@ -40,7 +40,10 @@ func TestTokenCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc := auth.New(st, []byte(vars["TOKEN_KEY"]), vars["OWNER_DISCORD_ID"])
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(vars["TOKEN_KEY"]), OwnerDiscordID: vars["OWNER_DISCORD_ID"]})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rid, err := svc.Authenticate(ctx, reader)
 	if err != nil || rid.Owner || rid.Name != "Ann" {
 		t.Fatalf("reader token: %+v %v", rid, err)
@@ -65,7 +68,11 @@ func TestTokenCommands(t *testing.T) {
 	}
 	// A fresh service, as the serving process sees it once its 10 s
 	// authentication cache has passed.
-	if _, err := auth.New(st, []byte(vars["TOKEN_KEY"]), "").Authenticate(ctx, reader); err == nil {
+	fresh, err := auth.New(auth.Config{Store: st, TokenKey: []byte(vars["TOKEN_KEY"])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fresh.Authenticate(ctx, reader); err == nil {
 		t.Fatal("revoked token still authenticates")
 	}
 	if err := (&TokenRevokeCmd{ID: 99999, out: &out}).Run(ctx, env); err == nil || !strings.Contains(err.Error(), "token list") {

@@ -40,7 +40,7 @@ func Binary(t testing.TB) string {
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/mangabookmark")
 		cmd.Dir = filepath.Dir(strings.TrimSpace(string(root)))
 		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("%v: %s", err, out)
+			buildErr = fmt.Errorf("%w: %s", err, out)
 		}
 	})
 	if buildErr != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
@@ -34,6 +35,8 @@ type Fixture struct {
 	Sites  *sites.Registry
 	Lanes  *FakeLanes
 	Server *httptest.Server
+	// Metrics is the server's /metrics registry.
+	Metrics *api.Metrics
 }
 
 // URL is the base URL of the running server.
@@ -59,10 +62,15 @@ func start(t testing.TB, seed bool) *Fixture {
 			t.Fatalf("admintest: seed: %v", err)
 		}
 	}
-	srv := api.New(api.Deps{Store: st, Sites: reg, Auth: Auth{}, Lanes: fl, Now: func() time.Time { return Now }})
+	metrics := api.NewMetrics()
+	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Lanes: fl, Now: func() time.Time { return Now },
+		Metrics: metrics, Version: "test"})
+	if err != nil {
+		t.Fatalf("admintest: %v", err)
+	}
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
-	return &Fixture{Store: st, Sites: reg, Lanes: fl, Server: hs}
+	return &Fixture{Store: st, Sites: reg, Lanes: fl, Server: hs, Metrics: metrics}
 }
 
 // Registry is the fixture's six Sites, three of them on the browser route,
@@ -85,14 +93,14 @@ func Registry(t testing.TB) *sites.Registry {
 type Auth struct{}
 
 // Authenticate resolves OwnerToken and ReaderToken.
-func (Auth) Authenticate(_ context.Context, token string) (api.Identity, error) {
+func (Auth) Authenticate(_ context.Context, token string) (auth.Identity, error) {
 	switch token {
 	case OwnerToken:
-		return api.Identity{ReaderID: 1, TokenID: 1, DiscordID: "100", Name: "owner", Owner: true}, nil
+		return auth.Identity{ReaderID: 1, TokenID: 1, DiscordID: "100", Name: "owner", Owner: true}, nil
 	case ReaderToken:
-		return api.Identity{ReaderID: 2, TokenID: 2, DiscordID: "200", Name: "reader"}, nil
+		return auth.Identity{ReaderID: 2, TokenID: 2, DiscordID: "200", Name: "reader"}, nil
 	}
-	return api.Identity{}, errors.New("admintest: unknown token")
+	return auth.Identity{}, errors.New("admintest: unknown token")
 }
 
 // FakeLanes records wakes and answers a fixed runtime per Site.

@@ -1,5 +1,5 @@
 // Package client is the typed Go client of the whole HTTP contract
-// (shared/API.md): the Reader API, the Owner's admin API and health. mbctl,
+// (docs/api.md): the Reader API, the Owner's admin API and health. mbctl,
 // the dashboard and end-to-end tests use it. The wire types here are also the
 // ones the server encodes (bookmarks, /api/me, the admin bodies), so the two
 // cannot drift apart.

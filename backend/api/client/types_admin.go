@@ -14,7 +14,8 @@ const (
 	StateDisabled    = "disabled"     // the poll switch is off (or no Lanes run in this process)
 )
 
-// Failure outcomes a failing Series can hold.
+// Outcomes lists the failure outcomes a failing Series can hold (the
+// outcomes that write a failure row, in backend/sites' order).
 var Outcomes = []string{"not_found", "no_chapter", "unfetchable", "errors"}
 
 // Pass is one Lane pass: its counts of due, checked and each outcome.

@@ -131,7 +131,7 @@ func ensureTemplate(ctx context.Context) (string, error) {
 	if _, err := c.Exec(ctx, "SELECT pg_advisory_lock(714023)"); err != nil {
 		return "", err
 	}
-	defer c.Exec(context.Background(), "SELECT pg_advisory_unlock(714023)")
+	defer func() { _, _ = c.Exec(context.Background(), "SELECT pg_advisory_unlock(714023)") }()
 	var exists bool
 	if err := c.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
 		return "", err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,9 +14,8 @@ import (
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/cmd/mbctl/cli"
+	"mangabookmark/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 type run struct {
 	code           int
@@ -51,25 +49,9 @@ func ownerEnv(f *admintest.Fixture) map[string]string {
 	return map[string]string{"MBCTL_SERVER": f.URL(), "MBCTL_TOKEN": admintest.OwnerToken}
 }
 
-func golden(t *testing.T, name, got string) {
+func goldenFile(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), []byte(got))
 }
 
 func TestReadCommandsGolden(t *testing.T) {
@@ -101,7 +83,7 @@ func TestReadCommandsGolden(t *testing.T) {
 			if asJSON && !json.Valid([]byte(r.stdout)) {
 				t.Errorf("mbctl %v printed invalid JSON: %s", args, r.stdout)
 			}
-			golden(t, name, r.stdout)
+			goldenFile(t, name, r.stdout)
 		}
 	}
 }
@@ -127,7 +109,7 @@ func TestActCommandsGolden(t *testing.T) {
 			if r.code != 0 || r.stderr != "" {
 				t.Fatalf("mbctl %v = %d, stderr %q", args, r.code, r.stderr)
 			}
-			golden(t, name, r.stdout)
+			goldenFile(t, name, r.stdout)
 			if got := f.Lanes.Wakes(); len(got) != 1 || got[0] != args[len(args)-len(c.args)+1] {
 				t.Errorf("mbctl %v woke %v", args, got)
 			}

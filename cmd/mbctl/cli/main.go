@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/mattn/go-isatty"
+	"github.com/willabides/kongplete"
 
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
@@ -62,6 +63,8 @@ type CLI struct {
 	Login     LoginCmd     `cmd:"" help:"Check a server and token and save them to the config file."`
 	Health    HealthCmd    `cmd:"" help:"Check that the server and its database answer (no token needed)."`
 	Version   VersionCmd   `cmd:"" help:"Print mbctl's version."`
+
+	InstallCompletions kongplete.InstallCompletions `cmd:"" help:"Print the line that turns on tab completion in your login shell (bash, zsh or fish); add it to the shell's startup file."`
 }
 
 // Globals are the flags every command takes.
@@ -116,6 +119,9 @@ func Main(args []string, env Env) (code int) {
 			}
 		}
 	}()
+	// A shell asking for completions (COMP_LINE set) is answered here and
+	// exits 0 through kong.Exit; otherwise this returns at once.
+	kongplete.Complete(parser)
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "mbctl: %v\n(run `mbctl --help` for usage)\n", err)

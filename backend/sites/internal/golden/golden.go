@@ -1,19 +1,19 @@
 // Package golden compares what an adapter extracts from a testdata fixture
-// with a reviewed golden file beside it; `go test -update` rewrites them.
+// with a reviewed golden file beside it, rendered as JSON, through the
+// repository's one golden helper (internal/golden); `go test -update`
+// rewrites them.
 package golden
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // Fixture reads testdata/name.
 func Fixture(t testing.TB, name string) []byte {
@@ -56,18 +56,5 @@ func Check(t testing.TB, name string, out sites.Outcome, f sites.Facts) {
 		t.Fatal(err)
 	}
 	got = append(got, '\n')
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s:\n got %s\nwant %s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
