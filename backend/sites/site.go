@@ -53,6 +53,11 @@ type Facts struct {
 	Title    string
 	CoverURL string
 	Latest   *Chapter // nil when the page had no recognisable Latest Chapter
+
+	// Rows is how many chapter rows the read saw; Skipped counts the rows
+	// it passed over, by reason ("no number", "other language", ...).
+	Rows    int
+	Skipped map[string]int
 }
 
 // Result is the whole answer of one read: the outcome word, the facts when
