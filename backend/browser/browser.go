@@ -108,6 +108,9 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	if err != nil {
 		return nil, err
 	}
+	// Whatever the read's end, a tab still open leaves the Site's page, so
+	// none of its timers or sockets run on between reads.
+	defer c.blank()
 	doc, err := b.open(ctx, c, t, req.Site, req.Page)
 	if err != nil {
 		return nil, b.fail(ctx, c, "open "+req.Page, err)
@@ -116,7 +119,7 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	if req.Data != "" {
 		res, err = b.readData(ctx, c, t, req)
 	} else {
-		res, err = b.readPage(ctx, c, t, doc)
+		res, err = b.readPage(ctx, c, t, req, doc)
 	}
 	if err != nil {
 		return nil, b.fail(ctx, c, "read", err)
@@ -172,6 +175,13 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 			c.close()
 			return nil, nil, fmt.Errorf("browser: version: %w (%v)", sites.ErrUnreachable, err)
 		}
+	}
+	// Set on every connect: a restarted sidecar starts with its default
+	// (save to its Downloads folder), and a Site page can answer with an
+	// attachment. Without the setting no read runs.
+	if err := c.denyDownloads(tctx); err != nil {
+		c.close()
+		return nil, nil, fmt.Errorf("browser: deny downloads: %w (%v)", sites.ErrUnreachable, err)
 	}
 	if err := c.openTab(tctx); err != nil {
 		c.close()

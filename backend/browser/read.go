@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -55,6 +56,8 @@ func (b *Browser) eval(ctx context.Context, c *conn, t *tab, expr string, await 
 
 // fetched is fetchJS's answer.
 type fetched struct {
+	Page    string            `json:"page"`
+	Error   string            `json:"error"`
 	Status  int               `json:"status"`
 	Headers map[string]string `json:"headers"`
 	URL     string            `json:"url"`
@@ -74,6 +77,12 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	if err := b.eval(rctx, c, t, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
 	}
+	if err := stayed(req, f.Page); err != nil {
+		return nil, err
+	}
+	if f.Error != "" {
+		return nil, &pageError{msg: fmt.Sprintf("fetch %s in page: script: %s", req.Data, f.Error)}
+	}
 	if f.Over {
 		return nil, fmt.Errorf("fetch %s in page: body over %d bytes: %w", req.Data, b.opts.maxBody, sites.ErrTooLarge)
 	}
@@ -92,20 +101,57 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	return res, nil
 }
 
-// readPage returns the settled page's HTML with its navigation status.
-func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, doc *document) (*sites.Response, error) {
+// pageHTML is htmlJS's answer.
+type pageHTML struct {
+	URL         string `json:"url"`
+	Status      int    `json:"status"`
+	ContentType string `json:"contentType"`
+	HTML        string `json:"html"`
+}
+
+// readPage returns the settled page's HTML with its URL and status, all
+// read in one evaluation of the same document. The navigation's headers
+// are added when that document is the one the wait settled on.
+func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Request, doc *document) (*sites.Response, error) {
 	rctx, cancel := context.WithTimeout(ctx, b.opts.readTimeout)
 	defer cancel()
-	var html string
-	if err := b.eval(rctx, c, t, htmlJS, false, &html); err != nil {
+	var p pageHTML
+	if err := b.eval(rctx, c, t, htmlJS, false, &p); err != nil {
 		return nil, fmt.Errorf("page html: %w", err)
 	}
-	if len(html) > b.opts.maxBody {
-		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(html), b.opts.maxBody, sites.ErrTooLarge)
+	if err := stayed(req, p.URL); err != nil {
+		return nil, err
 	}
-	res := &sites.Response{Status: doc.status, Header: doc.header, Body: []byte(html)}
-	if u, err := url.Parse(doc.url); err == nil && doc.url != "" {
-		res.FinalURL = u
+	if len(p.HTML) > b.opts.maxBody {
+		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(p.HTML), b.opts.maxBody, sites.ErrTooLarge)
 	}
+	res := &sites.Response{Status: p.Status, Header: http.Header{}, Body: []byte(p.HTML)}
+	if p.URL == doc.url {
+		res.Header = doc.header.Clone()
+		if res.Status == 0 {
+			res.Status = doc.status
+		}
+	} else if p.ContentType != "" {
+		res.Header.Set("Content-Type", p.ContentType)
+	}
+	res.FinalURL, _ = url.Parse(p.URL)
 	return res, nil
+}
+
+// stayed refuses a read whose document is not on the Site (or, without a
+// Site, not on the page's host): a page that sent the tab elsewhere, to
+// a local service or the sidecar's own DevTools port, must not have that
+// document read as the Site's. The error is a plain page error (outcome
+// errors): nothing of the document is used.
+func stayed(req sites.Request, docURL string) error {
+	u, err := url.Parse(docURL)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		if req.Site != nil && req.Site.OwnsHost(u.Host) {
+			return nil
+		}
+		if pu, perr := url.Parse(req.Page); req.Site == nil && perr == nil && strings.EqualFold(pu.Host, u.Host) {
+			return nil
+		}
+	}
+	return &pageError{msg: fmt.Sprintf("the page left the Site for %.200q: read refused", docURL)}
 }
