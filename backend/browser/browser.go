@@ -22,6 +22,11 @@ const tabOpenTimeout = 30 * time.Second
 // sites.ErrUnreachable so a read cut short by shutdown writes no failure row.
 var ErrClosed = fmt.Errorf("browser: closed: %w", sites.ErrUnreachable)
 
+// ErrTabBusy is returned by a Fetch whose context ended while it waited for
+// the one tab, held by other reads. It wraps sites.ErrUnreachable: the read
+// never reached the Site, so it is no evidence about the page.
+var ErrTabBusy = fmt.Errorf("browser: the tab stayed busy with other reads: %w", sites.ErrUnreachable)
+
 // Browser is the browser route: a sites.Fetcher that reads pages through
 // one tab of a Chrome sidecar. It is safe for concurrent use; concurrent
 // Fetches take turns on the tab.
@@ -100,7 +105,9 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	select {
 	case b.tab <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("browser: wait for the tab: %w", ctx.Err())
+		// The read never reached the page: it says nothing about the
+		// Series, so it classifies as unreachable (no failure row).
+		return nil, fmt.Errorf("browser: wait for the tab: %w (%v)", ErrTabBusy, ctx.Err())
 	}
 	defer func() { <-b.tab }()
 

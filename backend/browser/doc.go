@@ -50,7 +50,9 @@
 //     sites.ErrChallenge (refused) for a challenge still up at the deadline;
 //     sites.ErrUnreachable (unreachable) for a sidecar that refuses, closes
 //     or loses the connection, stops answering, or whose tab crashed (the
-//     connection is then dropped and the next Fetch dials again);
+//     connection is then dropped and the next Fetch dials again), and for
+//     a read whose context ended while it queued for the tab (ErrTabBusy:
+//     it never reached the page);
 //     sites.ErrTooLarge, ErrTooManyRedirects, ErrOffSite and ErrWrongType
 //     (unfetchable) for a body over the limit (5 MiB), a redirect loop, a
 //     redirect off the Site, or a document Chrome would download rather than
