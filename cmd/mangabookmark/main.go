@@ -28,6 +28,7 @@ type CLI struct {
 	Token   TokenCmd   `cmd:"" help:"Create, list and revoke API tokens."`
 	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
 	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
+	Probe   ProbeCmd   `cmd:"" help:"Read one Series URL the way its Lane would and print what was found (writes nothing to the database)."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 }
 
@@ -75,7 +76,8 @@ func run(args []string, getenv func(string) string) int {
 	if err := kctx.Run(env); err != nil {
 		fmt.Fprintln(os.Stderr, "mangabookmark:", err)
 		var cerr *config.Error
-		if errors.As(err, &cerr) {
+		var uerr *usageError
+		if errors.As(err, &cerr) || errors.As(err, &uerr) {
 			return 2
 		}
 		return 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -104,9 +105,9 @@ type app struct {
 func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	log := env.Log
 	sites.Version = version
-	reg, err := registry.FromEnv(cfg.SiteOrigins)
+	reg, err := newRegistry(cfg)
 	if err != nil {
-		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
+		return nil, err
 	}
 	authSvc, oauth := auth.FromConfig(st, cfg, log)
 	if len(cfg.TokenKey) == 0 {
@@ -116,10 +117,9 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		log.Info("Discord login is off (DISCORD_CLIENT_ID unset); mint tokens with `mangabookmark token create`")
 	}
 
-	var bro *browser.Browser
 	var browserRoute sites.Fetcher
-	if cfg.BrowserWSURL != "" {
-		bro = browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
+	bro := newBrowserRoute(cfg, log)
+	if bro != nil {
 		browserRoute = bro
 	} else {
 		log.Info("BROWSER_WS_URL is unset: browser Sites are skipped; plain Sites poll and stored covers are served")
@@ -129,7 +129,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
-		Plain:   sites.NewPlain(sites.PlainOptions{}),
+		Plain:   newPlainRoute(),
 		Browser: browserRoute,
 		Log:     log,
 		Enabled: cfg.PollEnabled,
@@ -161,6 +161,29 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			}
 		},
 	}, nil
+}
+
+// newRegistry builds the Site registry with SITE_ORIGINS applied; the
+// Lanes and `probe` share it.
+func newRegistry(cfg config.Config) (*sites.Registry, error) {
+	reg, err := registry.FromEnv(cfg.SiteOrigins)
+	if err != nil {
+		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
+	}
+	return reg, nil
+}
+
+// newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
+// plain Sites through.
+func newPlainRoute() sites.Fetcher { return sites.NewPlain(sites.PlainOptions{}) }
+
+// newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and
+// `probe`) read browser Sites through; nil when the variable is unset.
+func newBrowserRoute(cfg config.Config, log *slog.Logger) *browser.Browser {
+	if cfg.BrowserWSURL == "" {
+		return nil
+	}
+	return browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
 }
 
 // laneView adapts the Lane manager to what the admin API reads.
