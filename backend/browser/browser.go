@@ -117,7 +117,7 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	}
 	// Whatever the read's end, a tab still open leaves the Site's page, so
 	// none of its timers or sockets run on between reads.
-	defer c.blank()
+	defer b.blank(c)
 	doc, err := b.open(ctx, c, t, req.Site, req.Page)
 	if err != nil {
 		return nil, b.fail(ctx, c, "open "+req.Page, err)

@@ -254,24 +254,6 @@ func (c *conn) denyDownloads(ctx context.Context) error {
 		proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny}, nil)
 }
 
-// blank sends the open tab, if any, to about:blank, which ends the Site
-// page's scripts, timers and connections (Chrome tears the old document
-// down a moment after the navigation answers: about 0.1s, over a second
-// on a loaded machine). When the tab does not answer in time it is closed;
-// the next Fetch opens a fresh one.
-func (c *conn) blank() {
-	t := c.current()
-	if t == nil || c.broken() != "" {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var nav proto.PageNavigateResult
-	if err := c.tabCall(ctx, t, "Page.navigate", proto.PageNavigate{URL: "about:blank"}, &nav); err != nil || nav.ErrorText != "" {
-		c.closeTab()
-	}
-}
-
 // userAgent is the browser's own User-Agent without the "Headless" mark
 // that headless Chrome adds and Cloudflare singles out.
 func (c *conn) userAgent(ctx context.Context) (string, error) {

@@ -37,8 +37,10 @@
 //   - Hostile pages. Every connect (a restarted sidecar included) sets
 //     Browser.setDownloadBehavior to deny, so a Site answering with an
 //     attachment leaves no file on the sidecar. After every read the tab
-//     goes to about:blank, so a page's timers and sockets do not run on
-//     between reads. The document is read in one evaluation with its own
+//     goes to about:blank (the page is asked to replace itself, which ends
+//     the old document at once in its own renderer; a page that cancels
+//     that gets Page.navigate), so a page's timers and sockets do not run
+//     on between reads. The document is read in one evaluation with its own
 //     location.href, and a document that is not on the Site's hosts (a
 //     page that sent the tab to a local service or to the sidecar's
 //     DevTools port) is refused as a plain error (errors): nothing of it

@@ -69,6 +69,13 @@ func newHostileSite(t testing.TB, devtools string) *hostileSite {
 	mux.HandleFunc("/timers/", func(w http.ResponseWriter, r *http.Request) {
 		page(w, `<script>setInterval(() => fetch('/tick?t=' + Date.now(), {cache: 'no-store'}), 20);</script>`)
 	})
+	mux.HandleFunc("/timers-sticky/", func(w http.ResponseWriter, r *http.Request) {
+		// Cancels every navigation it is asked to make, then keeps polling.
+		page(w, `<script>
+if (window.navigation) navigation.addEventListener('navigate', e => e.preventDefault());
+setInterval(() => fetch('/tick?t=' + Date.now(), {cache: 'no-store'}), 20);
+</script>`)
+	})
 	mux.HandleFunc("/tick", func(w http.ResponseWriter, r *http.Request) {
 		h.ticks.Add(1)
 		if ms, err := strconv.ParseInt(r.URL.Query().Get("t"), 10, 64); err == nil {
@@ -195,6 +202,7 @@ func TestTabLeftBlankAfterRead(t *testing.T) {
 		{"/timers/7", ""},
 		{"/timers/7", h.URL + "/api/7"},
 		{"/timers-challenge/7", ""}, // refused, the tab is kept
+		{"/timers-sticky/7", ""},    // refuses to leave when asked
 	} {
 		res, err := h.fetch(t, b, tc.page, tc.data)
 		if tc.page == "/timers-challenge/7" {
