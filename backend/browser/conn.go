@@ -247,13 +247,6 @@ func (c *conn) openTab(ctx context.Context) error {
 	return nil
 }
 
-// denyDownloads tells the browser to refuse every download: a read wants
-// a document to look at, never a file left on the sidecar's disk.
-func (c *conn) denyDownloads(ctx context.Context) error {
-	return c.call(ctx, "", "Browser.setDownloadBehavior",
-		proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny}, nil)
-}
-
 // userAgent is the browser's own User-Agent without the "Headless" mark
 // that headless Chrome adds and Cloudflare singles out.
 func (c *conn) userAgent(ctx context.Context) (string, error) {

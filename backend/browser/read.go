@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -136,22 +135,4 @@ func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Reque
 	}
 	res.FinalURL, _ = url.Parse(p.URL)
 	return res, nil
-}
-
-// stayed refuses a read whose document is not on the Site (or, without a
-// Site, not on the page's host): a page that sent the tab elsewhere, to
-// a local service or the sidecar's own DevTools port, must not have that
-// document read as the Site's. The error is a plain page error (outcome
-// errors): nothing of the document is used.
-func stayed(req sites.Request, docURL string) error {
-	u, err := url.Parse(docURL)
-	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-		if req.Site != nil && req.Site.OwnsHost(u.Host) {
-			return nil
-		}
-		if pu, perr := url.Parse(req.Page); req.Site == nil && perr == nil && strings.EqualFold(pu.Host, u.Host) {
-			return nil
-		}
-	}
-	return &pageError{msg: fmt.Sprintf("the page left the Site for %.200q: read refused", docURL)}
 }

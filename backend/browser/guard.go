@@ -2,9 +2,14 @@ package browser
 
 import (
 	"context"
+	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/go-rod/rod/lib/proto"
+
+	"mangabookmark/backend/sites"
 )
 
 // blankJS asks the page to replace itself with about:blank. Location is
@@ -57,4 +62,29 @@ func (b *Browser) leftFor(ctx context.Context, c *conn, t *tab, wait time.Durati
 		}
 	}
 	return false
+}
+
+// denyDownloads tells the browser to refuse every download: a read wants
+// a document to look at, never a file left on the sidecar's disk.
+func (c *conn) denyDownloads(ctx context.Context) error {
+	return c.call(ctx, "", "Browser.setDownloadBehavior",
+		proto.BrowserSetDownloadBehavior{Behavior: proto.BrowserSetDownloadBehaviorBehaviorDeny}, nil)
+}
+
+// stayed refuses a read whose document is not on the Site (or, without a
+// Site, not on the page's host): a page that sent the tab elsewhere, to
+// a local service or the sidecar's own DevTools port, must not have that
+// document read as the Site's. The error is a plain page error (outcome
+// errors): nothing of the document is used.
+func stayed(req sites.Request, docURL string) error {
+	u, err := url.Parse(docURL)
+	if err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		if req.Site != nil && req.Site.OwnsHost(u.Host) {
+			return nil
+		}
+		if pu, perr := url.Parse(req.Page); req.Site == nil && perr == nil && strings.EqualFold(pu.Host, u.Host) {
+			return nil
+		}
+	}
+	return &pageError{msg: fmt.Sprintf("the page left the Site for %.200q: read refused", docURL)}
 }
