@@ -104,7 +104,6 @@ type app struct {
 // wire builds every collaborator from the configuration.
 func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	log := env.Log
-	sites.Version = version
 	reg, err := newRegistry(cfg)
 	if err != nil {
 		return nil, err
@@ -174,8 +173,11 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 }
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
-// plain Sites through.
-func newPlainRoute() sites.Fetcher { return sites.NewPlain(sites.PlainOptions{}) }
+// plain Sites through; its User-Agent names this build's version.
+func newPlainRoute() sites.Fetcher {
+	sites.Version = version
+	return sites.NewPlain(sites.PlainOptions{})
+}
 
 // newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and
 // `probe`) read browser Sites through; nil when the variable is unset.
