@@ -44,7 +44,8 @@
 //     location.href, and a document that is not on the Site's hosts (a
 //     page that sent the tab to a local service or to the sidecar's
 //     DevTools port) is refused as a plain error (errors): nothing of it
-//     is used. The in-page data fetch reports the page it ran from the
+//     is used. The Site's own HTTP redirect off its hosts stays ErrOffSite
+//     (unfetchable), as on the plain route. The in-page data fetch reports the page it ran from the
 //     same way.
 //
 //   - Classification contract. Fetch returns an error only when there is no

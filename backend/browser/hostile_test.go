@@ -98,6 +98,9 @@ setInterval(() => fetch('/tick?t=' + Date.now(), {cache: 'no-store'}), 20);
 	mux.HandleFunc("/flee-now/", func(w http.ResponseWriter, r *http.Request) {
 		page(w, `<script>location.href = `+fmt.Sprintf("%q", devtools)+`;</script>`)
 	})
+	mux.HandleFunc("/redirect/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	})
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, chaptersJSON)
@@ -274,6 +277,17 @@ func TestPageThatLeavesTheSiteIsRefused(t *testing.T) {
 		}
 	}
 	t.Logf("attacks refused %d, read before the page left %d", refused, own)
+	// The Site's own HTTP redirect to another live host stays what the
+	// plain route calls it: redirected off the Site (unfetchable).
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<!DOCTYPE html><html><head><title>Elsewhere</title></head><body>elsewhere</body></html>`)
+	}))
+	t.Cleanup(other.Close)
+	if _, err := h.fetch(t, b, "/redirect/7?to="+url.QueryEscape(other.URL+"/landing"), ""); !errors.Is(err, sites.ErrOffSite) ||
+		sites.ClassifyError(err) != sites.Unfetchable {
+		t.Errorf("HTTP redirect off the Site: %v (classified %s), want ErrOffSite, unfetchable", err, sites.ClassifyError(err))
+	}
 	// The tab recovers for an honest page.
 	if res, err := h.fetch(t, b, "/timers/7", ""); err != nil || !strings.Contains(string(res.Body), "Series 7") {
 		t.Fatalf("honest read after the attacks: %v %v", res, err)

@@ -119,6 +119,10 @@ func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Reque
 		return nil, fmt.Errorf("page html: %w", err)
 	}
 	if err := stayed(req, p.URL); err != nil {
+		if p.URL == doc.url && doc.redirected {
+			// The Site's own HTTP redirect, as the plain route judges it.
+			return nil, fmt.Errorf("page html: redirected to %.200q: %w", p.URL, sites.ErrOffSite)
+		}
 		return nil, err
 	}
 	if len(p.HTML) > b.opts.maxBody {
