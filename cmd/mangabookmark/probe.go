@@ -77,6 +77,9 @@ type probeFetch struct {
 // ok is an error (exit 1); a bad URL, an unknown Site or a missing sidecar
 // for a browser Site is a usage error (exit 2).
 func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
+	if c.Timeout <= 0 {
+		return usagef("probe: --timeout must be positive, not %s", c.Timeout)
+	}
 	cfg, err := env.Config()
 	if err != nil {
 		return err

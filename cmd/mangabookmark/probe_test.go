@@ -161,6 +161,8 @@ func TestProbeExitStatus(t *testing.T) {
 		{[]string{p.sim.SeriesURL(sitesim.Comix, p.sim.SeriesID(sitesim.Comix, 0))}, "set BROWSER_WS_URL"},
 		{[]string{"--save", full, okURL}, "not empty"},
 		{[]string{"--bogus", okURL}, "unknown flag"},
+		{[]string{"--timeout", "0s", okURL}, "--timeout must be positive"},
+		{[]string{"--timeout", "soon", okURL}, "--timeout"},
 		{[]string{}, "expected \"<url>\""},
 	} {
 		out, errOut, code := p.probe(t, tc.args...)
