@@ -22,6 +22,11 @@ const tabOpenTimeout = 30 * time.Second
 // sites.ErrUnreachable so a read cut short by shutdown writes no failure row.
 var ErrClosed = fmt.Errorf("browser: closed: %w", sites.ErrUnreachable)
 
+// ErrTabBusy is returned by a Fetch whose context ended while it waited for
+// the one tab, held by other reads. It wraps sites.ErrUnreachable: the read
+// never reached the Site, so it is no evidence about the page.
+var ErrTabBusy = fmt.Errorf("browser: the tab stayed busy with other reads: %w", sites.ErrUnreachable)
+
 // Browser is the browser route: a sites.Fetcher that reads pages through
 // one tab of a Chrome sidecar. It is safe for concurrent use; concurrent
 // Fetches take turns on the tab.
@@ -100,7 +105,9 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	select {
 	case b.tab <- struct{}{}:
 	case <-ctx.Done():
-		return nil, fmt.Errorf("browser: wait for the tab: %w", ctx.Err())
+		// The read never reached the page: it says nothing about the
+		// Series, so it classifies as unreachable (no failure row).
+		return nil, fmt.Errorf("browser: wait for the tab: %w (%v)", ErrTabBusy, ctx.Err())
 	}
 	defer func() { <-b.tab }()
 
@@ -108,6 +115,9 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	if err != nil {
 		return nil, err
 	}
+	// Whatever the read's end, a tab still open leaves the Site's page, so
+	// none of its timers or sockets run on between reads.
+	defer b.blank(c)
 	doc, err := b.open(ctx, c, t, req.Site, req.Page)
 	if err != nil {
 		return nil, b.fail(ctx, c, "open "+req.Page, err)
@@ -116,7 +126,7 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	if req.Data != "" {
 		res, err = b.readData(ctx, c, t, req)
 	} else {
-		res, err = b.readPage(ctx, c, t, doc)
+		res, err = b.readPage(ctx, c, t, req, doc)
 	}
 	if err != nil {
 		return nil, b.fail(ctx, c, "read", err)
@@ -172,6 +182,13 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 			c.close()
 			return nil, nil, fmt.Errorf("browser: version: %w (%v)", sites.ErrUnreachable, err)
 		}
+	}
+	// Set on every connect: a restarted sidecar starts with its default
+	// (save to its Downloads folder), and a Site page can answer with an
+	// attachment. Without the setting no read runs.
+	if err := c.denyDownloads(tctx); err != nil {
+		c.close()
+		return nil, nil, fmt.Errorf("browser: deny downloads: %w (%v)", sites.ErrUnreachable, err)
 	}
 	if err := c.openTab(tctx); err != nil {
 		c.close()

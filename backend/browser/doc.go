@@ -34,12 +34,28 @@
 //     Cookies never leave Chrome: a Cloudflare clearance is bound to the
 //     browser that earned it, so the read happens where the clearance lives.
 //
+//   - Hostile pages. Every connect (a restarted sidecar included) sets
+//     Browser.setDownloadBehavior to deny, so a Site answering with an
+//     attachment leaves no file on the sidecar. After every read the tab
+//     goes to about:blank (the page is asked to replace itself, which ends
+//     the old document at once in its own renderer; a page that cancels
+//     that gets Page.navigate), so a page's timers and sockets do not run
+//     on between reads. The document is read in one evaluation with its own
+//     location.href, and a document that is not on the Site's hosts (a
+//     page that sent the tab to a local service or to the sidecar's
+//     DevTools port) is refused as a plain error (errors): nothing of it
+//     is used. The Site's own HTTP redirect off its hosts stays ErrOffSite
+//     (unfetchable), as on the plain route. The in-page data fetch reports the page it ran from the
+//     same way.
+//
 //   - Classification contract. Fetch returns an error only when there is no
 //     usable answer, wrapping the sites sentinel that classifies it:
 //     sites.ErrChallenge (refused) for a challenge still up at the deadline;
 //     sites.ErrUnreachable (unreachable) for a sidecar that refuses, closes
 //     or loses the connection, stops answering, or whose tab crashed (the
-//     connection is then dropped and the next Fetch dials again);
+//     connection is then dropped and the next Fetch dials again), and for
+//     a read whose context ended while it queued for the tab (ErrTabBusy:
+//     it never reached the page);
 //     sites.ErrTooLarge, ErrTooManyRedirects, ErrOffSite and ErrWrongType
 //     (unfetchable) for a body over the limit (5 MiB), a redirect loop, a
 //     redirect off the Site, or a document Chrome would download rather than

@@ -271,3 +271,32 @@ func pageCount(t testing.TB, c *chromiumtest.Chromium) int {
 	}
 	return len(pages)
 }
+
+func TestTabWaitTimeoutIsUnreachable(t *testing.T) {
+	t.Parallel()
+	chrome := chromiumtest.Shared(t)
+	s := newSite(t)
+	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(20*time.Second))
+
+	// One read holds the tab on a page that never answers.
+	held := make(chan error, 1)
+	go func() {
+		_, err := fetch(t, b, s.URL+"/hang/series/7", "")
+		held <- err
+	}()
+	<-s.entered
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	_, err := b.Fetch(ctx, sites.Request{Page: s.URL + "/open/series/8"})
+	if !errors.Is(err, browser.ErrTabBusy) || sites.ClassifyError(err) != sites.Unreachable {
+		t.Fatalf("Fetch queued behind the tab: %v (classified %s), want ErrTabBusy, unreachable", err, sites.ClassifyError(err))
+	}
+	s.mu.Lock()
+	hits := s.hits["/open/series/8"]
+	s.mu.Unlock()
+	if hits != 0 {
+		t.Fatalf("the queued read reached the Site %d times", hits)
+	}
+	s.release()
+	<-held
+}

@@ -23,6 +23,9 @@ type document struct {
 	header      http.Header
 	url         string
 	contentType string
+	// redirected: the document is the answer to the navigation Fetch made,
+	// through the Site's own HTTP redirects (not a page script's doing).
+	redirected bool
 }
 
 // probe is probeJS's answer.
@@ -48,6 +51,7 @@ type watch struct {
 	mu       sync.Mutex
 	doc      *proto.NetworkResponse
 	docReq   proto.NetworkRequestID
+	navReq   proto.NetworkRequestID // the navigation's own request; HTTP redirects keep its id
 	docBytes int
 	lastURL  string
 	tooLarge bool
@@ -64,6 +68,9 @@ func (w *watch) event(ev *cdp.Event) {
 		}
 		w.mu.Lock()
 		w.lastURL, w.docReq, w.docBytes = r.Request.URL, r.RequestID, 0
+		if w.navReq == "" {
+			w.navReq = r.RequestID
+		}
 		w.mu.Unlock()
 		return
 	case "Network.responseReceived":
@@ -275,6 +282,7 @@ func (w *watch) document(p probe) *document {
 	d := &document{status: p.Status, url: p.URL, contentType: p.ContentType, header: http.Header{}}
 	w.mu.Lock()
 	r := w.doc
+	d.redirected = r != nil && r.URL == p.URL && w.docReq == w.navReq
 	w.mu.Unlock()
 	if r != nil && (r.URL == p.URL || d.status == 0) {
 		for k, v := range r.Headers {

@@ -55,6 +55,8 @@ func (b *Browser) eval(ctx context.Context, c *conn, t *tab, expr string, await 
 
 // fetched is fetchJS's answer.
 type fetched struct {
+	Page    string            `json:"page"`
+	Error   string            `json:"error"`
 	Status  int               `json:"status"`
 	Headers map[string]string `json:"headers"`
 	URL     string            `json:"url"`
@@ -74,6 +76,12 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	if err := b.eval(rctx, c, t, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
 	}
+	if err := stayed(req, f.Page); err != nil {
+		return nil, err
+	}
+	if f.Error != "" {
+		return nil, &pageError{msg: fmt.Sprintf("fetch %s in page: script: %s", req.Data, f.Error)}
+	}
 	if f.Over {
 		return nil, fmt.Errorf("fetch %s in page: body over %d bytes: %w", req.Data, b.opts.maxBody, sites.ErrTooLarge)
 	}
@@ -92,20 +100,43 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	return res, nil
 }
 
-// readPage returns the settled page's HTML with its navigation status.
-func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, doc *document) (*sites.Response, error) {
+// pageHTML is htmlJS's answer.
+type pageHTML struct {
+	URL         string `json:"url"`
+	Status      int    `json:"status"`
+	ContentType string `json:"contentType"`
+	HTML        string `json:"html"`
+}
+
+// readPage returns the settled page's HTML with its URL and status, all
+// read in one evaluation of the same document. The navigation's headers
+// are added when that document is the one the wait settled on.
+func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Request, doc *document) (*sites.Response, error) {
 	rctx, cancel := context.WithTimeout(ctx, b.opts.readTimeout)
 	defer cancel()
-	var html string
-	if err := b.eval(rctx, c, t, htmlJS, false, &html); err != nil {
+	var p pageHTML
+	if err := b.eval(rctx, c, t, htmlJS, false, &p); err != nil {
 		return nil, fmt.Errorf("page html: %w", err)
 	}
-	if len(html) > b.opts.maxBody {
-		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(html), b.opts.maxBody, sites.ErrTooLarge)
+	if err := stayed(req, p.URL); err != nil {
+		if p.URL == doc.url && doc.redirected {
+			// The Site's own HTTP redirect, as the plain route judges it.
+			return nil, fmt.Errorf("page html: redirected to %.200q: %w", p.URL, sites.ErrOffSite)
+		}
+		return nil, err
 	}
-	res := &sites.Response{Status: doc.status, Header: doc.header, Body: []byte(html)}
-	if u, err := url.Parse(doc.url); err == nil && doc.url != "" {
-		res.FinalURL = u
+	if len(p.HTML) > b.opts.maxBody {
+		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(p.HTML), b.opts.maxBody, sites.ErrTooLarge)
 	}
+	res := &sites.Response{Status: p.Status, Header: http.Header{}, Body: []byte(p.HTML)}
+	if p.URL == doc.url {
+		res.Header = doc.header.Clone()
+		if res.Status == 0 {
+			res.Status = doc.status
+		}
+	} else if p.ContentType != "" {
+		res.Header.Set("Content-Type", p.ContentType)
+	}
+	res.FinalURL, _ = url.Parse(p.URL)
 	return res, nil
 }

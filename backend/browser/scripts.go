@@ -45,18 +45,31 @@ const probeJS = `(() => {
   };
 })()`
 
-// htmlJS serialises the document with its doctype.
+// htmlJS serialises the document with its doctype, together with the URL,
+// navigation status and content type of that same document: one
+// evaluation runs in one document, so a page that sends the tab elsewhere
+// cannot have another document's HTML read under its own URL.
 const htmlJS = `(() => {
   const d = document;
+  const nav = performance.getEntriesByType('navigation')[0];
   const head = d.doctype ? new XMLSerializer().serializeToString(d.doctype) + '\n' : '';
-  return head + (d.documentElement ? d.documentElement.outerHTML : '');
+  return {
+    url: location.href,
+    status: nav && nav.responseStatus ? nav.responseStatus : 0,
+    contentType: d.contentType || '',
+    html: head + (d.documentElement ? d.documentElement.outerHTML : ''),
+  };
 })()`
 
 // fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
 // from inside the page (same origin, the page's cookies stay in Chrome),
 // stops reading past limit bytes (over: true, no body) and returns status,
-// headers, final URL and the body as base64 so binary bodies survive.
+// headers, final URL and the body as base64 so binary bodies survive. page
+// is the URL of the document the fetch ran from, read in the same
+// evaluation; a failed fetch comes back as error, with page, so the caller
+// can tell a page that left the Site from a Site that failed.
 const fetchJS = `async (url, accept, limit, timeoutMs) => {
+  const page = location.href;
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
   try {
@@ -91,7 +104,9 @@ const fetchJS = `async (url, accept, limit, timeoutMs) => {
       }
       b64 = btoa(bin);
     }
-    return {status: r.status, headers, url: r.url, body: b64, over};
+    return {page, status: r.status, headers, url: r.url, body: b64, over};
+  } catch (e) {
+    return {page, error: String((e && e.stack) || e)};
   } finally {
     clearTimeout(timer);
   }

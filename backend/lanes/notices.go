@@ -144,7 +144,7 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 		return notify.Notice{
 			Subject:  site.Name,
 			DeepLink: n.link("/api/admin/failing?site=" + url.QueryEscape(site.Name) + "&outcome=no_chapter"),
-			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout; update the %s adapter.",
+			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
 				r.Failing, r.Series, site.Name, noticeAge(now.Sub(*r.Since)), site.Name),
 		}
 	})

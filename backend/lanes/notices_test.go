@@ -139,7 +139,7 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 	})
 	n := h.sent[0]
 	if n.DeepLink != "https://manga.example.org/api/admin/failing?site=weebcentral&outcome=no_chapter" ||
-		n.Description != "3 of 5 weebcentral Series have shown no Latest Chapter for 12h, so its pages have likely changed layout; update the weebcentral adapter." {
+		n.Description != "3 of 5 weebcentral Series have shown no Latest Chapter for 12h, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the weebcentral adapter (docs/operations.md, \"When a Site changes\")." {
 		t.Errorf("notice %+v", n)
 	}
 	// One row heals: 2 of 5 is not more than half, the episode closes.

@@ -29,6 +29,7 @@ type CLI struct {
 	Token   TokenCmd   `cmd:"" help:"Create, list and revoke API tokens."`
 	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
 	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
+	Probe   ProbeCmd   `cmd:"" help:"Read one Series URL the way its Lane would and print what was found (writes nothing to the database)."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 
 	InstallCompletions kongplete.InstallCompletions `cmd:"" help:"Print the line that turns on tab completion in your login shell (bash, zsh or fish); add it to the shell's startup file."`
@@ -92,7 +93,8 @@ func runLookup(args []string, getenv func(string) string, lookup func(string) (s
 	if err := kctx.Run(env); err != nil {
 		fmt.Fprintln(os.Stderr, "mangabookmark:", err)
 		var cerr *config.Error
-		if errors.As(err, &cerr) {
+		var uerr *usageError
+		if errors.As(err, &cerr) || errors.As(err, &uerr) {
 			return 2
 		}
 		return 1

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
@@ -103,10 +104,9 @@ type app struct {
 // wire builds every collaborator from the configuration.
 func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	log := env.Log
-	sites.Version = version
-	reg, err := registry.FromEnv(cfg.SiteOrigins)
+	reg, err := newRegistry(cfg)
 	if err != nil {
-		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
+		return nil, err
 	}
 	authSvc, oauth, err := auth.FromConfig(st, cfg, log.With("component", "auth"))
 	if err != nil {
@@ -119,10 +119,9 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		log.Info("Discord login is off (DISCORD_CLIENT_ID unset); mint tokens with `mangabookmark token create`")
 	}
 
-	var bro *browser.Browser
 	var browserRoute sites.Fetcher
-	if cfg.BrowserWSURL != "" {
-		bro = browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
+	bro := newBrowserRoute(cfg, log)
+	if bro != nil {
 		browserRoute = bro
 	} else {
 		log.Info("BROWSER_WS_URL is unset: browser Sites are skipped; plain Sites poll and stored covers are served")
@@ -133,7 +132,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
-		Plain:   sites.NewPlain(sites.PlainOptions{}),
+		Plain:   newPlainRoute(),
 		Browser: browserRoute,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
@@ -171,4 +170,30 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			}
 		},
 	}, nil
+}
+
+// newRegistry builds the Site registry with SITE_ORIGINS applied; the
+// Lanes and `probe` share it.
+func newRegistry(cfg config.Config) (*sites.Registry, error) {
+	reg, err := registry.FromEnv(cfg.SiteOrigins)
+	if err != nil {
+		return nil, &config.Error{Var: "SITE_ORIGINS", Reason: err.Error()}
+	}
+	return reg, nil
+}
+
+// newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
+// plain Sites through; its User-Agent names this build's version.
+func newPlainRoute() sites.Fetcher {
+	sites.Version = version
+	return sites.NewPlain(sites.PlainOptions{})
+}
+
+// newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and
+// `probe`) read browser Sites through; nil when the variable is unset.
+func newBrowserRoute(cfg config.Config, log *slog.Logger) *browser.Browser {
+	if cfg.BrowserWSURL == "" {
+		return nil
+	}
+	return browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
 }

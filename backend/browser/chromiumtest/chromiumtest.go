@@ -123,6 +123,21 @@ func New() (*Chromium, error) {
 	return c, nil
 }
 
+// DownloadDir is where this Chromium would save a download: its HOME is a
+// directory of its own (so no test writes into the real home), and
+// Chromium's default download folder is $HOME/Downloads.
+func (c *Chromium) DownloadDir() string { return filepath.Join(c.dir, "home", "Downloads") }
+
+// Downloads lists the files in DownloadDir (finished or partial).
+func (c *Chromium) Downloads() []string {
+	entries, _ := os.ReadDir(c.DownloadDir())
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
 // WSURL is the browser's DevTools WebSocket URL for the current run.
 func (c *Chromium) WSURL() string { return c.wsURL }
 
@@ -237,6 +252,12 @@ func (c *Chromium) start() error {
 		"--remote-debugging-port="+strconv.Itoa(c.port),
 		"about:blank",
 	)
+	// A HOME of its own: Chromium saves downloads to $HOME/Downloads.
+	home := filepath.Join(c.dir, "home")
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("chromiumtest: %w", err)
+	}
+	cmd.Env = append(os.Environ(), "HOME="+home)
 	// stderr goes to a file, not a pipe, so no goroutine copies it and
 	// goroutine counts in tests see none of ours.
 	cmd.Stdout = logFile

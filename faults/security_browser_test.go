@@ -1,0 +1,201 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/sitesim"
+)
+
+// hostileProxy stands in front of the simulator's comix origin and turns
+// chosen Series pages into attacks on the Chrome sidecar reading them.
+type hostileProxy struct {
+	srv     *httptest.Server
+	attacks map[string]string // series id -> attack name
+
+	mu   sync.Mutex
+	sent []time.Time // when a page's timer sent each /tick, by its clock
+}
+
+func newHostileProxy(t *testing.T, upstream string, attacks map[string]string, devtools, local string) *hostileProxy {
+	t.Helper()
+	up, err := url.Parse(upstream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hostileProxy{attacks: attacks}
+	rp := httputil.NewSingleHostReverseProxy(up)
+	director := rp.Director
+	rp.Director = func(r *http.Request) {
+		director(r)
+		r.Header.Del("Accept-Encoding") // bodies are rewritten as text
+	}
+	rp.ModifyResponse = func(res *http.Response) error {
+		attack := h.attackFor(res.Request.URL.Path)
+		if attack == "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+			return nil
+		}
+		body, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			return err
+		}
+		inject := ""
+		switch attack {
+		case "download":
+			res.Header.Set("Content-Disposition", `attachment; filename="planted.html"`)
+		case "timers":
+			inject = `<script>setInterval(() => fetch('/tick?t=' + Date.now(), {cache: 'no-store'}), 20);</script>`
+		case "devtools-now":
+			inject = `<script>location.href = ` + strconv.Quote(devtools) + `;</script>`
+		case "devtools-late":
+			inject = lateFlee(devtools)
+		case "local-service":
+			inject = `<script>location.href = ` + strconv.Quote(local) + `;</script>`
+		}
+		body = bytes.Replace(body, []byte("<head>"), []byte("<head>"+inject), 1)
+		res.Body = io.NopCloser(bytes.NewReader(body))
+		res.ContentLength = int64(len(body))
+		res.Header.Set("Content-Length", strconv.Itoa(len(body)))
+		return nil
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/tick", func(w http.ResponseWriter, r *http.Request) {
+		if ms, err := strconv.ParseInt(r.URL.Query().Get("t"), 10, 64); err == nil {
+			h.mu.Lock()
+			h.sent = append(h.sent, time.UnixMilli(ms))
+			h.mu.Unlock()
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	mux.Handle("/", rp)
+	h.srv = httptest.NewServer(mux)
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// lateFlee sends the tab away at the moment the reader looks at the
+// loaded page, so the document changes between that look and the read.
+func lateFlee(target string) string {
+	return `<script>(() => {
+  const real = Object.getOwnPropertyDescriptor(Document.prototype, 'title');
+  let fled = false;
+  Object.defineProperty(document, 'title', {get() {
+    if (document.readyState === 'complete' && !fled) {
+      fled = true;
+      location.href = ` + strconv.Quote(target) + `;
+      const end = Date.now() + 400;
+      while (Date.now() < end) {}
+    }
+    return real.get.call(document);
+  }});
+})();</script>`
+}
+
+func (h *hostileProxy) attackFor(path string) string {
+	for id, a := range h.attacks {
+		if strings.Contains(strings.ToLower(path), "/"+id) {
+			return a
+		}
+	}
+	return ""
+}
+
+func (h *hostileProxy) ticksSentAfter(t time.Time) (after, all int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, s := range h.sent {
+		if s.After(t) {
+			after++
+		}
+	}
+	return after, len(h.sent)
+}
+
+// TestSecurityBrowserSidecar is issue 13's items 3 and 4 end to end: the
+// real binary reads comix through a real Chromium sidecar, and the comix
+// pages of chosen Series attack the sidecar. A download must leave no file,
+// a page's timers must stop once the read ends, and a page that sends the
+// tab to the sidecar's DevTools port or a local service must not have that
+// document read as the Site's (outcome errors, nothing stored from it).
+func TestSecurityBrowserSidecar(t *testing.T) {
+	needSuite(t)
+	needLong(t) // four browser reads one registry Gap (10 s) apart
+	chromiumtest.Require(t)
+	t.Parallel()
+	chrome := chromiumtest.Launch(t)
+	secret := newCanary(t, 200)
+	d := newDeployment(t, "")
+
+	site := sitesim.Comix
+	ids := d.sim.SeriesIDs(site, 5)
+	order := []string{"download", "devtools-now", "devtools-late", "local-service", "timers"} // timers last: its page would stay in the tab
+	attacks := map[string]string{}
+	for i, id := range ids {
+		attacks[id] = order[i]
+	}
+	proxy := newHostileProxy(t, d.sim.Origin(site), attacks, chrome.HTTPURL()+"/json/version", secret.srv.URL+"/internal/secret")
+	d.seed(site, len(ids))
+	// Created an hour ago, one second apart in attack order: past the wake
+	// gate, read in that order.
+	for i, id := range ids {
+		if _, err := d.pool.Exec(context.Background(), `UPDATE series SET created_at = now() - interval '1 hour' + $3 * interval '1 second'
+			WHERE site = $1 AND series_id = $2`, site, id, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	origins := strings.Replace(d.sim.OriginsValue(), site+"="+d.sim.Origin(site), site+"="+proxy.srv.URL, 1)
+	if !strings.Contains(origins, proxy.srv.URL) {
+		t.Fatalf("SITE_ORIGINS %q does not name the proxy", origins)
+	}
+	d.serve("browser-sec", map[string]string{"BROWSER_WS_URL": chrome.HTTPURL(), "SITE_ORIGINS": origins})
+
+	if !eventually(3*time.Minute, 250*time.Millisecond, func() bool {
+		return d.count(`SELECT count(*) FROM series WHERE site = $1 AND latest_checked_at IS NOT NULL`, site) == len(ids) &&
+			d.count(`SELECT coalesce(sum(checked), 0) FROM poll_passes WHERE site = $1`, site) >= len(ids)
+	}) {
+		t.Fatal("the comix Lane did not read every hostile Series")
+	}
+	readEnd := time.Now()
+	tried := len(ids)
+
+	// Item 3: no download on the sidecar's disk.
+	if got := chrome.Downloads(); len(got) != 0 {
+		t.Errorf("the sidecar saved %v from a Site's attachment", got)
+	}
+	// Item 3: the timers of the last page read stop with the read. Chrome
+	// tears the old document down a moment after the tab moves on.
+	time.Sleep(3500 * time.Millisecond)
+	if after, all := proxy.ticksSentAfter(readEnd.Add(2500 * time.Millisecond)); after > 0 || all == 0 {
+		t.Errorf("the timers page sent %d of its %d requests 2.5s after the last read (0 of some wanted)", after, all)
+	}
+	// Item 4: a page that left the Site is never read as the Site's page.
+	for _, id := range ids[1:4] {
+		var outcome string
+		_ = d.pool.QueryRow(context.Background(), `SELECT outcome FROM poll_failures WHERE site = $1 AND series_id = $2`, site, id).Scan(&outcome)
+		read := d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = $2 AND latest_number IS NOT NULL`, site, id) == 1
+		// Read before it left (the Site's own page, ok) or refused (errors).
+		if !(outcome == "errors" || outcome == "" && read) {
+			t.Errorf("%s (%s): failure outcome %q, Latest Chapter read %v; want errors, or ok from the Site's own page", id, attacks[id], outcome, read)
+		}
+	}
+	if n := d.count(`SELECT count(*) FROM series WHERE site = $1 AND (title ILIKE '%webSocketDebuggerUrl%' OR title ILIKE '%Protocol-Version%'
+		OR coalesce(latest_title, '') ILIKE '%webSocketDebugger%' OR coalesce(latest_url, '') ILIKE '%devtools%')`, site); n != 0 {
+		t.Errorf("%d Series carry text of the sidecar's DevTools answer", n)
+	}
+	if n := d.count(`SELECT count(*) FROM series WHERE site = $1 AND (title ILIKE '%secret%' OR coalesce(latest_url, '') ILIKE '%/internal/%')`, site); n != 0 {
+		t.Errorf("%d Series carry text of the local service", n)
+	}
+	t.Logf("hostile inputs tried: %d", tried)
+}
