@@ -35,6 +35,14 @@ type Pass struct {
 	BehindByS   int64     `json:"behind_by_s"`
 }
 
+// LivePass is the pass a Lane has in flight: when it started, how many
+// Series were due then and how many it has read so far.
+type LivePass struct {
+	StartedAt time.Time `json:"started_at"`
+	Due       int       `json:"due"`
+	Checked   int       `json:"checked"`
+}
+
 // Lane is one Site's Poll Lane as the Owner sees it.
 type Lane struct {
 	Site          string     `json:"site"`
@@ -52,6 +60,8 @@ type Lane struct {
 	PausedUntil   *time.Time `json:"paused_until"`
 	PauseReason   string     `json:"pause_reason"`
 	LastPass      *Pass      `json:"last_pass"`
+	Pass          *LivePass  `json:"pass"`         // the pass in flight, nil between passes
+	LastSeenAt    *time.Time `json:"last_seen_at"` // the holder's last heartbeat
 }
 
 // LanesResponse is the body of GET /api/admin/lanes.
