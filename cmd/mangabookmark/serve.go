@@ -18,6 +18,7 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
+	"mangabookmark/backend/web"
 )
 
 // ServeCmd migrates the database, then serves the API and runs the Lanes.
@@ -150,6 +151,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Version: version,
 		Userjs:  userscript.Source,
 	})
+	pages := web.New(web.Deps{
+		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
+		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+	})
+	srv.MountWeb(pages)
+	if o, ok := oauth.(*auth.OAuth); ok {
+		o.StartSession = pages.StartSession
+	}
 	return &app{
 		sites:   reg,
 		handler: srv,

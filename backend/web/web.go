@@ -1,0 +1,94 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// SessionTTL is how long a session lives after its last use (sliding).
+const SessionTTL = 30 * 24 * time.Hour
+
+// renewEvery throttles the sliding expiry: a session's end is moved at
+// most once per renewEvery, not written on every page view.
+const renewEvery = time.Hour
+
+// Admin is what the Owner's pages need of the API server: the Lanes as
+// GET /api/admin/lanes computes them, and waking a Lane after an act.
+// *api.Server implements it.
+type Admin interface {
+	LaneViews(ctx context.Context) ([]client.Lane, error)
+	WakeLane(site string)
+}
+
+// Deps are the pages' collaborators.
+type Deps struct {
+	Store          *store.Store
+	Sites          *sites.Registry
+	Admin          Admin
+	Auth           api.Authenticator // checks the token of the login form
+	OwnerDiscordID string            // OWNER_DISCORD_ID: who sees /admin
+	BaseURL        string            // PUBLIC_BASE_URL: https makes the cookie Secure
+	DiscordLogin   bool              // show the Discord button
+	Log            *slog.Logger
+	Now            func() time.Time
+}
+
+// Handler serves every page; mount it with api.Server.MountWeb.
+type Handler struct {
+	Deps
+	mux *http.ServeMux
+}
+
+// New builds the pages' handler.
+func New(d Deps) *Handler {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	h := &Handler{Deps: d, mux: http.NewServeMux()}
+	h.mux.HandleFunc("GET /{$}", h.home)
+	h.mux.HandleFunc("POST /login", h.login)
+	h.mux.HandleFunc("GET /login/once/{code}", h.loginOnce)
+	h.mux.HandleFunc("POST /logout", h.post(h.logout))
+	h.mux.HandleFunc("POST /library/{site}/{series_id}/read", h.post(h.markRead))
+	h.mux.HandleFunc("POST /library/{site}/{series_id}/remove", h.post(h.remove))
+	h.mux.HandleFunc("GET /admin", h.owner(h.adminPage))
+	h.mux.HandleFunc("GET /admin/lanes/{site}", h.owner(h.lanePage))
+	h.mux.HandleFunc("GET /admin/failing", h.owner(h.failingPage))
+	h.mux.HandleFunc("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
+	h.mux.HandleFunc("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
+	h.mux.HandleFunc("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.mux.HandleFunc("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
+	h.mux.HandleFunc("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
+	})
+	return h
+}
+
+// ServeHTTP sets the headers every page shares and routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *Handler) secure() bool { return strings.HasPrefix(h.BaseURL, "https://") }
+
+// seeOther answers 303 to a local path.
+func seeOther(w http.ResponseWriter, r *http.Request, path string) {
+	http.Redirect(w, r, path, http.StatusSeeOther)
+}
