@@ -55,6 +55,9 @@ func New(d Deps) *Handler {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
+	if d.Sites == nil {
+		d.Sites, _ = sites.NewRegistry(nil)
+	}
 	h := &Handler{Deps: d, mux: http.NewServeMux()}
 	h.mux.HandleFunc("GET /{$}", h.home)
 	h.mux.HandleFunc("POST /login", h.login)
