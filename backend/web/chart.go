@@ -28,7 +28,7 @@ type chart struct {
 type bar struct {
 	X, Y, Width, Height float64
 	Title               string
-	Fault               bool // the pass refused, failed or was skipped
+	Fault               bool // the Site refused or was unreachable, or the pass was skipped
 }
 
 // behindChart draws passes (newest first, as store.ListPasses returns).
@@ -54,7 +54,7 @@ func behindChart(passes []store.Pass) chart {
 			X: float64(i)*slot + slot*0.1, Width: slot * 0.8, Y: chartH - h, Height: h,
 			Title: fmt.Sprintf("%s: behind by %s, %d of %d checked", p.StartedAt.UTC().Format("Jan 2 15:04"),
 				dur(int64(p.BehindBy/time.Second)), p.Checked, p.Due),
-			Fault: p.Skip != "" || p.Refused > 0 || p.Errors > 0 || p.Unreachable > 0,
+			Fault: p.Skip != "" || p.Refused > 0 || p.Unreachable > 0,
 		})
 	}
 	c.Max = dur(int64(maxB / time.Second))

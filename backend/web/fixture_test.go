@@ -33,7 +33,7 @@ func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now
 
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
 
-// lanes records wakes; every Lane's poll switch is on.
+// lanes records wakes.
 type lanes struct {
 	mu    sync.Mutex
 	wakes []string
@@ -41,7 +41,11 @@ type lanes struct {
 
 func (l *lanes) Wake(site string) { l.mu.Lock(); l.wakes = append(l.wakes, site); l.mu.Unlock() }
 
-func (l *lanes) Runtime(string) api.LaneRuntime { return api.LaneRuntime{Enabled: true} }
+// Runtime: every poll switch on; natomanga is a browser Site without a
+// sidecar, as in admintest.
+func (l *lanes) Runtime(site string) api.LaneRuntime {
+	return api.LaneRuntime{Enabled: true, NoBrowser: site == "natomanga"}
+}
 
 func (l *lanes) woken() []string {
 	l.mu.Lock()
