@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"time"
 
@@ -101,7 +100,7 @@ func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site,
 	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
+			DeepLink: n.link(notify.PagePath(notify.KindStall, site.Name)),
 			Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
 				site.Name, noticeAge(now.Sub(*r.Since)), r.Due),
 		}
@@ -129,7 +128,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 	n.apply(ctx, log, now, v, notify.KindNoBrowserRoute, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
+			DeepLink: n.link(notify.PagePath(notify.KindNoBrowserRoute, site.Name)),
 			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
 				site.Name, noticeAge(now.Sub(*r.Since))),
 		}
@@ -152,7 +151,7 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/failing?site=" + url.QueryEscape(site.Name) + "&outcome=no_chapter"),
+			DeepLink: n.link(notify.PagePath(notify.KindAdapterBroken, site.Name)),
 			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout; update the %s adapter.",
 				r.Failing, r.Series, site.Name, noticeAge(now.Sub(*r.Since)), site.Name),
 		}
@@ -181,7 +180,7 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 	n.apply(ctx, log, now, v, notify.KindSidecarDown, "", func() notify.Notice {
 		return notify.Notice{
 			Subject:  sidecarSubject,
-			DeepLink: n.link("/api/admin/lanes"),
+			DeepLink: n.link(notify.PagePath(notify.KindSidecarDown, "")),
 			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
 				noticeAge(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
 		}

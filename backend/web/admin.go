@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/notify"
 	"mangabookmark/backend/store"
 )
 
@@ -31,19 +32,11 @@ type adminView struct {
 	Back         string // where an act on this page returns to
 }
 
-// noticeView is one open Owner notice with its page.
+// noticeView is one open Owner notice with its page, the same path its
+// Discord embed links to.
 type noticeView struct {
 	store.Notice
 	Link string
-}
-
-// noticeLink is the page a notice points at: /admin for the sidecar, the
-// Lane's page for the rest (the Discord embed's deep link is the same).
-func noticeLink(kind, site string) string {
-	if kind == "sidecar-down" || site == "" {
-		return "/admin"
-	}
-	return "/admin/lanes/" + site
 }
 
 func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
@@ -59,7 +52,7 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 	}
 	av := &adminView{Lanes: lanes, Back: "/admin"}
 	for _, n := range ns {
-		av.Notices = append(av.Notices, noticeView{Notice: n, Link: noticeLink(n.Kind, n.Site)})
+		av.Notices = append(av.Notices, noticeView{Notice: n, Link: notify.PagePath(n.Kind, n.Site)})
 	}
 	h.render(w, r, http.StatusOK, "admin", page{Title: "Lanes", V: viewerFrom(r.Context()), Admin: true, Adm: av})
 }
