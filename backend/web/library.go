@@ -2,7 +2,9 @@ package web
 
 import (
 	"errors"
+	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"mangabookmark/backend/store"
@@ -16,17 +18,27 @@ type libraryView struct {
 	Sites    []string // the Sites the Reader has bookmarks on, for the filter
 	Site     string   // the Site filter ("" for all)
 	Query    string   // the text filter
+	// ItemsHTML is Items rendered (itemsHTML).
+	ItemsHTML template.HTML
 }
 
-// libraryItem is one bookmark as the page shows it.
+// libraryItem is one bookmark as the page shows it. Its fields are flat
+// and precomputed: html/template looks fields up by reflection, and the
+// lookups through embedded structs dominated a 2000-item page.
 type libraryItem struct {
-	store.LibraryItem
-	Initial   string // shown when no cover is stored
-	Checking  bool   // the Lane has not read the Series yet
-	Failing   string // "since <date>" when the Site could not be read
-	Appeared  string // how long ago the Latest Chapter appeared
-	CanMark   bool   // a Latest Chapter is known and is past the Progress
-	SearchKey string // lower-cased title, Site and id for the text filter
+	Site, SeriesID, Title, URL string
+	CoverPath                  string // our /covers/ path, "" when no cover is stored
+	ActionPath                 string // /library/{site}/{series_id}, for the forms
+	Initial                    string // shown when no cover is stored
+	New                        bool
+	LatestNumber, LatestTitle  string
+	LatestURL                  string
+	ProgressNumber             string
+	Checking                   bool   // the Lane has not read the Series yet
+	Failing                    string // the date since which the Site could not be read
+	Appeared                   string // how long ago the Latest Chapter appeared
+	CanMark                    bool   // a Latest Chapter is known and is past the Progress
+	SearchKey                  string // lower-cased title, Site and id for the text filter
 }
 
 // library renders the session's Reader's bookmarks: New Chapters first,
@@ -55,8 +67,16 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		if (lv.Site != "" && it.Site != lv.Site) || (needle != "" && !strings.Contains(key, needle)) {
 			continue
 		}
-		li := libraryItem{LibraryItem: it, Checking: it.CheckedAt == nil, SearchKey: key}
-		if it.Title == "" {
+		path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
+		li := libraryItem{
+			Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: it.URL, ActionPath: "/library/" + path,
+			New: it.New, LatestNumber: it.LatestNumber, LatestTitle: it.LatestTitle, LatestURL: it.LatestURL,
+			ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+		}
+		if it.HasCover {
+			li.CoverPath = "/covers/" + path
+		}
+		if li.Title == "" {
 			li.Title = it.SeriesID
 		}
 		li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
@@ -74,6 +94,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 			lv.Sites = append(lv.Sites, s.Name)
 		}
 	}
+	lv.ItemsHTML = itemsHTML(lv.Items, v.CSRF)
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
 

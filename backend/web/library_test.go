@@ -191,3 +191,39 @@ func TestCoversAcceptTheSession(t *testing.T) {
 		t.Fatalf("cover after the token was revoked: %d", a.code)
 	}
 }
+
+// TestLibraryEscapesHostileText: titles and links come from Sites; none of
+// them may become markup or a script URL on the library or the Owner's pages.
+func TestLibraryEscapesHostileText(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	hostile := []struct{ title, url, latestTitle, latestURL string }{
+		{`"><script>alert(1)</script>`, "javascript:alert(1)", `<img src=x onerror=alert(2)>`, "JaVaScRiPt:alert(3)"},
+		{`' onmouseover='alert(4)`, "data:text/html,<script>alert(5)</script>", `</a><a href="javascript:alert(6)">`, "//evil.example/x"},
+		{"&lt;b&gt; already escaped", `https://mangapill.test/series/2"><svg onload=alert(7)>`, "ok", "https://mangapill.test/c/1?a=1&b=<2>"},
+	}
+	for i, h := range hostile {
+		if _, err := f.st.Pool().Exec(context.Background(), `UPDATE series SET title = $3, url = $4, latest_title = $5, latest_url = $6
+			WHERE site = 'mangapill' AND series_id = $1 OR (site = 'weebcentral' AND series_id = $2)`,
+			[]string{"2", "40", "3"}[i], []string{"1", "-", "-"}[i], h.title, h.url, h.latestTitle, h.latestURL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bodies := []string{f.get(t, f.login(t, f.readerToken), "/").body}
+	owner := f.login(t, f.ownerToken)
+	bodies = append(bodies, f.get(t, owner, "/admin/failing").body, f.get(t, owner, "/admin/lanes/weebcentral").body)
+	for i, body := range bodies {
+		low := strings.ToLower(body)
+		for _, bad := range []string{"<script>alert", "<img src=x", "<svg onload", `="javascript:`, `href="data:`, "<a href=\"javascript", `' onmouseover='`, `href="//evil`} {
+			if strings.Contains(low, bad) {
+				t.Errorf("page %d carries %q", i, bad)
+			}
+		}
+	}
+	if !strings.Contains(bodies[0], "&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;") || !strings.Contains(bodies[0], "&amp;lt;b&amp;gt; already escaped") {
+		t.Error("the hostile titles are not shown as text")
+	}
+	if !strings.Contains(bodies[0], `href="https://mangapill.test/c/1?a=1&amp;b=&lt;2&gt;"`) {
+		t.Error("a good chapter URL with a query lost its link")
+	}
+}
