@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -170,6 +171,14 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 // login checks the form's token and starts a session: 303 to /, or 401
 // with the login page for a wrong token.
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	// No session yet, so no csrf field: refuse a form posted from another
+	// origin instead (login CSRF would put the victim in someone's session).
+	if o := r.Header.Get("Origin"); o != "" {
+		if u, err := url.Parse(o); err != nil || (u.Host != r.Host && u.Host != h.publicHost()) {
+			h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
+			return
+		}
+	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
 	if token == "" || h.Auth == nil {
 		h.loginPage(w, r, http.StatusUnauthorized, "Paste your API token to log in.")
@@ -209,6 +218,15 @@ func (h *Handler) loginOnce(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seeOther(w, r, "/")
+}
+
+// publicHost is PUBLIC_BASE_URL's host (a proxy may rewrite Host).
+func (h *Handler) publicHost() string {
+	u, err := url.Parse(h.BaseURL)
+	if err != nil || u.Host == "" {
+		return "-"
+	}
+	return u.Host
 }
 
 // CreateLoginLink mints a one-time login link for the token, valid for

@@ -65,6 +65,23 @@ func TestLoginWithToken(t *testing.T) {
 	}
 }
 
+func TestLoginFromAnotherOriginRefused(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	req, _ := http.NewRequest("POST", f.srv.URL+"/login", strings.NewReader(url.Values{"token": {f.readerToken}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "https://evil.example")
+	if a := f.do(t, f.client(t), req); a.code != http.StatusForbidden || a.header.Get("Set-Cookie") != "" {
+		t.Fatalf("cross-origin login: %d %v", a.code, a.header)
+	}
+	req, _ = http.NewRequest("POST", f.srv.URL+"/login", strings.NewReader(url.Values{"token": {f.readerToken}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", f.srv.URL)
+	if a := f.do(t, f.client(t), req); a.code != http.StatusSeeOther {
+		t.Fatalf("same-origin login: %d", a.code)
+	}
+}
+
 func TestSecureCookieUnderHTTPS(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "https://manga.example.org")
