@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/web"
 )
 
 var laneTag = regexp.MustCompile(`<article class="lane card" data-site="([^"]+)" data-state="([^"]+)"`)
@@ -168,5 +169,44 @@ func TestOwnerActs(t *testing.T) {
 	}
 	if a := f.postForm(t, owner, "/admin/lanes/nosuch/resume", url.Values{"csrf": {tok}}); a.code != http.StatusNotFound {
 		t.Fatalf("resume of an unknown Lane: %d", a.code)
+	}
+}
+
+// passAdmin is the real Admin with a pass in flight on one Lane, as the
+// Lanes report it (client.Lane.Pass).
+type passAdmin struct {
+	web.Admin
+	site string
+	pass client.LivePass
+	seen time.Time
+}
+
+func (a passAdmin) LaneViews(ctx context.Context) ([]client.Lane, error) {
+	lanes, err := a.Admin.LaneViews(ctx)
+	for i := range lanes {
+		if lanes[i].Site == a.site {
+			p := a.pass
+			lanes[i].Pass, lanes[i].LastSeenAt = &p, &a.seen
+		}
+	}
+	return lanes, err
+}
+
+func TestAdminShowsThePassInFlight(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	started := f.clock.Now().Add(-3 * time.Minute)
+	f.pages.Admin = passAdmin{Admin: f.pages.Admin, site: "weebcentral",
+		pass: client.LivePass{StartedAt: started, Due: 40, Checked: 12}, seen: f.clock.Now().Add(-5 * time.Second)}
+	a := f.get(t, f.login(t, f.ownerToken), "/admin")
+	card := a.body[strings.Index(a.body, `data-site="weebcentral"`):]
+	card = card[:strings.Index(card, "</article>")]
+	for _, want := range []string{"checking 12 of 40, since 2026-11-30 11:57 UTC", "Alive</dt><dd>2026-11-30 11:59 UTC"} {
+		if !strings.Contains(card, want) {
+			t.Errorf("weebcentral's card lacks %q:\n%s", want, card)
+		}
+	}
+	if n := strings.Count(a.body, "checking 12 of 40"); n != 1 {
+		t.Errorf("the pass shows %d times, want on its own Lane only", n)
 	}
 }

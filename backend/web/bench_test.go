@@ -147,10 +147,16 @@ func BenchmarkWebAdmin1M(b *testing.B) {
 		if _, err := st.Pool().Exec(ctx, `INSERT INTO readers (id, discord_id, name) VALUES (1, '100', 'owner')`); err != nil {
 			return err
 		}
-		return admintest.SeedLarge(ctx, st, admintest.Now, 1_000_000, 100_000, 14)
+		if err := admintest.SeedLarge(ctx, st, admintest.Now, 1_000_000, 100_000, 14); err != nil {
+			return err
+		}
+		// Let the seed's writes settle before measuring (best effort: it
+		// needs a superuser), so the first sub-benchmark is not charged.
+		_, _ = st.Pool().Exec(ctx, `CHECKPOINT`)
+		return nil
 	})
-	b.Run("admin", func(b *testing.B) { s.serve(b, "/admin", true) })
 	b.Run("api_lanes", func(b *testing.B) { s.serve(b, "/api/admin/lanes", false) })
+	b.Run("admin", func(b *testing.B) { s.serve(b, "/admin", true) })
 	b.Run("lane", func(b *testing.B) { s.serve(b, "/admin/lanes/mangadex", true) })
 	b.Run("failing", func(b *testing.B) { s.serve(b, "/admin/failing", true) })
 	b.Run("api_failing", func(b *testing.B) { s.serve(b, "/api/admin/failing?limit=200", false) })

@@ -61,6 +61,7 @@ func New(d Deps) *Handler {
 	h := &Handler{Deps: d, mux: http.NewServeMux()}
 	h.mux.HandleFunc("GET /{$}", h.home)
 	h.mux.HandleFunc("POST /login", h.login)
+	h.mux.HandleFunc("GET /login", func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, "/") })
 	h.mux.HandleFunc("GET /login/once/{code}", h.loginOnce)
 	h.mux.HandleFunc("POST /logout", h.post(h.logout))
 	h.mux.HandleFunc("POST /library/{site}/{series_id}/read", h.post(h.markRead))
