@@ -67,10 +67,10 @@ func itemsHTML(items []libraryItem, csrf string) template.HTML {
 		action := esc(it.ActionPath)
 		if it.CanMark {
 			w(`<form method="post" action="`, action, `/read"><input type="hidden" name="csrf" value="`, csrf,
-				`"><button type="submit" aria-label="Mark `, title, ` read up to chapter `, esc(it.LatestNumber), "\">Mark read</button></form>\n")
+				`"><button type="submit" aria-label="Mark read: `, title, `, up to chapter `, esc(it.LatestNumber), "\">Mark read</button></form>\n")
 		}
 		w(`<form method="post" action="`, action, `/remove"><input type="hidden" name="csrf" value="`, csrf,
-			`"><button class="danger" type="submit" aria-label="Remove `, title, " from your library\">Remove</button></form>\n</div>\n</div>\n</li>\n")
+			`"><button class="danger" type="submit" aria-label="Remove: `, title, "\">Remove</button></form>\n</div>\n</div>\n</li>\n")
 	}
 	return template.HTML(b.String())
 }

@@ -36,6 +36,7 @@ func TestLibraryListsNewChaptersFirst(t *testing.T) {
 		`src="/covers/mangapill/2"`, `alt="Cover of mangapill title 2"`, "New Chapter",
 		`href="https://mangapill.test/chapter/2-9"`, "Chapter 9: The Ninth", "Read up to chapter 8", "appeared 3 hours ago",
 		"checking…", "The Site could not be read since", "Nothing read yet",
+		`aria-label="Mark read: mangapill title 2, up to chapter 9"`, `aria-label="Remove: Never Read Yet"`, `<label for="q">`, `<label for="site">`,
 	} {
 		if !strings.Contains(a.body, want) {
 			t.Errorf("library lacks %q", want)
