@@ -11,8 +11,9 @@ import (
 
 // Rows the Owner's pages show at most.
 const (
-	adminPassRows    = 50
-	adminFailingRows = 200
+	adminPassRows        = 50
+	adminFailingRows     = 200 // the failing page
+	adminLaneFailingRows = 50  // a Lane's page, which links to the rest
 )
 
 // adminView is the data of the three Owner pages.
@@ -83,7 +84,7 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av.Chart = behindChart(av.Passes)
-	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminFailingRows})
+	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
