@@ -18,12 +18,13 @@ import (
 var files embed.FS
 
 var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"path":   url.PathEscape,
-	"when":   when,
-	"dur":    dur,
-	"secs":   func(d time.Duration) int64 { return int64(d / time.Second) },
-	"failed": func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
-	"card":   card,
+	"path":     pathEscape,
+	"when":     when,
+	"dur":      dur,
+	"secs":     func(d time.Duration) int64 { return int64(d / time.Second) },
+	"failed":   func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
+	"card":     card,
+	"failrows": failRowsHTML,
 	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
 		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
 	},
@@ -109,6 +110,9 @@ func serveStatic(name, ctype string) http.HandlerFunc {
 		_, _ = w.Write(body)
 	}
 }
+
+// pathEscape escapes one path segment.
+func pathEscape(s string) string { return url.PathEscape(s) }
 
 // ago says how long before now t was, in the largest whole unit.
 func ago(now time.Time, t time.Time) string {
