@@ -118,6 +118,8 @@ func render(res map[string]result, now time.Time) string {
 		{what: "Library page p99, 2000 bookmarks (server time)", bench: "BenchmarkWebLibrary2000/page", unit: "p99_ms", scale: 1, show: "ms",
 			ref: "BenchmarkWebLibrary2000/json", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/bookmarks", target: "< 50 ms",
 			targetOK: func(v, _ float64) bool { return v < 50 }},
+		{what: "Library page CPU per request, 2000 bookmarks (Go process)", bench: "BenchmarkWebLibrary2000/page", unit: "cpu_ms/op", scale: 1, show: "ms",
+			ref: "BenchmarkWebLibrary2000/json", refUnit: "cpu_ms/op", refScale: 1, ratioNote: "page / GET /api/bookmarks"},
 		{what: "/admin page p99 at 1M Series, 100k failing (server time)", bench: "BenchmarkWebAdmin1M/admin", unit: "p99_ms", scale: 1, show: "ms",
 			ref: "BenchmarkWebAdmin1M/api_lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/lanes", target: "< 50 ms",
 			targetOK: func(v, _ float64) bool { return v < 50 }},
