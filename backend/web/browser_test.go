@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 
 	"mangabookmark/backend/browser/chromiumtest"
@@ -37,10 +38,30 @@ func submit(p *rod.Page, selector string) {
 	p.MustWaitLoad()
 }
 
+// unnamed lists the page's controls and images a screen reader could not
+// name: form fields without a label, images without alt, buttons and
+// links without text or aria-label.
+const unnamed = `() => {
+  const bad = [];
+  document.querySelectorAll('input:not([type=hidden]), select').forEach(e => { if (!e.labels || e.labels.length === 0) bad.push(e.outerHTML); });
+  document.querySelectorAll('img').forEach(e => { if (!e.getAttribute('alt')) bad.push(e.outerHTML); });
+  document.querySelectorAll('button, a[href], summary').forEach(e => { if (!(e.getAttribute('aria-label') || e.textContent.trim())) bad.push(e.outerHTML); });
+  return bad;
+}`
+
+// assertNamed fails the test for every control unnamed finds.
+func assertNamed(t *testing.T, p *rod.Page) {
+	t.Helper()
+	for _, e := range p.MustEval(unnamed).Arr() {
+		t.Errorf("%s: unnamed control %s", p.MustInfo().URL, e.Str())
+	}
+}
+
 // browserLogin logs in through the token form.
 func browserLogin(t *testing.T, p *rod.Page, base, token string) {
 	t.Helper()
 	p.MustNavigate(base + "/").MustWaitLoad()
+	assertNamed(t, p)
 	p.MustElement("#token").MustInput(token)
 	submit(p, `form[action="/login"] button[type=submit]`)
 }
@@ -52,6 +73,12 @@ func TestBrowserReaderLibrary(t *testing.T) {
 	browserLogin(t, p, f.srv.URL, f.readerToken)
 	if h := p.MustElement("h1").MustText(); h != "Your library" {
 		t.Fatalf("after login: %q", h)
+	}
+	assertNamed(t, p)
+	// The keyboard reaches the skip link first, then the page's own links.
+	p.Keyboard.MustType(input.Tab)
+	if f := p.MustEval(`() => document.activeElement.className`).Str(); f != "skip" {
+		t.Errorf("first Tab stop is %q, want the skip link", f)
 	}
 	first := p.MustElement("li.item")
 	if first.MustAttribute("data-new") == nil || *first.MustAttribute("data-new") != "true" || *first.MustAttribute("data-series-id") != "2" {
@@ -103,7 +130,10 @@ func TestBrowserOwnerActs(t *testing.T) {
 	p := openPage(t)
 	browserLogin(t, p, f.srv.URL, f.ownerToken)
 	// The notice's deep link, as the Discord embed carries it.
+	p.MustNavigate(f.srv.URL + "/admin/failing").MustWaitLoad()
+	assertNamed(t, p)
 	p.MustNavigate(f.srv.URL + "/admin").MustWaitLoad()
+	assertNamed(t, p)
 	submitLink := p.MustWaitNavigation()
 	p.MustElement(`.notices a[href="/admin/lanes/weebcentral"]`).MustClick()
 	submitLink()
@@ -111,6 +141,7 @@ func TestBrowserOwnerActs(t *testing.T) {
 	if h := p.MustElement("h1").MustText(); h != "weebcentral Lane" {
 		t.Fatalf("deep link landed on %q", h)
 	}
+	assertNamed(t, p)
 	submit(p, `form[action="/admin/series/weebcentral/4/force"] button`)
 	if !strings.HasSuffix(p.MustInfo().URL, "/admin/lanes/weebcentral") {
 		t.Fatalf("force returned to %s", p.MustInfo().URL)
