@@ -2,28 +2,25 @@ package web
 
 import (
 	"html"
-	"html/template"
-	"net/url"
+	"io"
 	"strings"
 )
 
-// itemsHTML writes the library's list items. It is hand-written rather
+// writeItems writes the library's list items (into the page's stream). It is hand-written rather
 // than a template range: html/template calls its escapers by reflection,
 // some thirty times per item, which made a 2000-item library cost ~45 ms
 // of CPU. Every value goes through esc (text and double-quoted attribute
 // values alike) and every link taken from a Site through siteURL, which
 // keeps only http and https URLs, so the output is as safe as the
 // template's; TestLibraryEscapesHostileText holds it to that.
-func itemsHTML(items []libraryItem, csrf string) template.HTML {
-	var b strings.Builder
-	b.Grow(len(items) * 1200)
+func writeItems(b io.StringWriter, items []libraryItem, csrf string) {
 	csrf = esc(csrf)
 	for i := range items {
 		it := &items[i]
 		title := esc(it.Title)
 		w := func(parts ...string) {
 			for _, p := range parts {
-				b.WriteString(p)
+				_, _ = b.WriteString(p)
 			}
 		}
 		newAttr := "false"
@@ -72,19 +69,30 @@ func itemsHTML(items []libraryItem, csrf string) template.HTML {
 		w(`<form method="post" action="`, action, `/remove"><input type="hidden" name="csrf" value="`, csrf,
 			`"><button class="danger" type="submit" aria-label="Remove: `, title, "\">Remove</button></form>\n</div>\n</div>\n</li>\n")
 	}
-	return template.HTML(b.String())
 }
 
 // esc escapes text for an element body or a double-quoted attribute.
 func esc(s string) string { return html.EscapeString(s) }
 
 // siteURL is a link taken from a Site, escaped for an href: only absolute
-// http and https URLs pass; anything else (javascript:, data:, relative)
-// becomes "#".
+// http and https URLs with a host pass; anything else (javascript:, data:,
+// relative or scheme-relative) becomes "#". A prefix test rather than
+// url.Parse: two parses per item were an eighth of the library's cost.
 func siteURL(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	rest, ok := cutPrefixFold(s, "https://")
+	if !ok {
+		rest, ok = cutPrefixFold(s, "http://")
+	}
+	if !ok || rest == "" || strings.ContainsAny(rest[:1], "/\\") {
 		return "#"
 	}
-	return esc(u.String())
+	return esc(s)
+}
+
+// cutPrefixFold is strings.CutPrefix, ignoring ASCII case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) < len(prefix) || !strings.EqualFold(s[:len(prefix)], prefix) {
+		return s, false
+	}
+	return s[len(prefix):], true
 }

@@ -1,8 +1,8 @@
 package web
 
 import (
+	"bufio"
 	"errors"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,8 +18,6 @@ type libraryView struct {
 	Sites    []string // the Sites the Reader has bookmarks on, for the filter
 	Site     string   // the Site filter ("" for all)
 	Query    string   // the text filter
-	// ItemsHTML is Items rendered (itemsHTML).
-	ItemsHTML template.HTML
 }
 
 // libraryItem is one bookmark as the page shows it. Its fields are flat
@@ -94,8 +92,14 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 			lv.Sites = append(lv.Sites, s.Name)
 		}
 	}
-	lv.ItemsHTML = itemsHTML(lv.Items, v.CSRF)
-	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
+	p := page{Title: "Library", V: v, Lib: lv}
+	h.stream(w, r, "library", func(b *bufio.Writer) error {
+		if err := tmpl.ExecuteTemplate(b, "library_top", p); err != nil {
+			return err
+		}
+		writeItems(b, lv.Items, v.CSRF)
+		return tmpl.ExecuteTemplate(b, "library_bottom", p)
+	})
 }
 
 // markRead sets the Progress of a bookmarked Series to its Latest Chapter.
