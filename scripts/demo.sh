@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make demo: a local database, the Site simulator with a seeded library, the
 # backend pointed at it (with a headless Chromium sidecar when one is
-# installed), an Owner token, and the dashboard in the foreground. Quitting
+# installed), an Owner token, a one-time web login link for the Owner, and
+# the dashboard in the foreground. Quitting
 # the dashboard stops everything this script started.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,8 +41,8 @@ if [ -z "${BROWSER_WS_URL:-}" ]; then
   echo "demo: no Chromium found (apt-get install -y chromium): the three browser Sites will show no_browser"
 fi
 
-rm -f "$state/owner-token"
-bin/mangabookmark demo --token-file "$state/owner-token" >"$state/backend.log" 2>&1 &
+rm -f "$state/owner-token" "$state/login-link"
+bin/mangabookmark demo --token-file "$state/owner-token" --login-link-file "$state/login-link" >"$state/backend.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 150); do
   [ -s "$state/owner-token" ] && curl -fsS "http://$LISTEN_ADDR/healthz" >/dev/null 2>&1 && break
@@ -55,7 +56,11 @@ if [ ! -s "$state/owner-token" ]; then
 fi
 
 export MBCTL_SERVER="http://$LISTEN_ADDR" MBCTL_TOKEN=$(cat "$state/owner-token")
-echo "demo: backend on $MBCTL_SERVER (log: $state/backend.log); try in another shell:"
+echo "demo: backend on $MBCTL_SERVER (log: $state/backend.log)"
+echo "  library (Readers):  $MBCTL_SERVER/"
+echo "  status (Owner):     $MBCTL_SERVER/admin"
+echo "  log in as the Owner with one click (works once): $MBCTL_SERVER$(cat "$state/login-link")"
+echo "try in another shell:"
 echo "  MBCTL_SERVER=$MBCTL_SERVER MBCTL_TOKEN=\$(cat $state/owner-token) bin/mbctl lanes"
 if [ -t 0 ] && [ -t 1 ]; then
   bin/mbctl dashboard

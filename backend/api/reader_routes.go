@@ -22,7 +22,8 @@ import "mangabookmark/backend/userscript"
 //   - "new" in the bookmarks list is true when a Latest Chapter is known,
 //     the Reader has Progress, and the Latest Chapter's number is greater.
 //     A bookmark with no Progress is not new: nothing read yet to be behind.
-//   - GET /covers/{site}/{series_id} sits behind a Reader token like the
+//   - GET /covers/{site}/{series_id} sits behind a Reader token (or a web
+//     session, for the library page's images) like the
 //     rest of the Reader table, with ETag, Last-Modified and private caching.
 func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("GET /api/me", s.reader(s.getMe))
@@ -30,6 +31,6 @@ func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("POST /api/bookmarks", s.reader(s.limitWrites(s.addBookmark)))
 	s.mux.HandleFunc("DELETE /api/bookmarks/{site}/{series_id}", s.reader(s.limitWrites(s.removeBookmark)))
 	s.mux.HandleFunc("POST /api/progress", s.reader(s.limitWrites(s.postProgress)))
-	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.reader(s.getCover))
+	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.readerOrSession(s.getCover))
 	s.mux.HandleFunc("GET "+userscript.Path, s.getUserscript)
 }

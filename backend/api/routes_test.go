@@ -1,4 +1,4 @@
-package api
+package api_test
 
 import (
 	"bufio"
@@ -6,26 +6,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
-)
 
-// pendingWeb lists the web pages docs/api.md documents that this branch does
-// not serve yet: they are built on the web branch. DELETE THIS SET when the
-// web pages are merged; the test then holds them like every other route.
-var pendingWeb = map[string]bool{
-	"GET /":                                 true,
-	"POST /login":                           true,
-	"POST /logout":                          true,
-	"POST /library/{site}/{series_id}/read": true,
-	"POST /library/{site}/{series_id}/remove": true,
-	"GET /admin":                                  true,
-	"GET /admin/lanes/{site}":                     true,
-	"GET /admin/failing":                          true,
-	"POST /admin/series/{site}/{series_id}/force": true,
-	"POST /admin/lanes/{site}/pause":              true,
-	"POST /admin/lanes/{site}/resume":             true,
-}
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/web"
+)
 
 // docRoute is one "METHOD /path" entry of docs/api.md.
 type docRoute struct{ method, path string }
@@ -77,12 +64,12 @@ func documentedRoutes(t *testing.T) []docRoute {
 
 var pathParam = regexp.MustCompile(`\{([a-z_]+)\}`)
 
-// served reports whether srv answers d by a pattern of its own: the pattern
-// ServeMux picks must name the same path (or be a subtree above it, like
-// /auth/discord/), never the catch-all "/".
-func served(srv *Server, d docRoute) (string, bool) {
+// served reports whether resolve answers d by a pattern of its own: the
+// pattern ServeMux picks must name the same path (or be a subtree above it,
+// like /auth/discord/), never the catch-all "/".
+func served(resolve func(*http.Request) string, d docRoute) (string, bool) {
 	concrete := pathParam.ReplaceAllString(d.path, "x-$1")
-	pattern := srv.route(httptest.NewRequest(d.method, concrete, nil))
+	pattern := resolve(httptest.NewRequest(d.method, concrete, nil))
 	if pattern == "" || pattern == "/" { // "/" is the catch-all 404
 		return pattern, false
 	}
@@ -98,28 +85,46 @@ func served(srv *Server, d docRoute) (string, bool) {
 	return pattern, false
 }
 
-func TestRoutesMatchDocsAPI(t *testing.T) {
-	t.Parallel()
-	srv, err := New(Config{OAuth: http.NotFoundHandler(), Userjs: []byte("// js")})
+// newSite is the API server with the web pages mounted, as serve wires it.
+func newSite(t *testing.T, cfg api.Config) (*api.Server, *web.Handler) {
+	t.Helper()
+	srv, err := api.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	docs := documentedRoutes(t)
-	used := map[string]bool{}
-	for _, d := range docs {
-		pattern, ok := served(srv, d)
-		switch {
-		case ok && pendingWeb[d.String()]:
-			t.Errorf("%s is served now: delete it from pendingWeb", d)
-		case ok:
-			used[pattern] = true
-		case !pendingWeb[d.String()]:
-			t.Errorf("docs/api.md documents %s, but the server does not serve it (it resolves to %q)", d, pattern)
+	pages := web.New(web.Deps{Admin: srv})
+	srv.MountWeb(pages)
+	return srv, pages
+}
+
+// resolveSite follows a request as the mounted server does: into the web
+// pages' own routes when the API hands the path to them.
+func resolveSite(srv *api.Server, pages *web.Handler) func(*http.Request) string {
+	return func(r *http.Request) string {
+		p := srv.Route(r)
+		if slices.Contains(api.WebPrefixes, p) {
+			return pages.Pattern(r)
 		}
+		return p
 	}
-	for _, p := range srv.routes() {
-		if p == "/" {
-			continue // the catch-all 404 for every undocumented path
+}
+
+func TestRoutesMatchDocsAPI(t *testing.T) {
+	t.Parallel()
+	srv, pages := newSite(t, api.Config{OAuth: http.NotFoundHandler(), Userjs: []byte("// js")})
+	resolve := resolveSite(srv, pages)
+	used := map[string]bool{}
+	for _, d := range documentedRoutes(t) {
+		pattern, ok := served(resolve, d)
+		if !ok {
+			t.Errorf("docs/api.md documents %s, but the server does not serve it (it resolves to %q)", d, pattern)
+			continue
+		}
+		used[pattern] = true
+	}
+	for _, p := range append(srv.Routes(), pages.Patterns()...) {
+		if p == "/" || slices.Contains(api.WebPrefixes, p) {
+			continue // the catch-all 404, and the paths handed to the pages
 		}
 		if !used[p] {
 			t.Errorf("the server serves %q, but docs/api.md does not document it", p)
@@ -130,20 +135,24 @@ func TestRoutesMatchDocsAPI(t *testing.T) {
 // TestRoutesCheckCatchesDrift proves the check can fail both ways.
 func TestRoutesCheckCatchesDrift(t *testing.T) {
 	t.Parallel()
-	srv, err := New(Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := served(srv, docRoute{"GET", "/api/nothing"}); ok {
+	srv, pages := newSite(t, api.Config{})
+	resolve := resolveSite(srv, pages)
+	if _, ok := served(resolve, docRoute{"GET", "/api/nothing"}); ok {
 		t.Error("an unserved path counts as served")
 	}
-	if _, ok := served(srv, docRoute{"DELETE", "/api/me"}); ok {
+	if _, ok := served(resolve, docRoute{"DELETE", "/api/me"}); ok {
 		t.Error("a served path under the wrong method counts as served")
 	}
-	if _, ok := served(srv, docRoute{"GET", "/auth/discord/login"}); ok {
+	if _, ok := served(resolve, docRoute{"GET", "/auth/discord/login"}); ok {
 		t.Error("the OAuth routes count as served on a server without OAuth")
 	}
-	if p, ok := served(srv, docRoute{"DELETE", "/api/bookmarks/{site}/{series_id}"}); !ok {
+	if _, ok := served(resolve, docRoute{"GET", "/admin/nothing"}); ok {
+		t.Error("an unserved page under a path handed to the pages counts as served")
+	}
+	if p, ok := served(resolve, docRoute{"DELETE", "/api/bookmarks/{site}/{series_id}"}); !ok {
 		t.Errorf("a served route with parameters does not count (resolved %q)", p)
+	}
+	if p, ok := served(resolve, docRoute{"POST", "/admin/lanes/{site}/pause"}); !ok {
+		t.Errorf("a served page route does not count (resolved %q)", p)
 	}
 }

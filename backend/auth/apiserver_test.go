@@ -7,6 +7,7 @@ import (
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/web"
 )
 
 // init hands the login tests in package auth the real API server; see
@@ -17,6 +18,16 @@ func init() {
 		if err != nil {
 			panic(err) // a test bug: the login tests pass a good Config
 		}
+		return srv
+	}
+	auth.NewSiteServer = func(st *store.Store, svc *auth.Service, oauth *auth.OAuth, ownerID string, log *slog.Logger, baseURL string) http.Handler {
+		srv, err := api.New(api.Config{Store: st, Auth: svc, OAuth: oauth, Log: log, BaseURL: baseURL})
+		if err != nil {
+			panic(err)
+		}
+		pages := web.New(web.Deps{Store: st, Admin: srv, Auth: svc, OwnerDiscordID: ownerID, BaseURL: baseURL, DiscordLogin: true, Log: log})
+		srv.MountWeb(pages)
+		oauth.StartSession = pages.StartSession
 		return srv
 	}
 }

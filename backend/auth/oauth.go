@@ -42,6 +42,11 @@ type OAuth struct {
 	ep     discordEndpoints // test seam
 	client *http.Client
 	log    *slog.Logger
+
+	// StartSession, when set, starts a web page session for the token a
+	// login minted (web.Handler.StartSession), so the Reader lands in
+	// their library; the token is still shown once for the userscript.
+	StartSession func(w http.ResponseWriter, r *http.Request, tokenID int64) error
 }
 
 // NewOAuth builds the Discord login over the token service.
@@ -160,7 +165,15 @@ func (o *OAuth) callback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	o.log.Info("oauth login", "discord_id", user.ID, "token_id", t.ID)
-	o.tokenPage(w, user.displayName(), plain)
+	session := false
+	if o.StartSession != nil {
+		if err := o.StartSession(w, r, t.ID); err != nil {
+			o.log.Warn("oauth session start failed", "discord_id", user.ID, "error", err)
+		} else {
+			session = true
+		}
+	}
+	o.tokenPage(w, user.displayName(), plain, session)
 }
 
 func memberOf(guilds []discordGuild, id string) bool {

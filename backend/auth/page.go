@@ -30,6 +30,7 @@ ol li{margin:.3rem 0}
 <li>Open any chapter on one of the Sites and click the <b>mb</b> panel in the bottom corner, then <b>settings</b>.</li>
 <li>Paste the token into the <b>Token</b> field, check the backend URL, and save.</li>
 </ol>
+{{if .Session}}<p><a href="/">Open your library</a></p>{{end}}
 <p class="note">Keep the token private: it is your password here. Logging in again makes a new one; ask the Owner to revoke a lost one.</p>
 {{else}}
 <p><a href="` + LoginPath + `">Log in with Discord</a></p>
@@ -38,9 +39,14 @@ ol li{margin:.3rem 0}
 
 type pageData struct {
 	Title, Message, Token string
+	Session               bool // a web session was started: link the library
 }
 
 func (o *OAuth) page(w http.ResponseWriter, status int, title, msg, token string) {
+	o.pageWith(w, status, pageData{Title: title, Message: msg, Token: token})
+}
+
+func (o *OAuth) pageWith(w http.ResponseWriter, status int, d pageData) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
@@ -48,11 +54,11 @@ func (o *OAuth) page(w http.ResponseWriter, status int, title, msg, token string
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 	w.WriteHeader(status)
-	if err := pageTmpl.Execute(w, pageData{Title: title, Message: msg, Token: token}); err != nil {
+	if err := pageTmpl.Execute(w, d); err != nil {
 		o.log.Warn("oauth page render failed", "error", err)
 	}
 }
 
-func (o *OAuth) tokenPage(w http.ResponseWriter, name, token string) {
-	o.page(w, http.StatusOK, "Welcome, "+name, "You are logged in to mangabookmark.", token)
+func (o *OAuth) tokenPage(w http.ResponseWriter, name, token string, session bool) {
+	o.pageWith(w, http.StatusOK, pageData{Title: "Welcome, " + name, Message: "You are logged in to mangabookmark.", Token: token, Session: session})
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"strings"
 	"time"
 
@@ -111,7 +110,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 	n.apply(ctx, log, now, v, notify.KindNoBrowserRoute, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes"),
+			DeepLink: n.link(notify.PagePath(notify.KindNoBrowserRoute, site.Name)),
 			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
 				site.Name, noticeAge(now.Sub(*r.Since))),
 		}
@@ -143,7 +142,7 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
 		return notify.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link("/api/admin/failing?site=" + url.QueryEscape(site.Name) + "&outcome=no_chapter"),
+			DeepLink: n.link(notify.PagePath(notify.KindAdapterBroken, site.Name)),
 			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
 				r.Failing, r.Series, site.Name, noticeAge(now.Sub(*r.Since)), site.Name),
 		}
@@ -172,7 +171,7 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 	n.apply(ctx, log, now, v, notify.KindSidecarDown, "", func() notify.Notice {
 		return notify.Notice{
 			Subject:  sidecarSubject,
-			DeepLink: n.link("/api/admin/lanes"),
+			DeepLink: n.link(notify.PagePath(notify.KindSidecarDown, "")),
 			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
 				noticeAge(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
 		}

@@ -20,7 +20,7 @@ func TestNoticeStallFiresOnceAfterWindow(t *testing.T) {
 		h.pass("mangadex", ntPass{due: 2, checked: 2, ok: 2}) // a healthy neighbour
 	})
 	n := h.sent[0]
-	if n.Subject != "mangapill" || n.DeepLink != "https://manga.example.org/api/admin/lanes/mangapill/passes" || !n.At.Equal(first.Add(ownerWindow)) {
+	if n.Subject != "mangapill" || n.DeepLink != "https://manga.example.org/admin/lanes/mangapill" || !n.At.Equal(first.Add(ownerWindow)) {
 		t.Errorf("notice %+v", n)
 	}
 	if n.Description != "mangapill has checked nothing for 12h although 42 Series are due; look at its Lane in mbctl and at the backend log." {
@@ -97,7 +97,7 @@ func TestNoticeSidecarDownThreeLanesSendOne(t *testing.T) {
 		step++
 	})
 	n := h.sent[0]
-	if n.Subject != "browser sidecar" || n.Site != "" || n.DeepLink != "https://manga.example.org/api/admin/lanes" ||
+	if n.Subject != "browser sidecar" || n.Site != "" || n.DeepLink != "https://manga.example.org/admin" ||
 		!strings.Contains(n.Description, "kagane, comix and natomanga are not polled") {
 		t.Errorf("notice %+v", n)
 	}
@@ -138,7 +138,7 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 		h.pass("weebcentral", ntPass{due: 1, checked: 1, ok: 1})
 	})
 	n := h.sent[0]
-	if n.DeepLink != "https://manga.example.org/api/admin/failing?site=weebcentral&outcome=no_chapter" ||
+	if n.DeepLink != "https://manga.example.org/admin/lanes/weebcentral" ||
 		n.Description != "3 of 5 weebcentral Series have shown no Latest Chapter for 12h, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the weebcentral adapter (docs/operations.md, \"When a Site changes\")." {
 		t.Errorf("notice %+v", n)
 	}

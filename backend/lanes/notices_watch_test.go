@@ -46,7 +46,7 @@ func TestNoticeStallWhenTheLaneFallsSilent(t *testing.T) {
 		w.Watch(ctx, h.sites["mangadex"], h.now) // no Series: never a stall
 	})
 	n := h.sent[0]
-	if !n.At.Equal(lastBeat.Add(ownerWindow)) || n.DeepLink != "https://manga.example.org/api/admin/lanes/mangapill/passes" ||
+	if !n.At.Equal(lastBeat.Add(ownerWindow)) || n.DeepLink != "https://manga.example.org/admin/lanes/mangapill" ||
 		n.Description != "mangapill's Lane has written nothing for 12h although 3 Series are due: the process holding it may be hung; look at the Lane's last heartbeat in mbctl and at the backend log." {
 		t.Errorf("notice %+v", n)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/url"
 	"time"
 
 	"mangabookmark/backend/notify"
@@ -80,7 +79,7 @@ func (n *Notices) silence(ctx context.Context, site *sites.Site, now, cutoff tim
 // ownerWindow old), or its Lane has been silent that long with Series due.
 // Both are one kind and one episode.
 func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
-	link := n.link("/api/admin/lanes/" + url.PathEscape(site.Name) + "/passes")
+	link := n.link(notify.PagePath(notify.KindStall, site.Name))
 	if r.Passes > 0 && !r.Since.After(cutoff) {
 		n.apply(ctx, log, now, verdictOpen, notify.KindStall, site.Name, func() notify.Notice {
 			return notify.Notice{Subject: site.Name, DeepLink: link,

@@ -16,7 +16,8 @@ import (
 )
 
 // Colour is the embed colour of every owner notice: the dark branch of the
-// console's danger colour (#cf5c4d). All four kinds are faults, so one
+// fault colour (#cf5c4d) the console and the web pages share (the pages'
+// --fault in backend/web/static/style.css). All four kinds are faults, so one
 // colour serves them all.
 const Colour = 13589581
 

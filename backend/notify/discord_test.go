@@ -26,7 +26,7 @@ var sample = notify.Notice{
 	Kind:        notify.KindStall,
 	Site:        "mangapill",
 	Subject:     "mangapill",
-	DeepLink:    "https://manga.example.org/api/admin/lanes/mangapill/passes",
+	DeepLink:    "https://manga.example.org/admin/lanes/mangapill",
 	Description: "mangapill has checked nothing for 13h although 42 Series are due; look at its Lane with mbctl and at the backend log.",
 	At:          time.Date(2026, 9, 1, 13, 0, 0, 0, time.UTC),
 }

@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/web"
 )
 
 // demoOwnerID is the Owner's Discord id when the environment names none.
@@ -20,12 +21,14 @@ const demoOwnerID = "100000000000000001"
 
 // DemoCmd runs the backend against the built-in Site simulator with a
 // seeded library: some Series failing, one Site refusing. It writes an
-// Owner token to --token-file for the console.
+// Owner token to --token-file for the console and a one-time login link
+// for the web pages to --login-link-file.
 type DemoCmd struct {
 	SimListen string        `help:"Address of the simulator's first Site (the others take the next five ports; port 0: any free ports)." default:"127.0.0.1:18080"`
 	Series    int           `help:"Bookmarked Series per Site." default:"50"`
 	NewEvery  time.Duration `help:"How often each simulated Series publishes a chapter." default:"20m"`
 	TokenFile string        `help:"Where to write the Owner token for mbctl." default:".data/demo/owner-token" type:"path"`
+	LinkFile  string        `name:"login-link-file" help:"Where to write the Owner's one-time web login path (/login/once/...)." default:".data/demo/login-link" type:"path"`
 	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
 }
 
@@ -105,21 +108,42 @@ func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry
 					return err
 				}
 			}
+			// Some Series read up to chapter 1, so the library shows New
+			// Chapters once the Lanes read the simulator's Latest Chapters.
+			if i%3 == 1 {
+				read := store.Read{ReaderID: owner.ID, Site: ref.Site, SeriesID: ref.SeriesID, SeriesURL: ref.URL,
+					Number: "1", URL: ref.URL, ReadAt: time.Now()}
+				if _, err := st.ApplyReads(ctx, []store.Read{read}); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	svc, err := auth.New(auth.Config{Store: st, TokenKey: key, OwnerDiscordID: ownerID})
 	if err != nil {
 		return err
 	}
-	tok, _, err := svc.MintOwnerToken(ctx, "demo console")
+	tok, row, err := svc.MintOwnerToken(ctx, "demo console")
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(c.TokenFile), 0o700); err != nil {
-		return fmt.Errorf("demo: token file: %w", err)
+	link, err := web.CreateLoginLink(ctx, st, row.ID, time.Now().Add(24*time.Hour))
+	if err != nil {
+		return err
 	}
-	if err := os.WriteFile(c.TokenFile, []byte(tok+"\n"), 0o600); err != nil {
-		return fmt.Errorf("demo: token file: %w", err)
+	if err := writeSecret(c.LinkFile, link); err != nil {
+		return err
+	}
+	return writeSecret(c.TokenFile, tok)
+}
+
+// writeSecret writes one line to a file only its owner can read.
+func writeSecret(path, line string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("demo: %s: %w", path, err)
+	}
+	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
+		return fmt.Errorf("demo: %s: %w", path, err)
 	}
 	return nil
 }

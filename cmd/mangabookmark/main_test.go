@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,7 +111,8 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 	addr := proctest.FreeAddr(t)
 	simAddr := "127.0.0.1:0" // six free ports, whatever else runs beside the test
 	tokenFile := filepath.Join(t.TempDir(), "owner-token")
-	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile)
+	linkFile := filepath.Join(t.TempDir(), "login-link")
+	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile, "--login-link-file", linkFile)
 	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -159,5 +162,40 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 		if l.Series != 5 {
 			t.Errorf("%s has %d Series, want 5", l.Site, l.Series)
 		}
+	}
+	demoLoginLink(t, addr, linkFile)
+}
+
+// demoLoginLink follows the demo's one-time login link: it starts the
+// Owner's session (the status page then answers), and works only once.
+func demoLoginLink(t *testing.T, addr, linkFile string) {
+	t.Helper()
+	link, err := os.ReadFile(linkFile)
+	if err != nil || !strings.HasPrefix(string(link), "/login/once/") {
+		t.Fatalf("login link file: %q %v", link, err)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get("http://" + addr + strings.TrimSpace(string(link)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	resp, err = c.Get("http://" + addr + "/admin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || strings.Count(string(page), `class="lane card" data-site=`) != 6 {
+		t.Fatalf("/admin after the login link: %d", resp.StatusCode)
+	}
+	resp, err = http.Get("http://" + addr + strings.TrimSpace(string(link)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("second use of the login link: %d", resp.StatusCode)
 	}
 }

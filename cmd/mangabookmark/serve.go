@@ -19,6 +19,7 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
+	"mangabookmark/backend/web"
 )
 
 // ServeCmd migrates the database, then serves the API and runs the Lanes.
@@ -158,6 +159,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	pages := web.New(web.Deps{
+		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
+		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+	})
+	srv.MountWeb(pages)
+	if o, ok := oauth.(*auth.OAuth); ok {
+		o.StartSession = pages.StartSession
 	}
 	return &app{
 		sites:   reg,

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// LibraryItem is one row of a Reader's library page: the bookmark with what
+// its Lane knows of it.
+type LibraryItem struct {
+	Bookmark
+	CheckedAt      *time.Time // the Lane's last read of the Series; nil: not read yet
+	FailingSince   *time.Time // the Series' failure row, when failing
+	FailingOutcome string
+}
+
+// Library returns a Reader's bookmarks in the library's order: New Chapters
+// first, then by Latest Chapter date (newest first, unknown last), then by
+// title and id, so the order is stable.
+func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at,
+			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
+			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
+			coalesce(s.latest_number > p.number, false) AS is_new,
+			s.latest_checked_at, f.failing_since, coalesce(f.outcome, '')
+		FROM bookmarks b
+		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
+		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
+		LEFT JOIN LATERAL (SELECT site FROM covers c
+			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
+		WHERE b.reader_id = $1
+		ORDER BY is_new DESC, coalesce(s.latest_released_at, s.latest_seen_at) DESC NULLS LAST,
+			s.title, s.site, s.series_id`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: library: %w", err)
+	}
+	defer rows.Close()
+	out := []LibraryItem{}
+	for rows.Next() {
+		var it LibraryItem
+		b := &it.Bookmark
+		if err := rows.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt,
+			&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
+			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
+			&it.CheckedAt, &it.FailingSince, &it.FailingOutcome); err != nil {
+			return nil, fmt.Errorf("store: library: %w", err)
+		}
+		out = append(out, it)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: library: %w", err)
+	}
+	return out, nil
+}
+
+// MarkRead sets a Reader's Progress on a bookmarked Series to its Latest
+// Chapter, read at `at`. Like every read it only moves Progress forward. It
+// reports whether Progress moved; a Series with no Latest Chapter known
+// moves nothing. A bookmark the Reader does not have is ErrNotFound (and is
+// not created, unlike a read from the userscript).
+func (s *Store) MarkRead(ctx context.Context, readerID int64, site, seriesID string, at time.Time) (bool, error) {
+	var found, moved bool
+	err := s.pool.QueryRow(ctx, `
+		WITH src AS (
+			SELECT b.reader_id, b.site, b.series_id, s.latest_number, s.latest_url
+			FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+			WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3
+		), up AS (
+			INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
+			SELECT reader_id, site, series_id, latest_number, latest_url, $4, now()
+			FROM src WHERE latest_number IS NOT NULL
+			ON CONFLICT (reader_id, site, series_id) DO UPDATE
+				SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
+				WHERE excluded.number > progress.number
+			RETURNING 1
+		)
+		SELECT EXISTS (SELECT 1 FROM src), EXISTS (SELECT 1 FROM up)`,
+		readerID, site, seriesID, at).Scan(&found, &moved)
+	if err != nil {
+		return false, fmt.Errorf("store: mark read: %w", err)
+	}
+	if !found {
+		return false, ErrNotFound
+	}
+	return moved, nil
+}

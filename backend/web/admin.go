@@ -1,0 +1,113 @@
+package web
+
+import (
+	"net/http"
+	"slices"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/notify"
+	"mangabookmark/backend/store"
+)
+
+// Rows the Owner's pages show at most.
+const (
+	adminPassRows        = 50
+	adminFailingRows     = 200 // the failing page
+	adminLaneFailingRows = 50  // a Lane's page, which links to the rest
+)
+
+// adminView is the data of the three Owner pages.
+type adminView struct {
+	Lanes        []client.Lane
+	Notices      []noticeView
+	Lane         *client.Lane
+	Passes       []store.Pass
+	Chart        chart
+	Failing      []store.AdminFailing
+	FailingTotal int
+	FailingCap   int
+	Site         string // the failing filter's Site
+	Outcome      string // the failing filter's outcome
+	Sites        []string
+	Outcomes     []string
+	Back         string // where an act on this page returns to
+}
+
+// noticeView is one open Owner notice with its page, the same path its
+// Discord embed links to.
+type noticeView struct {
+	store.Notice
+	Link string
+}
+
+func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
+	lanes, err := h.Admin.LaneViews(r.Context())
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	ns, err := h.Store.ListNotices(r.Context())
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	av := &adminView{Lanes: lanes, Back: "/admin"}
+	for _, n := range ns {
+		av.Notices = append(av.Notices, noticeView{Notice: n, Link: notify.PagePath(n.Kind, n.Site)})
+	}
+	h.render(w, r, http.StatusOK, "admin", page{Title: "Lanes", V: viewerFrom(r.Context()), Admin: true, Adm: av})
+}
+
+func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
+	site := h.Sites.Get(r.PathValue("site"))
+	if site == nil {
+		h.errorPage(w, r, http.StatusNotFound, "No such Site", "There is no Lane by that name.")
+		return
+	}
+	lanes, err := h.Admin.LaneViews(r.Context())
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	av := &adminView{Back: "/admin/lanes/" + site.Name, FailingCap: store.AdminFailingTotalCap}
+	for i := range lanes {
+		if lanes[i].Site == site.Name {
+			av.Lane = &lanes[i]
+		}
+	}
+	if av.Lane == nil {
+		h.errorPage(w, r, http.StatusNotFound, "No such Site", "There is no Lane by that name.")
+		return
+	}
+	if av.Passes, err = h.Store.ListPasses(r.Context(), site.Name, adminPassRows); err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	av.Chart = behindChart(av.Passes)
+	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "lane", page{Title: site.Name, V: viewerFrom(r.Context()), Admin: true, Adm: av})
+}
+
+func (h *Handler) failingPage(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	av := &adminView{Site: q.Get("site"), Outcome: q.Get("outcome"), Outcomes: client.Outcomes, FailingCap: store.AdminFailingTotalCap}
+	for _, s := range h.Sites.All() {
+		av.Sites = append(av.Sites, s.Name)
+	}
+	if (av.Site != "" && h.Sites.Get(av.Site) == nil) || (av.Outcome != "" && !slices.Contains(client.Outcomes, av.Outcome)) {
+		h.errorPage(w, r, http.StatusBadRequest, "Unknown filter", "Choose a Site and an outcome from the lists on the failing page.")
+		return
+	}
+	av.Back = r.URL.RequestURI()
+	var err error
+	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: av.Site, Outcome: av.Outcome, Limit: adminFailingRows})
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "failing", page{Title: "Failing", V: viewerFrom(r.Context()), Admin: true, Adm: av})
+}

@@ -1,0 +1,200 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/web"
+)
+
+// benchServer is the API server with the pages over a database seeded by
+// seed, and the Owner's token and session cookie (Discord id 100, Reader 1).
+type benchServer struct {
+	h      http.Handler
+	token  string
+	cookie *http.Cookie
+}
+
+func newBenchServer(b *testing.B, seed func(context.Context, *store.Store) error) *benchServer {
+	b.Helper()
+	ctx := context.Background()
+	st := dbtest.New(b)
+	start := time.Now()
+	if err := seed(ctx, st); err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("seeded in %v", time.Since(start).Round(time.Millisecond))
+	now := func() time.Time { return admintest.Now }
+	svc := mustAuth(b, auth.Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: "100", Now: now})
+	tok, _, err := svc.MintOwnerToken(ctx, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := admintest.Registry(b)
+	srv := mustAPI(b, api.Config{Store: st, Sites: reg, Auth: svc, Lanes: &fakeLanes{}, Now: now, NoLimits: true})
+	srv.MountWeb(web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: svc, OwnerDiscordID: "100", Now: now}))
+	req := httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"token": {tok}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, req)
+	cookies := rec.Result().Cookies()
+	if rec.Code != http.StatusSeeOther || len(cookies) == 0 {
+		b.Fatalf("bench login: %d", rec.Code)
+	}
+	return &benchServer{h: srv, token: tok, cookie: cookies[0]}
+}
+
+// discard is a ResponseWriter that counts the body and keeps nothing, as a
+// socket would: httptest.ResponseRecorder's growing buffer cost a quarter
+// of a 2 MB page's time, which no real client imposes.
+type discard struct {
+	h    http.Header
+	code int
+	n    int
+}
+
+func (d *discard) Header() http.Header { return d.h }
+
+func (d *discard) WriteHeader(code int) {
+	if d.code == 0 {
+		d.code = code
+	}
+}
+
+func (d *discard) Write(p []byte) (int, error) {
+	d.WriteHeader(http.StatusOK)
+	d.n += len(p)
+	return len(p), nil
+}
+
+// serve measures server time of GET path (page: with the session cookie;
+// otherwise with the Bearer token), b.N times, reporting p50 and p99.
+func (s *benchServer) serve(b *testing.B, path string, page bool) {
+	get := func() {
+		req := httptest.NewRequest("GET", path, nil)
+		if page {
+			req.AddCookie(s.cookie)
+		} else {
+			req.Header.Set("Authorization", "Bearer "+s.token)
+		}
+		rec := &discard{h: http.Header{}}
+		s.h.ServeHTTP(rec, req)
+		if rec.code != http.StatusOK || rec.n == 0 {
+			b.Fatalf("GET %s = %d (%d bytes)", path, rec.code, rec.n)
+		}
+	}
+	get() // warm the caches
+	lat := make([]time.Duration, 0, b.N)
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		get()
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	// The Go process's CPU per request: what the handler costs beside the
+	// database, and steadier than latency on a shared machine.
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu_ms/op")
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	pct := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(float64(len(lat))*p))].Microseconds()) / 1000
+	}
+	b.ReportMetric(pct(0.50), "p50_ms")
+	b.ReportMetric(pct(0.99), "p99_ms")
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// seedLibrary2000 gives the Owner 2000 bookmarks across the Sites: nine in
+// ten with a Latest Chapter, half with Progress (a fifth of those behind,
+// so New), a quarter with a stored cover, one in twenty failing.
+func seedLibrary2000(ctx context.Context, st *store.Store) error {
+	now := admintest.Now
+	for _, q := range []string{
+		`INSERT INTO readers (id, discord_id, name) VALUES (1, '100', 'owner')`,
+		`INSERT INTO series (site, series_id, url, title, latest_number, latest_title, latest_url, latest_seen_at, latest_checked_at)
+			SELECT ($1::text[])[1 + i % 6], i::text, 'https://example.test/series/' || i, 'Series number ' || i,
+				CASE WHEN i % 10 = 0 THEN NULL ELSE 10 + i % 90 END, 'Chapter title ' || i, 'https://example.test/chapter/' || i,
+				$2::timestamptz - (i * interval '17 minutes'), CASE WHEN i % 50 = 0 THEN NULL ELSE $2::timestamptz END
+			FROM generate_series(1, 2000) AS i`,
+		`INSERT INTO bookmarks (reader_id, site, series_id) SELECT 1, site, series_id FROM series`,
+		`INSERT INTO progress (reader_id, site, series_id, number, read_at)
+			SELECT 1, site, series_id, latest_number - CASE WHEN series_id::int % 10 = 1 THEN 1 ELSE 0 END, $1::timestamptz
+			FROM series WHERE latest_number IS NOT NULL AND series_id::int % 2 = 1`,
+		`INSERT INTO covers (site, series_id, source_url, content_type, body, fetched_at)
+			SELECT site, series_id, 'https://example.test/c.png', 'image/png', '\x89504e47'::bytea, $1::timestamptz
+			FROM series WHERE series_id::int % 4 = 0`,
+		`INSERT INTO poll_failures (site, series_id, outcome, failing_since)
+			SELECT site, series_id, 'errors', $1::timestamptz - interval '3 days' FROM series WHERE series_id::int % 20 = 3`,
+		`VACUUM ANALYZE`,
+	} {
+		var err error
+		switch {
+		case strings.Contains(q, "$2"):
+			_, err = st.Pool().Exec(ctx, q, admintest.SiteNames, now)
+		case strings.Contains(q, "$1"):
+			_, err = st.Pool().Exec(ctx, q, now)
+		default:
+			_, err = st.Pool().Exec(ctx, q)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkWebLibrary2000: the library page of a Reader with 2000
+// bookmarks, beside GET /api/bookmarks of the same Reader.
+func BenchmarkWebLibrary2000(b *testing.B) {
+	s := newBenchServer(b, seedLibrary2000)
+	b.Run("page", func(b *testing.B) { s.serve(b, "/", true) })
+	b.Run("json", func(b *testing.B) { s.serve(b, "/api/bookmarks", false) })
+}
+
+// BenchmarkWebAdmin1M: the Owner's pages over admintest's large world (1M
+// Series, 100k failing, 14 days of passes), each beside the JSON endpoint
+// of the same data.
+func BenchmarkWebAdmin1M(b *testing.B) {
+	if os.Getenv("MB_BENCH_LARGE") != "1" {
+		b.Skip("set MB_BENCH_LARGE=1 to seed 1M Series (takes a minute)")
+	}
+	s := newBenchServer(b, func(ctx context.Context, st *store.Store) error {
+		if _, err := st.Pool().Exec(ctx, `INSERT INTO readers (id, discord_id, name) VALUES (1, '100', 'owner')`); err != nil {
+			return err
+		}
+		if err := admintest.SeedLarge(ctx, st, admintest.Now, 1_000_000, 100_000, 14); err != nil {
+			return err
+		}
+		// Let the seed's writes settle before measuring (best effort: it
+		// needs a superuser), so the first sub-benchmark is not charged.
+		_, _ = st.Pool().Exec(ctx, `CHECKPOINT`)
+		return nil
+	})
+	b.Run("api_lanes", func(b *testing.B) { s.serve(b, "/api/admin/lanes", false) })
+	b.Run("admin", func(b *testing.B) { s.serve(b, "/admin", true) })
+	b.Run("lane", func(b *testing.B) { s.serve(b, "/admin/lanes/mangadex", true) })
+	b.Run("failing", func(b *testing.B) { s.serve(b, "/admin/failing", true) })
+	b.Run("api_failing", func(b *testing.B) { s.serve(b, "/api/admin/failing?limit=200", false) })
+}

@@ -1,0 +1,210 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/web"
+)
+
+const testKey = "web-test-token-key-0123456789abcdef"
+
+// clock is the fixture's settable clock.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
+
+func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
+
+// fakeLanes records wakes.
+type fakeLanes struct {
+	mu    sync.Mutex
+	wakes []string
+}
+
+func (l *fakeLanes) Wake(site string) { l.mu.Lock(); l.wakes = append(l.wakes, site); l.mu.Unlock() }
+
+// Runtime: every poll switch on; natomanga is a browser Site without a
+// sidecar, as in admintest.
+func (l *fakeLanes) Runtime(site string) lanes.Runtime {
+	return lanes.Runtime{Enabled: true, NoBrowser: site == "natomanga"}
+}
+
+func (l *fakeLanes) woken() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.wakes...)
+}
+
+// fixture is the real API server with the pages mounted, the real token
+// service, over admintest's seeded world (Owner: Reader 1, Discord id
+// 100; Reader: Reader 2, Discord id 200) plus a small library for Reader 2.
+type fixture struct {
+	st          *store.Store
+	svc         *auth.Service
+	srv         *httptest.Server
+	clock       *clock
+	lanes       *fakeLanes
+	pages       *web.Handler
+	ownerToken  string
+	readerToken string
+	readerTokID int64
+}
+
+func newFixture(t testing.TB, baseURL string) *fixture {
+	t.Helper()
+	ctx := context.Background()
+	st := dbtest.New(t)
+	if err := admintest.Seed(ctx, st, admintest.Now); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{st: st, clock: &clock{now: admintest.Now}, lanes: &fakeLanes{}}
+	f.svc = mustAuth(t, auth.Config{Store: st, TokenKey: []byte(testKey), OwnerDiscordID: "100", Now: f.clock.Now})
+	var err error
+	if f.ownerToken, _, err = f.svc.MintOwnerToken(ctx, "owner web"); err != nil {
+		t.Fatal(err)
+	}
+	var tok store.Token
+	if f.readerToken, tok, err = f.svc.MintTokenRow(ctx, "200", "reader", "reader web"); err != nil {
+		t.Fatal(err)
+	}
+	f.readerTokID = tok.ID
+	seedLibrary(t, st, 2)
+	reg := admintest.Registry(t)
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Lanes: f.lanes, Now: f.clock.Now, BaseURL: baseURL})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now})
+	srv.MountWeb(f.pages)
+	f.srv = httptest.NewServer(srv)
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// seedLibrary gives a Reader three bookmarks on mangapill: "2" read up to
+// chapter 8 of 9 (a New Chapter, with a cover), "3" read to its Latest
+// Chapter, and "4" the Lane has not read yet (checking); and one on
+// weebcentral, "1", failing since 9 days.
+func seedLibrary(t testing.TB, st *store.Store, readerID int64) {
+	t.Helper()
+	ctx := context.Background()
+	now := admintest.Now
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := st.Pool().Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exec(`INSERT INTO series (site, series_id, url, title) VALUES ('mangapill', '40', 'https://mangapill.test/series/40', 'Never Read Yet')`)
+	exec(`INSERT INTO bookmarks (reader_id, site, series_id, created_at) VALUES
+		($1, 'mangapill', '2', $2), ($1, 'mangapill', '3', $2), ($1, 'mangapill', '40', $2), ($1, 'weebcentral', '1', $2)`, readerID, now.Add(-24*time.Hour))
+	set := `UPDATE series SET latest_number = $3, latest_title = $4, latest_url = $5, latest_seen_at = $6 WHERE site = $1 AND series_id = $2`
+	exec(set, "mangapill", "2", 9, "The Ninth", "https://mangapill.test/chapter/2-9", now.Add(-3*time.Hour))
+	exec(set, "mangapill", "3", 20, "", "https://mangapill.test/chapter/3-20", now.Add(-2*time.Hour))
+	exec(set, "weebcentral", "1", 5, "", "https://weebcentral.test/chapter/1-5", now.Add(-10*24*time.Hour))
+	exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES
+		($1, 'mangapill', '2', 8, $2), ($1, 'mangapill', '3', 20, $2)`, readerID, now.Add(-5*time.Hour))
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
+	if err := st.PutCover(ctx, "mangapill", "2", store.Cover{SourceURL: "https://mangapill.test/c/2.png", ContentType: "image/png", Body: png, FetchedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// client is a browser-like client that keeps cookies but does not follow
+// redirects, so tests see the 303s.
+func (f *fixture) client(t testing.TB) *http.Client {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &http.Client{Jar: jar, Timeout: 20 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+// login posts the token form and returns the logged-in client.
+func (f *fixture) login(t testing.TB, token string) *http.Client {
+	t.Helper()
+	c := f.client(t)
+	resp := f.postForm(t, c, "/login", url.Values{"token": {token}})
+	if resp.code != http.StatusSeeOther || resp.header.Get("Location") != "/" {
+		t.Fatalf("login: %d %s", resp.code, resp.body)
+	}
+	return c
+}
+
+type answer struct {
+	code   int
+	header http.Header
+	body   string
+}
+
+func (f *fixture) do(t testing.TB, c *http.Client, req *http.Request) answer {
+	t.Helper()
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return answer{resp.StatusCode, resp.Header, string(b)}
+}
+
+func (f *fixture) get(t testing.TB, c *http.Client, path string) answer {
+	t.Helper()
+	req, _ := http.NewRequest("GET", f.srv.URL+path, nil)
+	return f.do(t, c, req)
+}
+
+func (f *fixture) postForm(t testing.TB, c *http.Client, path string, form url.Values) answer {
+	t.Helper()
+	req, _ := http.NewRequest("POST", f.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return f.do(t, c, req)
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// csrf reads the csrf field from the page at path.
+func (f *fixture) csrf(t testing.TB, c *http.Client, path string) string {
+	t.Helper()
+	a := f.get(t, c, path)
+	m := csrfField.FindStringSubmatch(a.body)
+	if m == nil {
+		t.Fatalf("no csrf field on %s (%d)", path, a.code)
+	}
+	return m[1]
+}
+
+func mustAuth(t testing.TB, cfg auth.Config) *auth.Service {
+	t.Helper()
+	svc, err := auth.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func mustAPI(t testing.TB, cfg api.Config) *api.Server {
+	t.Helper()
+	srv, err := api.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}

@@ -1,0 +1,209 @@
+package web
+
+import (
+	"bufio"
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/store"
+)
+
+//go:embed templates/*.html static/*
+var files embed.FS
+
+var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
+	"path":     pathEscape,
+	"when":     when,
+	"dur":      dur,
+	"secs":     func(d time.Duration) int64 { return int64(d / time.Second) },
+	"failed":   func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
+	"card":     card,
+	"failrows": failRowsHTML,
+	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
+		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
+	},
+}).ParseFS(files, "templates/*.html"))
+
+// laneCard is one Lane with what its forms carry.
+type laneCard struct {
+	L          client.Lane
+	CSRF, Back string
+}
+
+func card(l any, csrf, back string) laneCard {
+	switch v := l.(type) {
+	case *client.Lane:
+		return laneCard{L: *v, CSRF: csrf, Back: back}
+	case client.Lane:
+		return laneCard{L: v, CSRF: csrf, Back: back}
+	}
+	return laneCard{CSRF: csrf, Back: back}
+}
+
+// failTable is the failing worklist with what its Force forms carry.
+type failTable struct {
+	Rows       []store.AdminFailing
+	Total, Cap int
+	CSRF, Back string
+}
+
+// page is what every template renders from; each page fills its part.
+type page struct {
+	Title        string
+	V            *viewer
+	Admin        bool // an Owner page: the fault palette, never the ember
+	Message      string
+	DiscordLogin bool
+	Lib          *libraryView
+	Adm          *adminView
+}
+
+// bufs holds page buffers between requests: a 2000-item library is ~2 MB,
+// and growing a fresh buffer for each view was most of its cost.
+var bufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// maxPooled is the largest buffer kept for reuse.
+const maxPooled = 16 << 20
+
+// render executes a page template into a buffer, then writes it whole, so
+// a failed render never leaves half a page.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	h.renderWith(w, r, status, name, func(b *bytes.Buffer) error { return tmpl.ExecuteTemplate(b, name, p) })
+}
+
+// renderWith is render with the page written by fill.
+func (h *Handler) renderWith(w http.ResponseWriter, r *http.Request, status int, name string, fill func(*bytes.Buffer) error) {
+	buf := bufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= maxPooled {
+			bufs.Put(buf)
+		}
+	}()
+	if err := fill(buf); err != nil {
+		h.Log.Error("page render failed", "page", name, "path", r.URL.Path, "error", err)
+		http.Error(w, "the page could not be rendered", http.StatusInternalServerError)
+		return
+	}
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(buf.Bytes())
+	}
+}
+
+// stream writes a 200 page as it is produced, through a 64 KiB buffer,
+// for the library: at 2000 items it is ~2 MB, and building it whole first
+// cost more than the rest of the request. Everything it shows is loaded
+// before the first byte, so only a template error (logged) could cut it.
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request, name string, fill func(*bufio.Writer) error) {
+	hd := w.Header()
+	hd.Set("Content-Type", "text/html; charset=utf-8")
+	hd.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	err := fill(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err != nil {
+		h.Log.Warn("page stream cut", "page", name, "path", r.URL.Path, "error", err)
+	}
+}
+
+func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
+	v := viewerFrom(r.Context())
+	h.render(w, r, status, "error", page{Title: title, Message: msg, V: v, Admin: v != nil && v.Owner && len(r.URL.Path) >= 6 && r.URL.Path[:6] == "/admin"})
+}
+
+func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error) {
+	h.Log.Warn("page failed", "path", r.URL.Path, "error", err)
+	w.Header().Set("Retry-After", "5")
+	h.errorPage(w, r, http.StatusServiceUnavailable, "Try again shortly", "The server cannot reach its database right now. Reload the page in a moment.")
+}
+
+func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.DiscordLogin})
+}
+
+// serveStatic serves an embedded file with a day of caching.
+func serveStatic(name, ctype string) http.HandlerFunc {
+	body, err := files.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		_, _ = w.Write(body)
+	}
+}
+
+// pathEscape escapes one path segment.
+func pathEscape(s string) string { return url.PathEscape(s) }
+
+// ago says how long before now t was, in the largest whole unit.
+func ago(now time.Time, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return plural(int(d/time.Minute), "minute") + " ago"
+	case d < 48*time.Hour:
+		return plural(int(d/time.Hour), "hour") + " ago"
+	case d < 60*24*time.Hour:
+		return plural(int(d/(24*time.Hour)), "day") + " ago"
+	}
+	return "on " + t.UTC().Format("2 Jan 2006")
+}
+
+func plural(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// when formats a time for a table cell (UTC, to the minute).
+func when(t any) string {
+	switch v := t.(type) {
+	case time.Time:
+		return v.UTC().Format("2006-01-02 15:04 UTC")
+	case *time.Time:
+		if v != nil {
+			return v.UTC().Format("2006-01-02 15:04 UTC")
+		}
+	}
+	return "—"
+}
+
+// dur formats whole seconds as the two largest units ("3h 20m", "45s").
+func dur(s int64) string {
+	d := time.Duration(s) * time.Second
+	switch {
+	case d <= 0:
+		return "0s"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", s)
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+	return fmt.Sprintf("%dd %dh", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
+}

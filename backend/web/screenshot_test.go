@@ -1,0 +1,125 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod/lib/proto"
+
+	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/store"
+)
+
+// coverPNG draws a small two-colour cover, so screenshots show real images
+// served through /covers/.
+func coverPNG(hue int) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 64, 90))
+	top := color.RGBA{uint8(60 + hue*37%160), uint8(70 + hue*53%140), uint8(90 + hue*29%150), 255}
+	for y := 0; y < 90; y++ {
+		for x := 0; x < 64; x++ {
+			c := top
+			if y > 60 {
+				c = color.RGBA{top.R / 2, top.G / 2, top.B / 2, 255}
+			}
+			img.Set(x, y, c)
+		}
+	}
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	return buf.Bytes()
+}
+
+// seedShowcase gives the Owner (Reader 1) a library that shows every state
+// the page draws: New Chapters, read, checking, failing, with covers.
+func seedShowcase(t *testing.T, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	now := admintest.Now
+	titles := []string{"The Lighthouse Keeper's Apprentice", "Iron Orchard", "A Quiet Place Between Stars", "Moonlit Bakery",
+		"Salt and Cinders", "The Seventh Cartographer", "Paper Lanterns", "Glass Harbor"}
+	for i, title := range titles {
+		id := fmt.Sprintf("sc%d", i)
+		site := admintest.SiteNames[i%len(admintest.SiteNames)]
+		seen := now.Add(-time.Duration(i*i+1) * 3 * time.Hour)
+		var checked, latest any = seen, 20 + i*7
+		if i == 6 { // not read by its Lane yet: no Latest Chapter either
+			checked, latest = nil, nil
+		}
+		if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_number, latest_title, latest_url, latest_seen_at, latest_checked_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`, site, id, "https://"+site+".test/series/"+id, title,
+			latest, []string{"Homecoming", "", "The Long Night", "", "", "Ink", "", ""}[i], "https://"+site+".test/chapter/"+id, checked); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.AddBookmark(ctx, 1, site, id, "https://"+site+".test/series/"+id); err != nil {
+			t.Fatal(err)
+		}
+		if i != 6 && i != 7 {
+			behind := []int{1, 0, 2, 0, 0, 1, 0, 0}[i]
+			if _, err := st.Pool().Exec(ctx, `INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES (1, $1, $2, $3, $4)`,
+				site, id, 20+i*7-behind, now.Add(-time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i != 3 {
+			if err := st.PutCover(ctx, site, id, store.Cover{SourceURL: "https://x.test/c.png", ContentType: "image/png", Body: coverPNG(i), FetchedAt: now}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := st.UpsertFailure(ctx, admintest.SiteNames[4], "sc4", "not_found", now.Add(-52*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScreenshots renders the library and /admin at a phone's 360 px and a
+// desktop's 1280 px and checks neither scrolls sideways. With
+// MB_SCREENSHOTS=1 it writes them to docs/images/ (the README links them).
+func TestScreenshots(t *testing.T) {
+	chromiumtest.Require(t)
+	f := newFixture(t, "")
+	seedShowcase(t, f.st)
+	dir := t.TempDir()
+	if os.Getenv("MB_SCREENSHOTS") == "1" {
+		dir = filepath.Join("..", "..", "docs", "images")
+	}
+	p := openPage(t)
+	browserLogin(t, p, f.srv.URL, f.ownerToken)
+	for _, shot := range []struct {
+		name, path string
+		width      int
+		dark       bool
+	}{
+		{"library-360", "/", 360, false}, {"library-1280", "/", 1280, false}, {"library-360-dark", "/", 360, true},
+		{"admin-360", "/admin", 360, false}, {"admin-1280", "/admin", 1280, false}, {"lane-1280", "/admin/lanes/weebcentral", 1280, false},
+	} {
+		p.MustSetViewport(shot.width, 800, 1, shot.width < 500)
+		scheme := "light"
+		if shot.dark {
+			scheme = "dark"
+		}
+		if err := (proto.EmulationSetEmulatedMedia{Features: []*proto.EmulationMediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}).Call(p); err != nil {
+			t.Fatal(err)
+		}
+		p.MustNavigate(f.srv.URL + shot.path).MustWaitLoad()
+		p.MustWaitIdle()
+		if w := p.MustEval(`() => document.documentElement.scrollWidth`).Int(); w > shot.width {
+			t.Errorf("%s scrolls sideways: %d px wide in a %d px window", shot.name, w, shot.width)
+		}
+		png, err := p.Screenshot(true, &proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, shot.name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package web
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// SessionTTL is how long a session lives after its last use (sliding).
+const SessionTTL = 30 * 24 * time.Hour
+
+// renewEvery throttles the sliding expiry: a session's end is moved at
+// most once per renewEvery, not written on every page view.
+const renewEvery = time.Hour
+
+// Admin is what the Owner's pages need of the API server: the Lanes as
+// GET /api/admin/lanes computes them, and waking a Lane after an act.
+// *api.Server implements it.
+type Admin interface {
+	LaneViews(ctx context.Context) ([]client.Lane, error)
+	WakeLane(site string)
+}
+
+// Deps are the pages' collaborators.
+type Deps struct {
+	Store          *store.Store
+	Sites          *sites.Registry
+	Admin          Admin
+	Auth           api.Authenticator // checks the token of the login form
+	OwnerDiscordID string            // OWNER_DISCORD_ID: who sees /admin
+	BaseURL        string            // PUBLIC_BASE_URL: https makes the cookie Secure
+	DiscordLogin   bool              // show the Discord button
+	Log            *slog.Logger
+	Now            func() time.Time
+}
+
+// Handler serves every page; mount it with api.Server.MountWeb.
+type Handler struct {
+	Deps
+	mux      *http.ServeMux
+	patterns []string
+}
+
+// New builds the pages' handler.
+func New(d Deps) *Handler {
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Sites == nil {
+		d.Sites, _ = sites.NewRegistry(nil)
+	}
+	h := &Handler{Deps: d, mux: http.NewServeMux()}
+	h.handle("GET /{$}", h.home)
+	h.handle("POST /login", h.login)
+	h.handle("GET /login", func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, "/") })
+	h.handle("GET /login/once/{code}", h.loginOnce)
+	h.handle("POST /logout", h.post(h.logout))
+	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
+	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
+	h.handle("GET /admin", h.owner(h.adminPage))
+	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
+	h.handle("GET /admin/failing", h.owner(h.failingPage))
+	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
+	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
+	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
+	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
+	})
+	return h
+}
+
+// handle registers one page's route and records its pattern.
+func (h *Handler) handle(pattern string, fn http.HandlerFunc) {
+	h.patterns = append(h.patterns, pattern)
+	h.mux.HandleFunc(pattern, fn)
+}
+
+// Patterns lists the routes the pages serve (not the catch-all 404), for
+// the check that holds them to docs/api.md.
+func (h *Handler) Patterns() []string { return append([]string(nil), h.patterns...) }
+
+// Pattern is the route that serves r: "" when none does, "/" for the
+// catch-all 404.
+func (h *Handler) Pattern(r *http.Request) string {
+	_, p := h.mux.Handler(r)
+	return p
+}
+
+// ServeHTTP sets the headers every page shares and routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	h.mux.ServeHTTP(w, r)
+}
+
+func (h *Handler) secure() bool { return strings.HasPrefix(h.BaseURL, "https://") }
+
+// seeOther answers 303 to a local path.
+func seeOther(w http.ResponseWriter, r *http.Request, path string) {
+	http.Redirect(w, r, path, http.StatusSeeOther)
+}
