@@ -98,7 +98,7 @@ func installUserscript(t *testing.T, page *rod.Page, pre map[string]string, js [
 	}
 	go page.EachEvent(func(e *proto.RuntimeBindingCalled) {
 		if e.Name == "__mbGM" {
-			go g.handle(e)
+			g.handle(e) // in order: storage writes must not overtake each other
 		}
 	}, func(e *proto.PageJavascriptDialogOpening) {
 		go g.dialog(e)
@@ -145,16 +145,24 @@ func (g *gmHost) handle(e *proto.RuntimeBindingCalled) {
 		g.store[kv.K] = kv.V
 		g.mu.Unlock()
 	case "xhr":
-		out, err = g.xhr(call.Arg)
+		go func() {
+			out, err := g.xhr(call.Arg)
+			g.reply(e.ExecutionContextID, call.ID, out, err)
+		}()
+		return
 	}
+	go g.reply(e.ExecutionContextID, call.ID, out, err)
+}
+
+func (g *gmHost) reply(ctx proto.RuntimeExecutionContextID, id int, out any, err error) {
 	ok, val := true, []byte("null")
 	if err != nil {
 		ok, val = false, []byte(`"`+err.Error()+`"`)
 	} else if out != nil {
 		val, _ = json.Marshal(out)
 	}
-	_, _ = proto.RuntimeEvaluate{Expression: fmt.Sprintf("window.__mbGMReply(%d,%t,%s)", call.ID, ok, val),
-		ContextID: e.ExecutionContextID}.Call(g.page)
+	_, _ = proto.RuntimeEvaluate{Expression: fmt.Sprintf("window.__mbGMReply(%d,%t,%s)", id, ok, val),
+		ContextID: ctx}.Call(g.page)
 }
 
 func (g *gmHost) xhr(arg json.RawMessage) (any, error) {

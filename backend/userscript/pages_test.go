@@ -135,15 +135,23 @@ func waitStatus(t *testing.T, page *rod.Page, want string, within time.Duration)
 // waitProgress waits until the Reader's Progress on a Series is want.
 func waitProgress(t *testing.T, st *store.Store, readerID int64, site, id, want string, within time.Duration) {
 	t.Helper()
+	if got := progressWithin(st, readerID, site, id, want, within); got != want {
+		t.Fatalf("progress %s/%s = %q, want %q", site, id, got, want)
+	}
+}
+
+// progressWithin polls the Reader's Progress on a Series until it is want
+// or within passes, and returns the last number seen.
+func progressWithin(st *store.Store, readerID int64, site, id, want string, within time.Duration) string {
 	deadline := time.Now().Add(within)
-	var got store.Progress
-	var err error
+	got := ""
 	for time.Now().Before(deadline) {
-		got, err = st.GetProgress(context.Background(), readerID, site, id)
-		if err == nil && got.Number == want {
-			return
+		if p, err := st.GetProgress(context.Background(), readerID, site, id); err == nil {
+			if got = p.Number; got == want {
+				break
+			}
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	t.Fatalf("progress %s/%s = %q (%v), want %q", site, id, got.Number, err, want)
+	return got
 }

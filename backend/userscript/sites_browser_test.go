@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-
 	"mangabookmark/backend/sites/registry"
 )
 
