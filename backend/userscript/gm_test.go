@@ -53,10 +53,38 @@ const gmShim = `(() => {
               (e) => o.onerror && o.onerror({ error: String(e) }));
     };
     const GM_registerMenuCommand = (name, fn) => { menu[name] = fn; };
-    const unsafeWindow = window;
+    // unsafeWindow: the page's own globals named __* are read through a
+    // synchronous DOM event to pageBridge, as a manager's unsafeWindow
+    // would show them; other names are the isolated window's.
+    const pageGlobal = (k) => {
+      const el = document.documentElement;
+      el.setAttribute('data-mb-unsafe-key', k);
+      document.dispatchEvent(new CustomEvent('mb-unsafe-get'));
+      const v = el.getAttribute('data-mb-unsafe-val');
+      el.removeAttribute('data-mb-unsafe-key');
+      el.removeAttribute('data-mb-unsafe-val');
+      return v ? JSON.parse(v) : undefined;
+    };
+    const unsafeWindow = new Proxy(window, {
+      get(w, k) {
+        if (typeof k === 'string' && k.startsWith('__')) return pageGlobal(k);
+        const v = w[k];
+        return typeof v === 'function' ? v.bind(w) : v;
+      },
+      set(w, k, v) { w[k] = v; return true; },
+    });
 %s
   });
 })();`
+
+// pageBridge runs in the page's own world: it answers pageGlobal's
+// question with the page global's value as JSON.
+const pageBridge = `document.addEventListener('mb-unsafe-get', () => {
+  const el = document.documentElement;
+  let v;
+  try { v = JSON.stringify(window[el.getAttribute('data-mb-unsafe-key')]); } catch (e) { v = undefined; }
+  el.setAttribute('data-mb-unsafe-val', v === undefined ? '' : v);
+});`
 
 // gmHost is the Go side of the userscript manager for one page.
 type gmHost struct {
@@ -103,6 +131,9 @@ func installUserscript(t *testing.T, page *rod.Page, pre map[string]string, js [
 	}, func(e *proto.PageJavascriptDialogOpening) {
 		go g.dialog(e)
 	})()
+	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: pageBridge}).Call(page); err != nil {
+		t.Fatal(err)
+	}
 	src := fmt.Sprintf(gmShim, js)
 	if _, err := (proto.PageAddScriptToEvaluateOnNewDocument{Source: src, WorldName: world}).Call(page); err != nil {
 		t.Fatal(err)

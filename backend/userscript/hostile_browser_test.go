@@ -43,13 +43,24 @@ func pageStrings(t *testing.T, page *rod.Page, js string) []string {
 }
 
 // A hostile chapter page sets globals before the userscript loads (to
-// switch it off, remap the Sites and answer its dialogs), then scrapes the
-// DOM, every input's value, its own globals and storage for the token, and
-// fills the backend URL and token fields and "clicks" Save with synthetic
-// events, many times over. The token is never found, nothing reaches the
+// switch it off and remap the Sites): they change nothing, the chapter is
+// read as MangaPill's.
+func TestHostilePageGlobalsCannotSwitchTheScriptOff(t *testing.T) {
+	runHostilePage(t, true)
+}
+
+// A hostile chapter page scrapes the DOM, every input's value, its own
+// globals and storage for the token, answers dialogs, and fills the
+// backend URL and token fields and "clicks" Save with synthetic events,
+// many times over. The token is never found, nothing reaches the
 // attacker's host, the settings are unchanged, and the script still reads
 // the chapter and syncs it to the real backend.
 func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
+	runHostilePage(t, false)
+}
+
+func runHostilePage(t *testing.T, presetGlobals bool) {
+	t.Helper()
 	reg, err := registry.New(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +76,9 @@ func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
 		t.Fatal(err)
 	}
 	hostile := strings.ReplaceAll(string(raw), "EVIL_ORIGIN", evil.URL)
+	if presetGlobals {
+		hostile = strings.ReplaceAll(hostile, "PRESET_GLOBALS", "on")
+	}
 	const chapterURL = "https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5"
 	page := sharedPage(t)
 	routePages(t, page, map[string]string{chapterURL: hostile}, nil)
@@ -72,9 +86,9 @@ func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
 	g.accept.Store(true) // were a dialog ever shown, a careless Reader says yes
 	nav(t, page, chapterURL)
 
-	// The globals set first neither switched the script off nor remapped
-	// mangapill.com: the read is recorded as MangaPill's.
-	waitProgress(t, e.st, e.reader.ID, "mangapill", "2", "1183.5", 30*time.Second)
+	if got := progressWithin(e.st, e.reader.ID, "mangapill", "2", "1183.5", 30*time.Second); got != "1183.5" {
+		t.Errorf("the chapter was not read as MangaPill's (globals preset: %t): progress %q, want 1183.5", presetGlobals, got)
+	}
 	evalUntil(t, page, `() => window.__tries >= 40`, "the page script made all its attempts")
 	// One more read after every attempt: it goes where the Reader said.
 	if _, err := page.Eval(`() => history.pushState({}, '', '/chapters/2-11184000/one-piece-chapter-1184')`); err != nil {
@@ -93,6 +107,7 @@ func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
 	for _, u := range g.sentURLs() {
 		if !strings.HasPrefix(u, hs.URL+"/") {
 			t.Errorf("the userscript sent a request to %s", u)
+			break
 		}
 	}
 	if got := g.value("mb_base_url"); got != hs.URL {
@@ -106,7 +121,7 @@ func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
 	}
 	// The panel names the token by its last four characters only; its
 	// field holds at most what the page typed there itself.
-	hint := pageStrings(t, page, `() => [document.getElementById('mb-token-state').textContent, document.getElementById('mb-token').value]`)
+	hint := pageStrings(t, page, `() => { const s = document.getElementById('mb-token-state'); return [s ? s.textContent : '', document.getElementById('mb-token').value]; }`)
 	if want := "token ••••" + e.token[len(e.token)-4:]; hint[0] != want || strings.Contains(hint[1], e.token) {
 		t.Errorf("token shown as %q with field %q, want %q and never the token", hint[0], hint[1], want)
 	}
