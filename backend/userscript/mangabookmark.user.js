@@ -372,7 +372,8 @@
   // ---- page recognition: follows the page as it renders ---------------------
   // A chapter page is looked at on load, on every navigation (history hooks,
   // popstate, the Navigation API, a URL watch) and on every change of the
-  // page (MutationObserver) for up to DETECT_MAX_MS, until it is read.
+  // page (MutationObserver) for DETECT_MAX_MS; each new reading is recorded
+  // (Progress only moves forward, so a stale one costs nothing).
   let current = null; // {site, series_id} of this page, for the ember
   let onSeriesPage = false; // a Series page: the bookmark button shows
   let lastRecorded = '';
@@ -392,8 +393,10 @@
       readState = null;
       stopWatching();
     } else if (got.series_id && got.number) {
+      // Keep watching until the window ends: after an SPA navigation the
+      // page may still show the previous chapter for a moment.
       readState = null;
-      stopWatching();
+      if (Date.now() >= detectUntil) stopWatching();
       const key = site.name + '|' + got.series_id + '|' + got.number + '|' + u.pathname;
       if (key !== lastRecorded) {
         lastRecorded = key;

@@ -149,3 +149,37 @@ func TestUserscriptSaysWhenAChapterPageIsNotRead(t *testing.T) {
 		t.Errorf("progress rows %d (%v), want 0", rows, err)
 	}
 }
+
+// A single-page app moves to the next chapter with pushState and shows the
+// new chapter's header only a moment later: the read of the next chapter
+// is recorded, not just the stale header seen at the URL change.
+func TestUserscriptFollowsAnSPAToTheNextChapter(t *testing.T) {
+	t.Parallel()
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, handler := newEnv(t, reg)
+	hs := httptest.NewServer(nil)
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = handler(hs.URL)
+
+	const first = "https://mangadex.org/chapter/f946ac53-0b71-4b5d-aeb2-7931b13c4aaa"
+	page := sharedPage(t)
+	routePages(t, page, map[string]string{first: strings.ReplaceAll(fixture(t, "mangadex-reader.html"), "RENDER_MS", "300")}, nil)
+	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	nav(t, page, first)
+	const series = "487f1f04-75f3-4a2e-a4af-76e615e32585"
+	waitProgress(t, e.st, e.reader.ID, "mangadex", series, "6", 20*time.Second)
+	// The app's own navigation: the URL first, the header 1.5 s later.
+	if _, err := page.Eval(`() => {
+		history.pushState({}, '', '/chapter/0c7c8f1e-4e59-43b7-9365-09675a149a6f');
+		setTimeout(() => {
+			document.querySelector('.reader--meta.chapter').textContent = 'Ch. 7';
+			document.querySelector('.reader--header-title').textContent = 'The 7th Log';
+		}, 1500);
+	}`); err != nil {
+		t.Fatal(err)
+	}
+	waitProgress(t, e.st, e.reader.ID, "mangadex", series, "7", 20*time.Second)
+}
