@@ -148,10 +148,13 @@
   const ULID_RE = new RegExp('^' + ULID + '$', 'i');
   const SITES = [
     { name: 'kagane', hosts: ['kagane.to', 'kagane.org'],
-      // /series/{id}/reader/{bookId}: the number is only in the page.
+      // /series/{id}/reader/{bookId}: the book's number is in the Site's own
+      // series API; the reader header's label when the API cannot say.
       chapter(u, doc) {
         const s = seg(u);
         if (s[0] !== 'series' || s[2] !== 'reader' || !s[1] || !s[3]) return null;
+        const api = kaganeNumber(s[1], s[3]);
+        if (api !== null) return { series_id: s[1].toLowerCase(), number: api || null };
         const n = numberFromLabel(firstText(doc, ['.reader-header [class*="chapter"]', '[class*="chapter-title"]', '.reader-content h1', '.reader-content h2']), true) ||
           numberFromLabel(doc.title) || numberFromLabel(firstText(doc, ['h1', 'h2']));
         return { series_id: s[1].toLowerCase(), number: n };
@@ -212,6 +215,34 @@
         return { series_id: m[1], number: n || numberFromSlug(s[2]) || numberFromLabel(firstText(doc, ['h1'])) };
       } },
   ];
+
+  // kaganeNumber is the chapter_no of a Kagane book from the series API
+  // (/api/v2/series/{id}: series_books[].book_id, chapter_no), fetched once
+  // per Series from the page's own origin: "" while the answer is awaited,
+  // null when the API cannot say (then the page's label decides).
+  const kaganeBooks = {};
+  function kaganeNumber(seriesId, bookId) {
+    const key = seriesId.toLowerCase();
+    const c = kaganeBooks[key];
+    if (c === undefined) {
+      kaganeBooks[key] = 'pending';
+      fetch('/api/v2/series/' + encodeURIComponent(seriesId), { credentials: 'include', headers: { Accept: 'application/json' } })
+        .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
+        .then((d) => {
+          const m = {};
+          (Array.isArray(d && d.series_books) ? d.series_books : []).forEach((b) => {
+            const n = b && b.book_id && b.chapter_no != null ? normNumber(String(b.chapter_no)) : null;
+            if (n) m[String(b.book_id).toLowerCase()] = n;
+          });
+          kaganeBooks[key] = m;
+        })
+        .catch(() => { kaganeBooks[key] = 'failed'; })
+        .then(() => { if (observer) look(); });
+      return '';
+    }
+    if (c === 'pending') return '';
+    return (c !== 'failed' && c[bookId.toLowerCase()]) || null;
+  }
 
   // series(s) returns the Series id of a Series page (the backend's
   // canonical form), else null: the ember and the bookmark button use it.

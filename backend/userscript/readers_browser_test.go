@@ -68,6 +68,8 @@ func TestUserscriptReadsRealReaderPages(t *testing.T) {
 	for _, p := range readerPages {
 		pages[p.url] = fixture(t, p.fixture)
 	}
+	// Kagane's own series API, on the Site's origin, names the book's number.
+	pages["https://kagane.org/api/v2/series/019c29bc-0812-7957-8d3f-0a1b2c3d4e5f"] = fixture(t, "kagane-series-api.json")
 	routePages(t, page, pages, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
 	for _, p := range readerPages {
