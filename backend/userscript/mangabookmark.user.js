@@ -436,6 +436,10 @@
         enqueue(read);
         flush();
       }
+    } else if (lastRecorded.endsWith('|' + u.pathname)) {
+      // Read already; the page has since hidden what it showed.
+      readState = null;
+      if (Date.now() >= detectUntil) stopWatching();
     } else {
       const why = !got.series_id ? 'no link to its Series was found on this chapter page'
         : 'no chapter number was found on this page';

@@ -185,3 +185,32 @@ func TestUserscriptFollowsAnSPAToTheNextChapter(t *testing.T) {
 	}
 	waitProgress(t, e.st, e.reader.ID, "mangadex", series, "7", 20*time.Second)
 }
+
+// A chapter page that was read and then hides its header (the reader's
+// menu folds away) never shows "⋯ reading" or "⚠ not read".
+func TestUserscriptKeepsAReadPageRead(t *testing.T) {
+	t.Parallel()
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, handler := newEnv(t, reg)
+	hs := httptest.NewServer(nil)
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = handler(hs.URL)
+
+	const u = "https://mangadex.org/chapter/f946ac53-0b71-4b5d-aeb2-7931b13c4aaa"
+	page := sharedPage(t)
+	routePages(t, page, map[string]string{u: strings.ReplaceAll(fixture(t, "mangadex-reader.html"), "RENDER_MS", "300")}, nil)
+	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	nav(t, page, u)
+	waitProgress(t, e.st, e.reader.ID, "mangadex", "487f1f04-75f3-4a2e-a4af-76e615e32585", "6", 20*time.Second)
+	if _, err := page.Eval(`() => document.querySelector('.reader--header').remove()`); err != nil {
+		t.Fatal(err)
+	}
+	for start := time.Now(); time.Since(start) < 35*time.Second; time.Sleep(250 * time.Millisecond) {
+		if text, _ := panelStatus(page); text == "⋯ reading" || text == "⚠ not read" {
+			t.Fatalf("a read page shows %q once its header is gone", text)
+		}
+	}
+}
