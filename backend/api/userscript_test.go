@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,34 @@ func TestUserscriptServedForTheDeployment(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The served build carries no test hook: nothing a page script could set
+// (window.__MB_LOADED, window.__MB_TEST_SITES or any other page global)
+// switches it off or changes which Sites it reads, and it may talk to the
+// backend's host only.
+func TestServedUserscriptHasNoTestHooks(t *testing.T) {
+	t.Parallel()
+	e := newReaderEnv(t)
+	code, _, body := e.doH("", "GET", "/userscript/mangabookmark.user.js", "", nil)
+	if code != http.StatusOK {
+		t.Fatalf("userscript: %d", code)
+	}
+	js := string(body)
+	for _, banned := range []string{"__MB_LOADED", "__MB_TEST_SITES", "__MB_"} {
+		if strings.Contains(js, banned) {
+			t.Errorf("the served userscript mentions %q", banned)
+		}
+	}
+	if m := regexp.MustCompile(`(?:window|unsafeWindow|PAGE|W)\s*(?:\.\s*__|\[)`).FindString(js); m != "" {
+		t.Errorf("the served userscript reads a page global: %q", m)
+	}
+	connects := regexp.MustCompile(`(?m)^// @connect\s+(\S+)$`).FindAllStringSubmatch(js, -1)
+	if len(connects) != 1 || connects[0][1] != "mb.example.org" {
+		t.Errorf("@connect lines %v, want only the backend's host", connects)
+	}
+	if !strings.Contains(js, "// @grant        GM_registerMenuCommand") {
+		t.Error("no menu command grant: settings could only be changed inside the page")
 	}
 }

@@ -312,6 +312,9 @@ func (s *Sim) Handler(site string) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
+		if s.serveReader(site, w, r) { // reader_pages.go
+			return
+		}
 		h(w, r)
 	})
 }

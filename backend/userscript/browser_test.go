@@ -4,23 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"strings"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
-	"github.com/ysmood/gson"
-
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/browser/chromiumtest"
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -96,91 +90,20 @@ func (r *recorder) Write(p []byte) (int, error) {
 	return r.ResponseWriter.Write(p)
 }
 
-// gmShim stands in for Tampermonkey: GM storage over localStorage and
-// GM_xmlhttpRequest over a Go binding (so, like the real one, it is not
-// bound by CORS). The Site table is extended with the simulator's host.
-const gmShim = `(() => {
-  window.__MB_TEST_SITES = %s;
-  const pre = %s;
-  for (const k in pre) if (localStorage.getItem('gm:' + k) === null) localStorage.setItem('gm:' + k, JSON.stringify(pre[k]));
-  window.GM_getValue = (k, d) => { const v = localStorage.getItem('gm:' + k); return v === null ? d : JSON.parse(v); };
-  window.GM_setValue = (k, v) => localStorage.setItem('gm:' + k, JSON.stringify(v));
-  window.GM_xmlhttpRequest = (o) => {
-    window.__mbFetch({ method: o.method, url: o.url, headers: o.headers || {}, data: o.data || '' })
-      .then((r) => o.onload && o.onload({ status: r.status, responseText: r.text }),
-            (e) => o.onerror && o.onerror({ error: String(e) }));
-  };
-})();`
+// env is a Reader with a token, the real API server and the served
+// userscript, for one browser test.
+type env struct {
+	st     *store.Store
+	svc    *auth.Service
+	token  string
+	reader store.Reader
+	js     []byte // the userscript as GET /userscript/mangabookmark.user.js serves it
+}
 
-// newPage connects to the Chromium at ws and opens a blank tab whose calls
-// time out after timeout; the connection is closed when the test ends.
-func newPage(t *testing.T, ws string, timeout time.Duration) *rod.Page {
+// newEnv makes the database, a Reader and its token. serve is the base URL
+// the API server will answer on; it serves the userscript rendered for it.
+func newEnv(t *testing.T, reg *sites.Registry) (*env, func(base string) http.Handler) {
 	t.Helper()
-	b := rod.New().ControlURL(ws)
-	if err := b.Connect(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = b.Close() })
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return page.Timeout(timeout)
-}
-
-// installUserscript makes every document the page loads run gmShim (sites
-// extends the Site table by host, nil for none; pre seeds GM storage) and
-// then the userscript rendered for base. Expose __mbFetch first.
-func installUserscript(t *testing.T, page *rod.Page, sites, pre map[string]string, base string) {
-	t.Helper()
-	sitesJSON, _ := json.Marshal(sites)
-	preJSON, _ := json.Marshal(pre)
-	if _, err := page.EvalOnNewDocument(fmt.Sprintf(gmShim, sitesJSON, preJSON)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := page.EvalOnNewDocument(string(userscript.Render(userscript.Source, base))); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// gmFetch performs a GM_xmlhttpRequest for the page.
-func gmFetch(client *http.Client) func(gson.JSON) (any, error) {
-	return func(req gson.JSON) (any, error) {
-		var body io.Reader
-		if d := req.Get("data").Str(); d != "" {
-			body = strings.NewReader(d)
-		}
-		r, err := http.NewRequest(req.Get("method").Str(), req.Get("url").Str(), body)
-		if err != nil {
-			return nil, err
-		}
-		for k, v := range req.Get("headers").Map() {
-			r.Header.Set(k, v.Str())
-		}
-		resp, err := client.Do(r)
-		if err != nil {
-			return nil, errors.New("network error")
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return map[string]any{"status": resp.StatusCode, "text": string(b)}, nil
-	}
-}
-
-func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
-	ws, _ := chromiumtest.Start(t)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 3})
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.New(sim.Origins())
-	if err != nil {
-		t.Fatal(err)
-	}
 	st := dbtest.New(t)
 	ctx := context.Background()
 	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
@@ -191,87 +114,82 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	be := &backend{t: t, addr: "127.0.0.1:0"}
-	be.start()
-	t.Cleanup(be.stop)
-	base := "http://" + be.addr
-	be.handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: base, Userjs: userscript.Source})
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	page := newPage(t, ws, 60*time.Second)
-	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
-	if _, err := page.Expose("__mbFetch", gmFetch(client)); err != nil {
-		t.Fatal(err)
-	}
-	origin := sim.Origin("mangapill")
-	host := strings.TrimPrefix(strings.TrimPrefix(origin, "http://"), "https://")
-	installUserscript(t, page, map[string]string{host: "mangapill"},
-		map[string]string{"mb_base_url": base, "mb_token": token}, base)
-
-	id := sim.SeriesIDs("mangapill", 1)[0]
 	reader, err := st.GetReaderByDiscordID(ctx, "200000000000000002")
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitProgress := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		var got store.Progress
-		for time.Now().Before(deadline) {
-			got, err = st.GetProgress(ctx, reader.ID, "mangapill", id)
-			if err == nil && got.Number == want {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
+	e := &env{st: st, svc: svc, token: token, reader: reader}
+	return e, func(base string) http.Handler {
+		h, err := api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: base, Userjs: userscript.Source})
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Fatalf("progress = %+v (%v), want %s", got, err, want)
+		e.js = servedScript(t, h)
+		return h
 	}
-	waitStatus := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		got := ""
-		for time.Now().Before(deadline) {
-			if res, err := page.Eval(`() => { const e = document.getElementById('mb-status'); return e ? e.textContent : ''; }`); err == nil {
-				got = res.Value.Str()
-				if got == want {
-					return
-				}
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		t.Fatalf("panel status %q, want %q", got, want)
-	}
-	chapter := func(code, n string) string {
-		return fmt.Sprintf("%s/chapters/%s-%s/series-chapter-%s", origin, id, code, n)
-	}
+}
 
-	// 1. A chapter page of the simulator: the read lands in the database.
-	if err := page.Navigate(chapter("10105000", "105")); err != nil {
+// servedScript is the userscript exactly as the API server serves it.
+func servedScript(t *testing.T, h http.Handler) []byte {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, userscript.Path, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d", userscript.Path, rec.Code)
+	}
+	return rec.Body.Bytes()
+}
+
+// The served userscript on a MangaPill chapter page (the simulator mapped
+// onto mangapill.com) records the read, follows SPA navigation, queues
+// while the backend is down and drains once when it is back.
+func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
+	sim := sitesim.New(sitesim.Config{SeriesPerSite: 3})
+	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitProgress("105")
-	waitStatus("✓")
+	t.Cleanup(sim.Close)
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, handler := newEnv(t, reg)
+	st, ctx := e.st, context.Background()
+	be := &backend{t: t, addr: "127.0.0.1:0"}
+	be.start()
+	t.Cleanup(be.stop)
+	base := "http://" + be.addr
+	be.handler = handler(base)
+
+	page := sharedPage(t)
+	routePages(t, page, nil, map[string]string{"mangapill.com": sim.Origin("mangapill")})
+	g := installUserscript(t, page, map[string]string{"mb_base_url": base, "mb_token": e.token}, e.js)
+
+	id := sim.SeriesIDs("mangapill", 1)[0]
+	chapter := func(code, n string) string {
+		return fmt.Sprintf("https://mangapill.com/chapters/%s-%s/series-chapter-%s", id, code, n)
+	}
+
+	// 1. A chapter page: the read lands in the database.
+	nav(t, page, chapter("10105000", "105"))
+	waitProgress(t, st, e.reader.ID, "mangapill", id, "105", 30*time.Second)
+	waitStatus(t, page, "✓", 30*time.Second)
 
 	// 2. SPA navigation (history.pushState) records the next chapter.
 	if _, err := page.Eval(`(u) => history.pushState({}, '', u)`, chapter("10105500", "105-5")); err != nil {
 		t.Fatal(err)
 	}
-	waitProgress("105.5")
+	waitProgress(t, st, e.reader.ID, "mangapill", id, "105.5", 30*time.Second)
 
 	// 3. Backend down: the read is queued and the panel says so.
 	be.stop()
-	if err := page.Navigate(chapter("10106000", "106")); err != nil {
-		t.Fatal(err)
-	}
-	waitStatus("⟳ 1 pending")
-	if p, _ := st.GetProgress(ctx, reader.ID, "mangapill", id); p.Number != "105.5" {
+	nav(t, page, chapter("10106000", "106"))
+	waitStatus(t, page, "⟳ 1 pending", 30*time.Second)
+	if p, _ := st.GetProgress(ctx, e.reader.ID, "mangapill", id); p.Number != "105.5" {
 		t.Fatalf("progress moved while the backend was down: %s", p.Number)
 	}
-	queued, err := page.Eval(`() => JSON.parse(JSON.parse(localStorage.getItem('gm:mb_queue') || '"[]"')).length`)
-	if err != nil || queued.Value.Int() != 1 {
-		t.Fatalf("queue length %v (%v), want 1", queued, err)
+	if q := g.queue(); len(q) != 1 {
+		t.Fatalf("queue length %d, want 1", len(q))
 	}
 
 	// 4. Backend back: the queue drains and Progress is stored once.
@@ -279,8 +197,8 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	if _, err := page.Eval(`() => window.dispatchEvent(new Event('online'))`); err != nil {
 		t.Fatal(err)
 	}
-	waitProgress("106")
-	waitStatus("✓")
+	waitProgress(t, st, e.reader.ID, "mangapill", id, "106", 30*time.Second)
+	waitStatus(t, page, "✓", 30*time.Second)
 	be.mu.Lock()
 	applied := be.applied
 	be.mu.Unlock()

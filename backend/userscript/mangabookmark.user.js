@@ -34,11 +34,12 @@
 // @grant        GM_xmlhttpRequest
 // @grant        GM_getValue
 // @grant        GM_setValue
+// @grant        GM_registerMenuCommand
 // @run-at       document-idle
 // @noframes
 // ==/UserScript==
 
-/* global GM_xmlhttpRequest, GM_getValue, GM_setValue, unsafeWindow */
+/* global GM_xmlhttpRequest, GM_getValue, GM_setValue, GM_registerMenuCommand, unsafeWindow */
 (function () {
   'use strict';
 
@@ -49,13 +50,13 @@
   const RETRY_MIN_MS = 2000;
   const RETRY_MAX_MS = 5 * 60 * 1000;
   const BOOKMARKS_TTL_MS = 15 * 60 * 1000;
-  const DETECT_TRIES = 12; // DOM-based Sites render the chapter late
-  const DETECT_EVERY_MS = 500;
+  const DETECT_MAX_MS = 30000; // follow a rendering chapter page this long
+  const DETECT_GAP_MS = 250; // at most one look per gap while the page changes
   const KEY = { queue: 'mb_queue', bookmarks: 'mb_bookmarks', base: 'mb_base_url', token: 'mb_token' };
 
-  const W = typeof unsafeWindow !== 'undefined' ? unsafeWindow : window;
-  if (W.__MB_LOADED) return;
-  W.__MB_LOADED = true;
+  // The script reads nothing a page script can set: no page globals. The
+  // page's own window is used only to hook its history (SPA navigation).
+  const PAGE = typeof unsafeWindow !== 'undefined' ? unsafeWindow : window;
 
   // ---- chapter numbers -----------------------------------------------------
   // normNumber mirrors the backend's ParseNumber: plain decimals only,
@@ -82,73 +83,123 @@
     const m = /chapter[-_ ]?(\d+)(?:[-.](\d+))?(?:$|[^\d])/i.exec(slug || '');
     return m ? normNumber(m[2] ? m[1] + '.' + m[2] : m[1]) : null;
   }
-  // "Chapter 105.5", "Ch. 12" in the page's title or headings.
-  function numberFromDOM(doc) {
-    const texts = [doc.title];
-    doc.querySelectorAll('h1, h2, [data-chapter-number], [class*="chapter"]').forEach((el, i) => {
-      if (i < 20) texts.push(el.getAttribute('data-chapter-number') ? 'chapter ' + el.getAttribute('data-chapter-number') : el.textContent);
-    });
-    for (const t of texts) {
-      const m = /(?:^|[^a-z])ch(?:apter|\.|p)?\s*[.:#]?\s*(\d{1,6}(?:\.\d{1,4})?)(?![\d.])/i.exec(t || '');
-      if (m) return normNumber(m[1]);
+  // Words before a number that do not name a chapter ("Vol. 3", "Page 4").
+  const NOT_CHAPTER = /^(?:vol|volume|season|part|page|pg|book|arc|s|v)$/i;
+  const NUM = '(\\d{1,6}(?:\\.\\d{1,4})?)(?![\\d.]|\\s*\\/)';
+  // numberFromLabel reads "Chapter 12", "Ch. 105.5" or "Episode 3" in any
+  // text. With label set the text is a chapter's own label, whose word
+  // varies per Series ("Episode 139.5", "Navigation 67.5", "Vol. 2, Ch. 9"):
+  // the number after the first word that is not a volume's or a page's.
+  // "Epilogue" or "Oneshot" has no number.
+  function numberFromLabel(text, label) {
+    const t = String(text || '').slice(0, 300);
+    let m = new RegExp('(?:^|[^\\p{L}])(?:chapter|chap|ch|episode|ep)\\.?\\s*[:#]?\\s*' + NUM, 'iu').exec(t);
+    if (m) return normNumber(m[1]);
+    if (!label) return null;
+    const re = new RegExp('(\\p{L}[\\p{L}\']*)\\.?\\s*[:#]?\\s*' + NUM, 'gu');
+    while ((m = re.exec(t))) {
+      if (!NOT_CHAPTER.test(m[1])) return normNumber(m[2]);
     }
     return null;
   }
-  function seg(u) { return u.pathname.split('/').filter(Boolean).map(decodeURIComponent); }
-  function linkSegs(doc, re) {
-    for (const a of doc.querySelectorAll('a[href]')) {
-      try {
-        const u = new URL(a.getAttribute('href'), location.href);
-        const m = re.exec(u.pathname);
+  function seg(u) { return u.pathname.split('/').filter(Boolean).map((p) => { try { return decodeURIComponent(p); } catch (e) { return p; } }); }
+  function pathOf(a) {
+    try { return new URL(a.getAttribute('href'), location.href).pathname; } catch (e) { return ''; }
+  }
+  // linkMatch is the first match of re on the path of a link found by one
+  // of sels, in order (the Site's own Series link first).
+  function linkMatch(doc, sels, re) {
+    for (const sel of sels) {
+      for (const a of doc.querySelectorAll(sel)) {
+        const m = re.exec(pathOf(a));
         if (m) return m;
-      } catch (e) { /* ignore bad hrefs */ }
+      }
     }
     return null;
+  }
+  function firstText(doc, sels) {
+    for (const sel of sels) {
+      const e = doc.querySelector(sel);
+      const t = e && (e.textContent || '').trim();
+      if (t) return t;
+    }
+    return '';
+  }
+  // inPage finds re in the page's inline scripts and x-data attributes.
+  function inPage(doc, re) {
+    for (const e of doc.querySelectorAll('script:not([src]), [x-data]')) {
+      const m = re.exec(e.tagName === 'SCRIPT' ? e.textContent || '' : e.getAttribute('x-data') || '');
+      if (m) return m;
+    }
+    return null;
+  }
+  function metaContent(doc, name) {
+    const e = doc.querySelector('meta[property="' + name + '"], meta[name="' + name + '"]');
+    return e ? e.getAttribute('content') || '' : '';
   }
 
   // ---- the Sites: same URL rules as the backend's canonicaliser -----------
-  // chapter(u, doc) returns {series_id, number} on a chapter page, else null.
-  const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+  // chapter(u, doc) returns {series_id, number} on a chapter page (either
+  // null while the page has not shown it), else null. The reader page
+  // shapes each rule follows are listed in testdata/README.md.
+  const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}';
+  const UUID_RE = new RegExp('^' + UUID + '$', 'i');
+  const ULID = '[0-9A-HJKMNP-TV-Z]{26}';
+  const ULID_RE = new RegExp('^' + ULID + '$', 'i');
   const SITES = [
     { name: 'kagane', hosts: ['kagane.to', 'kagane.org'],
-      // /series/{id}/reader/{bookId}; the number is only in the page.
+      // /series/{id}/reader/{bookId}: the book's number is in the Site's own
+      // series API; the reader header's label when the API cannot say.
       chapter(u, doc) {
         const s = seg(u);
         if (s[0] !== 'series' || s[2] !== 'reader' || !s[1] || !s[3]) return null;
-        return { series_id: s[1].toLowerCase(), number: numberFromDOM(doc) };
+        const api = kaganeNumber(s[1], s[3]);
+        if (api !== null) return { series_id: s[1].toLowerCase(), number: api || null };
+        const n = numberFromLabel(firstText(doc, ['.reader-header [class*="chapter"]', '[class*="chapter-title"]', '.reader-content h1', '.reader-content h2']), true) ||
+          numberFromLabel(doc.title) || numberFromLabel(firstText(doc, ['h1', 'h2']));
+        return { series_id: s[1].toLowerCase(), number: n };
       } },
     { name: 'comix', hosts: ['comix.to', 'comix.ws'],
       // /title/{hid}-{slug}/{chapterId}-chapter-{n}; the id is hid-slug
       chapter(u) {
         const s = seg(u);
-        if (s[0] !== 'title' || !s[1] || !s[2]) return null;
+        if (s[0] !== 'title' || !s[1] || !/^\d+-chapter-/i.test(s[2] || '')) return null;
         const id = s[1].toLowerCase().replace(/^-+|-+$/g, '');
-        const n = numberFromSlug(s[2]);
-        return id && n ? { series_id: id, number: n } : null;
+        return { series_id: id || null, number: numberFromSlug(s[2]) };
       } },
     { name: 'natomanga', hosts: ['natomanga.com', 'nelomanga.net', 'manganato.gg', 'mangakakalot.gg', 'mangakakalove.com'],
-      // /manga/{slug}/chapter-{n}
-      chapter(u) {
+      // /manga/{slug}/chapter-{n}; the page's chapter_name as a fallback
+      chapter(u, doc) {
         const s = seg(u);
-        if (s[0] !== 'manga' || !s[1] || !s[2]) return null;
-        const n = numberFromSlug(s[2]);
-        return n ? { series_id: s[1].toLowerCase(), number: n } : null;
+        if (s[0] !== 'manga' || !s[1] || !/^chapter[-_]/i.test(s[2] || '')) return null;
+        const js = inPage(doc, /chapter_name\s*=\s*["']([^"']{1,200})["']/);
+        return { series_id: s[1].toLowerCase(), number: numberFromSlug(s[2]) || (js && numberFromLabel(js[1], true)) };
       } },
     { name: 'mangadex', hosts: ['mangadex.org'],
-      // /chapter/{uuid}: the Series is the page's link to /title/{uuid}.
+      // /chapter/{uuid}[/{page}]: a single-page app; the Series is its link
+      // to /title/{uuid}, the number its "Vol. 1, Ch. 12" header.
       chapter(u, doc) {
         const s = seg(u);
-        if (s[0] !== 'chapter' || !new RegExp('^' + UUID + '$', 'i').test(s[1] || '')) return null;
-        const m = linkSegs(doc, new RegExp('^/(?:title|manga)/(' + UUID + ')', 'i'));
-        return { series_id: m ? m[1].toLowerCase() : null, number: numberFromDOM(doc) };
+        if (s[0] !== 'chapter' || !UUID_RE.test(s[1] || '')) return null;
+        const m = linkMatch(doc, ['a.reader--header-manga[href]', 'a.text-primary[href^="/title/"]', 'a[href*="/title/"]'],
+          new RegExp('^/(?:title|manga)/(' + UUID + ')(?:/|$)', 'i'));
+        const n = numberFromLabel(firstText(doc, ['.reader--meta.chapter', '.reader--header-meta .chapter']), true) ||
+          numberFromLabel(metaContent(doc, 'og:title')) || numberFromLabel(doc.title);
+        return { series_id: m ? m[1].toLowerCase() : null, number: n };
       } },
     { name: 'weebcentral', hosts: ['weebcentral.com'],
-      // /chapters/{ULID}: the Series is the page's link to /series/{ULID}.
+      // /chapters/{ULID}: the page names its Series (series_id in its
+      // script, and a link to /series/{ULID}) and its chapter's number.
       chapter(u, doc) {
         const s = seg(u);
-        if (s[0] !== 'chapters' || !s[1]) return null;
-        const m = linkSegs(doc, /^\/series\/([0-9A-HJKMNP-TV-Z]{26})(?:\/|$)/i);
-        return { series_id: m ? m[1].toUpperCase() : null, number: numberFromDOM(doc) };
+        if (s[0] !== 'chapters' || !ULID_RE.test(s[1] || '')) return null;
+        const js = inPage(doc, new RegExp('[\'"]series_id[\'"]\\s*:\\s*[\'"](' + ULID + ')[\'"]', 'i'));
+        const m = js || linkMatch(doc, ['main section a.btn-ghost[href]', 'a[href*="/series/"]'], new RegExp('^/series/(' + ULID + ')(?:/|$)', 'i'));
+        const num = inPage(doc, /['"]number['"]\s*:\s*['"](\d{1,6}(?:\.\d{1,4})?)['"]/);
+        const n = (num && normNumber(num[1])) ||
+          numberFromLabel(firstText(doc, ['#selected_chapter', 'button[hx-get*="chapter-select"]']), true) ||
+          numberFromLabel(doc.title) || numberFromLabel(firstText(doc, ['main h1', 'h1']));
+        return { series_id: m ? m[1].toUpperCase() : null, number: n };
       } },
     { name: 'mangapill', hosts: ['mangapill.com'],
       // /chapters/{mangaId}-{code}/{slug}: code is "1" + number x 1000.
@@ -161,32 +212,56 @@
           const digits = m[2].slice(1);
           n = normNumber(digits.slice(0, -3) + '.' + digits.slice(-3));
         }
-        return { series_id: m[1], number: n || numberFromSlug(s[2]) || numberFromDOM(doc) };
+        return { series_id: m[1], number: n || numberFromSlug(s[2]) || numberFromLabel(firstText(doc, ['h1'])) };
       } },
   ];
 
-  // series(u) returns the Series id of a Series page (the backend's
+  // kaganeNumber is the chapter_no of a Kagane book from the series API
+  // (/api/v2/series/{id}: series_books[].book_id, chapter_no), fetched once
+  // per Series from the page's own origin: "" while the answer is awaited,
+  // null when the API cannot say (then the page's label decides).
+  const kaganeBooks = {};
+  function kaganeNumber(seriesId, bookId) {
+    const key = seriesId.toLowerCase();
+    const c = kaganeBooks[key];
+    if (c === undefined) {
+      kaganeBooks[key] = 'pending';
+      fetch('/api/v2/series/' + encodeURIComponent(seriesId), { credentials: 'include', headers: { Accept: 'application/json' } })
+        .then((r) => (r.ok ? r.json() : Promise.reject(new Error('HTTP ' + r.status))))
+        .then((d) => {
+          const m = {};
+          (Array.isArray(d && d.series_books) ? d.series_books : []).forEach((b) => {
+            const n = b && b.book_id && b.chapter_no != null ? normNumber(String(b.chapter_no)) : null;
+            if (n) m[String(b.book_id).toLowerCase()] = n;
+          });
+          kaganeBooks[key] = m;
+        })
+        .catch(() => { kaganeBooks[key] = 'failed'; })
+        .then(() => { if (observer) look(); });
+      return '';
+    }
+    if (c === 'pending') return '';
+    return (c !== 'failed' && c[bookId.toLowerCase()]) || null;
+  }
+
+  // series(s) returns the Series id of a Series page (the backend's
   // canonical form), else null: the ember and the bookmark button use it.
+  // Fragments the Site loads into a Series page
+  // (/series/{id}/full-chapter-list) are not Series pages.
+  const FRAGMENT = /^(?:full-chapter-list|chapter-list|chapter-select|chapters|images|comments|reviews)$/i;
   const SERIES = {
     kagane: (s) => (s[0] === 'series' && s[1] && !s[2] ? s[1].toLowerCase() : null),
     comix: (s) => (s[0] === 'title' && s[1] && !s[2] ? s[1].toLowerCase().replace(/^-+|-+$/g, '') : null),
     natomanga: (s) => (s[0] === 'manga' && s[1] && !s[2] ? s[1].toLowerCase() : null),
-    mangadex: (s) => ((s[0] === 'title' || s[0] === 'manga') && new RegExp('^' + UUID + '$', 'i').test(s[1] || '') ? s[1].toLowerCase() : null),
-    weebcentral: (s) => (s[0] === 'series' && /^[0-9A-HJKMNP-TV-Z]{26}$/i.test(s[1] || '') ? s[1].toUpperCase() : null),
-    mangapill: (s) => (s[0] === 'manga' && /^\d+$/.test(s[1] || '') && !/^0+$/.test(s[1]) ? s[1].replace(/^0+/, '') : null),
+    mangadex: (s) => ((s[0] === 'title' || s[0] === 'manga') && UUID_RE.test(s[1] || '') && s.length <= 3 && !FRAGMENT.test(s[2] || '') ? s[1].toLowerCase() : null),
+    weebcentral: (s) => (s[0] === 'series' && ULID_RE.test(s[1] || '') && s.length <= 3 && !FRAGMENT.test(s[2] || '') ? s[1].toUpperCase() : null),
+    mangapill: (s) => (s[0] === 'manga' && /^\d+$/.test(s[1] || '') && !/^0+$/.test(s[1]) && s.length <= 3 ? s[1].replace(/^0+/, '') : null),
   };
 
   function bareHost(h) { return String(h).toLowerCase().replace(/\.$/, '').replace(/^www\./, ''); }
-  // siteFor finds the Site of this page. window.__MB_TEST_SITES ({"host:port":
-  // "mangapill"}) extends the table so tests can run on a local simulator;
-  // it is consulted only when a page defines it.
+  // siteFor finds the Site of this page by its host alone.
   function siteFor(u) {
-    const test = W.__MB_TEST_SITES;
-    if (test && typeof test === 'object') {
-      const name = test[u.host] || test[bareHost(u.host)];
-      if (name) return SITES.find((s) => s.name === name) || null;
-    }
-    const h = bareHost(u.hostname);
+    const h = bareHost(u.host);
     return SITES.find((s) => s.hosts.includes(h)) || null;
   }
 
@@ -325,66 +400,147 @@
     setJSON(KEY.bookmarks, c);
   }
 
-  // ---- page recognition (with SPA navigation) -------------------------------
+  // ---- page recognition: follows the page as it renders ---------------------
+  // A chapter page is looked at on load, on every navigation (history hooks,
+  // popstate, the Navigation API, a URL watch) and on every change of the
+  // page (MutationObserver) for DETECT_MAX_MS; each new reading is recorded
+  // (Progress only moves forward, so a stale one costs nothing).
   let current = null; // {site, series_id} of this page, for the ember
   let onSeriesPage = false; // a Series page: the bookmark button shows
   let lastRecorded = '';
-  let detectRun = 0;
+  let readState = null; // null, or {failed, why} on a chapter page not read (yet)
+  let detectUntil = 0, deadlineTimer = null, observer = null, lookPending = false;
+  let seenHref = location.href;
 
-  function detect() {
-    const run = ++detectRun;
-    let tries = 0;
-    const step = () => {
-      if (run !== detectRun) return; // a newer navigation took over
-      const u = new URL(location.href);
-      const site = siteFor(u);
-      if (!site) { current = null; render(); return; }
-      const got = site.chapter(u, document);
-      const seriesPage = got ? null : SERIES[site.name](seg(u));
-      current = got && got.series_id ? { site: site.name, series_id: got.series_id }
-        : seriesPage ? { site: site.name, series_id: seriesPage } : null;
-      onSeriesPage = !!seriesPage;
-      if (got && got.series_id && got.number) {
-        const key = site.name + '|' + got.series_id + '|' + got.number + '|' + u.pathname;
-        if (key !== lastRecorded) {
-          lastRecorded = key;
-          const read = { site: site.name, series_id: got.series_id, number: got.number, url: u.href, read_at: new Date().toISOString() };
-          noteLocally(read);
-          enqueue(read);
-          flush();
-        }
-        render();
-        return;
+  function look() {
+    const u = new URL(location.href);
+    const site = siteFor(u);
+    const got = site ? site.chapter(u, document) : null;
+    const seriesPage = site && !got ? SERIES[site.name](seg(u)) : null;
+    current = got && got.series_id ? { site: site.name, series_id: got.series_id }
+      : seriesPage ? { site: site.name, series_id: seriesPage } : null;
+    onSeriesPage = !!seriesPage;
+    if (!got) {
+      readState = null;
+      stopWatching();
+    } else if (got.series_id && got.number) {
+      // Keep watching until the window ends: after an SPA navigation the
+      // page may still show the previous chapter for a moment.
+      readState = null;
+      if (Date.now() >= detectUntil) stopWatching();
+      const key = site.name + '|' + got.series_id + '|' + got.number + '|' + u.pathname;
+      if (key !== lastRecorded) {
+        lastRecorded = key;
+        const read = { site: site.name, series_id: got.series_id, number: got.number, url: u.href, read_at: new Date().toISOString() };
+        noteLocally(read);
+        enqueue(read);
+        flush();
       }
-      render();
-      if (got && ++tries < DETECT_TRIES) setTimeout(step, DETECT_EVERY_MS);
-    };
-    step();
+    } else if (lastRecorded.endsWith('|' + u.pathname)) {
+      // Read already; the page has since hidden what it showed.
+      readState = null;
+      if (Date.now() >= detectUntil) stopWatching();
+    } else {
+      const why = !got.series_id ? 'no link to its Series was found on this chapter page'
+        : 'no chapter number was found on this page';
+      const failed = Date.now() >= detectUntil;
+      readState = { failed, why };
+      if (failed) stopWatching();
+    }
+    render();
   }
-
+  function startWatching() {
+    detectUntil = Date.now() + DETECT_MAX_MS;
+    if (!observer) {
+      observer = new MutationObserver(onMutation);
+      observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['href', 'content', 'x-data'] });
+    }
+    clearTimeout(deadlineTimer);
+    deadlineTimer = setTimeout(look, DETECT_MAX_MS + 50);
+    look();
+  }
+  function stopWatching() {
+    if (observer) { observer.disconnect(); observer = null; }
+    clearTimeout(deadlineTimer);
+  }
+  function onMutation(list) {
+    // The panel's own changes are not the page rendering.
+    if (list.every((m) => (panel && panel.contains(m.target)) || (toastEl && toastEl.contains(m.target)))) return;
+    if (lookPending) return;
+    lookPending = true;
+    setTimeout(() => {
+      lookPending = false;
+      if (location.href !== seenHref) onNavigate();
+      else if (observer) look();
+    }, DETECT_GAP_MS);
+  }
   function hookHistory() {
-    const h = W.history;
-    ['pushState', 'replaceState'].forEach((fn) => {
-      const orig = h[fn];
-      h[fn] = function () {
-        const out = orig.apply(this, arguments);
-        setTimeout(onNavigate, 0);
-        return out;
-      };
-    });
-    W.addEventListener('popstate', () => setTimeout(onNavigate, 0));
+    try {
+      const h = PAGE.history;
+      ['pushState', 'replaceState'].forEach((fn) => {
+        const orig = h[fn];
+        h[fn] = function () {
+          const out = orig.apply(this, arguments);
+          setTimeout(onNavigate, 0);
+          return out;
+        };
+      });
+    } catch (e) { /* a locked-down history: the other signals remain */ }
+    window.addEventListener('popstate', () => setTimeout(onNavigate, 0));
+    if (window.navigation && typeof window.navigation.addEventListener === 'function') {
+      window.navigation.addEventListener('currententrychange', () => setTimeout(onNavigate, 0));
+    }
     // Some routers keep their own reference to pushState: watch the URL too.
     setInterval(onNavigate, 1000);
   }
-  let seenHref = location.href;
   function onNavigate() {
     if (location.href === seenHref) return;
     seenHref = location.href;
-    detect();
+    startWatching();
   }
 
-  // ---- the panel, settings and toasts ----------------------------------------
-  let panel, statusEl, emberEl, markEl, formEl, toastEl;
+  // ---- settings: only the Reader changes them --------------------------------
+  // The token never enters the page: the panel shows only its last four
+  // characters. A new token or backend URL is taken from a real click
+  // (event.isTrusted) or from the manager's menu; a new backend URL is
+  // confirmed in a dialog the page cannot answer.
+  function tokenHint() {
+    const t = settings().token;
+    return t ? 'token ••••' + t.slice(-4) : 'no token set';
+  }
+  function applySettings(rawBase, rawToken) {
+    const cur = settings();
+    const base = String(rawBase || '').trim().replace(/\/+$/, '');
+    const token = String(rawToken || '').trim();
+    if (base && base !== cur.base) {
+      let ok = false;
+      try { const u = new URL(base); ok = (u.protocol === 'https:' || u.protocol === 'http:') && !!u.hostname; } catch (e) { ok = false; }
+      if (!ok) {
+        toast('mangabookmark: "' + base.slice(0, 100) + '" is not an http(s) URL; the backend URL is unchanged.');
+        return false;
+      }
+      if (!confirm('mangabookmark: send your token to ' + base + ' from now on?\n\nSay yes only if you typed this address yourself.')) return false;
+      GM_setValue(KEY.base, base);
+    }
+    if (token) GM_setValue(KEY.token, token);
+    authBlocked = false; attempt = 0;
+    refreshBookmarks(true); flush();
+    return true;
+  }
+  function registerMenu() {
+    if (typeof GM_registerMenuCommand !== 'function') return;
+    GM_registerMenuCommand('Set backend URL…', () => {
+      const v = prompt('mangabookmark backend URL', settings().base);
+      if (v !== null) { applySettings(v, ''); render(); }
+    });
+    GM_registerMenuCommand('Set token…', () => {
+      const v = prompt('mangabookmark token (mb_…): it stays in the userscript manager', '');
+      if (v) { applySettings('', v); render(); }
+    });
+  }
+
+  // ---- the panel and toasts ---------------------------------------------------
+  let panel, statusEl, emberEl, markEl, formEl, toastEl, urlEl, tokEl, tokStateEl;
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
@@ -398,24 +554,29 @@
     emberEl = el('span', { id: 'mb-ember', title: 'New Chapter', style: 'display:none;color:#ff7a1a' }, '🔥 New Chapter');
     statusEl = el('span', { id: 'mb-status' });
     const gear = el('a', { id: 'mb-settings-toggle', href: '#', style: 'color:#9cf' }, 'settings');
-    gear.addEventListener('click', (e) => { e.preventDefault(); formEl.style.display = formEl.style.display === 'none' ? 'block' : 'none'; });
+    gear.addEventListener('click', (e) => {
+      e.preventDefault();
+      if (!e.isTrusted) return;
+      urlEl.value = settings().base;
+      formEl.style.display = formEl.style.display === 'none' ? 'block' : 'none';
+    });
     markEl = el('a', { id: 'mb-bookmark', href: '#', style: 'display:none;color:#9cf' }, '+ bookmark');
-    markEl.addEventListener('click', (e) => { e.preventDefault(); addBookmark(); });
+    markEl.addEventListener('click', (e) => { e.preventDefault(); if (e.isTrusted) addBookmark(); });
     row.append(emberEl, statusEl, markEl, gear);
     formEl = el('div', { id: 'mb-settings', style: 'display:none;margin-top:6px' });
-    const url = el('input', { id: 'mb-url', type: 'url', placeholder: 'Backend URL', style: 'width:100%;margin:2px 0' });
-    const tok = el('input', { id: 'mb-token', type: 'password', placeholder: 'Token (mb_...)', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
+    urlEl = el('input', { id: 'mb-url', type: 'url', placeholder: 'Backend URL', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
+    tokEl = el('input', { id: 'mb-token', type: 'password', placeholder: 'New token (mb_...); empty keeps the current one', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
+    tokStateEl = el('div', { id: 'mb-token-state', style: 'opacity:.8' });
     const save = el('button', { id: 'mb-save', type: 'button' }, 'Save');
-    save.addEventListener('click', () => {
-      GM_setValue(KEY.base, url.value.trim().replace(/\/+$/, ''));
-      GM_setValue(KEY.token, tok.value.trim());
-      authBlocked = false; attempt = 0;
-      formEl.style.display = 'none';
-      refreshBookmarks(true); flush();
+    save.addEventListener('click', (e) => {
+      if (!e.isTrusted) { console.warn('mangabookmark: ignored a Save the page made, not you'); return; }
+      const ok = applySettings(urlEl.value, tokEl.value);
+      tokEl.value = '';
+      urlEl.value = settings().base;
+      if (ok) formEl.style.display = 'none';
+      render();
     });
-    url.value = settings().base;
-    tok.value = settings().token;
-    formEl.append(el('label', {}, 'Backend URL'), url, el('label', {}, 'Token'), tok, save);
+    formEl.append(el('label', {}, 'Backend URL'), urlEl, el('label', {}, 'Token'), tokStateEl, tokEl, save);
     panel.append(row, formEl);
     toastEl = el('div', { id: 'mb-toast', role: 'alert', style: 'display:none;position:fixed;right:12px;bottom:64px;z-index:2147483647;background:#8a1c1c;color:#fff;padding:8px 12px;border-radius:6px;font:13px system-ui,sans-serif;max-width:360px' });
     document.body.append(panel, toastEl);
@@ -431,11 +592,22 @@
   function render() {
     if (!statusEl) return;
     const n = loadQueue().length;
-    statusEl.textContent = !settings().token ? 'add your token' : authBlocked ? 'token refused' : n ? '⟳ ' + n + ' pending' : '✓';
+    const token = settings().token;
+    if (readState && readState.failed) {
+      statusEl.textContent = '⚠ not read';
+      statusEl.title = 'This chapter page was not read: ' + readState.why + '.';
+    } else if (readState) {
+      statusEl.textContent = '⋯ reading';
+      statusEl.title = 'Waiting for the page to show its chapter: ' + readState.why + ' yet.';
+    } else {
+      statusEl.textContent = !token ? 'add your token' : authBlocked ? 'token refused' : n ? '⟳ ' + n + ' pending' : '✓';
+      statusEl.title = n ? n + ' reads wait to be sent' : 'mangabookmark';
+    }
+    tokStateEl.textContent = tokenHint();
     const list = cachedBookmarks().list;
     const b = current && list.find((x) => x.site === current.site && x.series_id === current.series_id);
     emberEl.style.display = isNew(b) ? 'inline' : 'none';
-    markEl.style.display = onSeriesPage && !b && settings().token ? 'inline' : 'none';
+    markEl.style.display = onSeriesPage && !b && token ? 'inline' : 'none';
     const newCount = list.filter(isNew).length;
     panel.title = newCount ? newCount + ' bookmarked Series with a New Chapter' : 'mangabookmark';
   }
@@ -470,10 +642,11 @@
   function start() {
     if (!siteFor(new URL(location.href))) return;
     buildPanel();
+    registerMenu();
     hookHistory();
-    W.addEventListener('online', () => { attempt = 0; flush(); });
+    window.addEventListener('online', () => { attempt = 0; flush(); });
     document.addEventListener('visibilitychange', () => { if (!document.hidden) flush(); });
-    detect();
+    startWatching();
     refreshBookmarks(false);
     flush();
   }

@@ -2,20 +2,11 @@ package userscript_test
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
-
-	"mangabookmark/backend/api"
-	"mangabookmark/backend/auth"
-	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sites/registry"
-	"mangabookmark/backend/store/dbtest"
-	"mangabookmark/backend/userscript"
 )
 
 // sitePage is a chapter page of a real Site, served by request
@@ -55,34 +46,15 @@ var sitePages = []sitePage{
 // the userscript and accepted by the backend (same URL rules), and the
 // ember shows on a Series whose Latest Chapter is past the Progress.
 func TestUserscriptRecognisesEverySite(t *testing.T) {
-	if testing.Short() {
-		t.Skip("browser test: skipped with -short")
-	}
-	ws, _ := chromiumtest.Start(t)
 	reg, err := registry.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := dbtest.New(t)
-	ctx := context.Background()
-	svc, err := auth.New(auth.Config{Store: st, TokenKey: []byte(testKey)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	token, _, err := svc.MintTokenRow(ctx, "200000000000000002", "Ann", "browser test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	reader, err := st.GetReaderByDiscordID(ctx, "200000000000000002")
-	if err != nil {
-		t.Fatal(err)
-	}
+	e, handler := newEnv(t, reg)
+	st, ctx, reader := e.st, context.Background(), e.reader
 	hs := httptest.NewServer(nil)
-	hs.Config.Handler, err = api.New(api.Config{Store: st, Sites: reg, Auth: svc, BaseURL: hs.URL, Userjs: userscript.Source})
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(hs.Close)
+	hs.Config.Handler = handler(hs.URL)
 	// mangapill/2 is bookmarked with a Latest Chapter past what is read.
 	if _, err := st.AddBookmark(ctx, reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {
 		t.Fatal(err)
@@ -91,34 +63,16 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	page := newPage(t, ws, 90*time.Second)
+	page := sharedPage(t)
 	byURL := map[string]string{}
 	for _, p := range sitePages {
-		byURL[p.url] = p.html
+		byURL[p.url] = "<!doctype html><html><head>" + p.html + "</head><body><p>page</p></body></html>"
 	}
-	router := page.HijackRequests()
-	if err := router.Add("*", "", func(h *rod.Hijack) {
-		body, ok := byURL[h.Request.URL().String()]
-		if !ok {
-			h.Response.Fail(proto.NetworkErrorReasonAddressUnreachable)
-			return
-		}
-		h.Response.SetHeader("Content-Type", "text/html; charset=utf-8")
-		h.Response.SetBody("<!doctype html><html><head>" + body + "</head><body><p>page</p></body></html>")
-	}); err != nil {
-		t.Fatal(err)
-	}
-	go router.Run()
-	t.Cleanup(func() { _ = router.Stop() })
-	if _, err := page.Expose("__mbFetch", gmFetch(&http.Client{Timeout: 10 * time.Second})); err != nil {
-		t.Fatal(err)
-	}
-	installUserscript(t, page, nil, map[string]string{"mb_base_url": hs.URL, "mb_token": token}, hs.URL)
+	routePages(t, page, byURL, nil)
+	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
 
 	for _, p := range sitePages {
-		if err := page.Navigate(p.url); err != nil {
-			t.Fatalf("%s: %v", p.url, err)
-		}
+		nav(t, page, p.url)
 		if p.site == "" {
 			continue
 		}
@@ -140,9 +94,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	// The last chapter page read mangapill/2 (1183.5 < Latest 1184): after
 	// the sync the bookmarks cache says New, and the ember shows. Go back
 	// to that page to look at its panel.
-	if err := page.Navigate("https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5"); err != nil {
-		t.Fatal(err)
-	}
+	nav(t, page, "https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5")
 	deadline := time.Now().Add(20 * time.Second)
 	shown := false
 	for time.Now().Before(deadline) && !shown {
@@ -157,18 +109,12 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	}
 	// The Series page shows the ember too, and has no bookmark button
 	// (it is bookmarked already).
-	if err := page.Navigate("https://mangapill.com/manga/2/one-piece"); err != nil {
-		t.Fatal(err)
-	}
+	nav(t, page, "https://mangapill.com/manga/2/one-piece")
 	evalUntil(t, page, `() => { const e = document.getElementById('mb-ember'); return !!e && e.style.display !== 'none' && document.getElementById('mb-bookmark').style.display === 'none'; }`, "ember on the Series page")
 	// A Series page not bookmarked: the button bookmarks it by its URL.
-	if err := page.Navigate("https://mangapill.com/manga/3/other"); err != nil {
-		t.Fatal(err)
-	}
+	nav(t, page, "https://mangapill.com/manga/3/other")
 	evalUntil(t, page, `() => { const e = document.getElementById('mb-bookmark'); return !!e && e.style.display !== 'none'; }`, "bookmark button")
-	if _, err := page.Eval(`() => document.getElementById('mb-bookmark').click()`); err != nil {
-		t.Fatal(err)
-	}
+	page.MustElement("#mb-bookmark").MustClick() // the Reader's own click
 	deadline = time.Now().Add(20 * time.Second)
 	for {
 		if _, err := st.GetBookmark(ctx, reader.ID, "mangapill", "3"); err == nil {
