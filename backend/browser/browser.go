@@ -23,9 +23,10 @@ const tabOpenTimeout = 30 * time.Second
 var ErrClosed = fmt.Errorf("browser: closed: %w", sites.ErrUnreachable)
 
 // ErrTabBusy is returned by a Fetch whose context ended while it waited for
-// the one tab, held by other reads. It wraps sites.ErrUnreachable: the read
-// never reached the Site, so it is no evidence about the page.
-var ErrTabBusy = fmt.Errorf("browser: the tab stayed busy with other reads: %w", sites.ErrUnreachable)
+// the one tab, held by other reads. It wraps sites.ErrRouteBusy (and so
+// sites.ErrUnreachable): the read never reached the Site, so it is no
+// evidence about the page, and the sidecar is not lost.
+var ErrTabBusy = fmt.Errorf("browser: the tab stayed busy with other reads: %w", sites.ErrRouteBusy)
 
 // Browser is the browser route: a sites.Fetcher that reads pages through
 // one tab of a Chrome sidecar. It is safe for concurrent use; concurrent

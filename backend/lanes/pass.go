@@ -2,6 +2,7 @@ package lanes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -118,7 +119,7 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 			return *res, 0
 		}
 		stamp := m.clock.Now()
-		ok, err := m.cfg.Store.StampChecked(ctx, s.Name, d.SeriesID, stamp)
+		st, ok, err := m.cfg.Store.StampChecked(ctx, s.Name, d.SeriesID, stamp)
 		if err != nil {
 			return m.storeError(ctx, l, res, err)
 		}
@@ -148,6 +149,16 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 				return *res, RefuseBackoff
 			}
 		case sites.Unreachable:
+			// The read never reached the Site: no evidence about the
+			// Series, which stays due (its Forced Poll pending again).
+			if _, err := m.cfg.Store.RestoreChecked(ctx, s.Name, d.SeriesID, st); err != nil {
+				l.log.Error("lanes: cannot put an unread Series back as due", "series_id", d.SeriesID, "error", err)
+			}
+			if errors.Is(r.Err, sites.ErrRouteBusy) {
+				// The tab was busy, not lost: try again after one gap.
+				l.log.Warn("lanes: read timed out waiting for the browser tab", "series_id", d.SeriesID)
+				return *res, gap
+			}
 			if s.Browser {
 				m.flag.lost(m.clock.Now())
 			}

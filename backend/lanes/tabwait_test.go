@@ -78,6 +78,14 @@ func TestTabWaitTimeoutWritesNoFailureRow(t *testing.T) {
 			t.Errorf("%s: stamped %v, want still due", id, s.LatestCheckedAt)
 		}
 	}
+	// The timed-out Series was put back: due again, first in line.
+	if s := e.series(t, site, ids[0]); s.LatestCheckedAt != nil {
+		t.Errorf("%s: stamped %v after a read that never reached the page, want still due", ids[0], s.LatestCheckedAt)
+	}
+	// A busy tab is not a lost sidecar: no browser Lane is held back.
+	if rt := m.Runtime(site); rt.BrowserDownUntil != nil {
+		t.Errorf("a busy tab raised the browser-lost flag until %v", rt.BrowserDownUntil)
+	}
 	if e.sim.Hits(site) != 0 {
 		t.Errorf("the queued read reached the Site %d times", e.sim.Hits(site))
 	}

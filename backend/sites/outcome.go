@@ -1,6 +1,9 @@
 package sites
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // Outcome is the one word a read of one Series ends in. The words are stored
 // in poll_failures and counted in poll_passes, so they never change.
@@ -46,6 +49,11 @@ var (
 	// ErrUnreachable: the browser sidecar could not be reached or was lost
 	// mid-read. Classified as Unreachable; trips the shared browser-lost flag.
 	ErrUnreachable = errors.New("browser sidecar unreachable")
+	// ErrRouteBusy: the read waited for the route (the browser's one tab)
+	// until its time ran out and never reached the Site. It wraps
+	// ErrUnreachable, so it is Unreachable too, but the sidecar is alive: it
+	// trips no browser-lost flag, and the Series stays due.
+	ErrRouteBusy = fmt.Errorf("route busy with other reads: %w", ErrUnreachable)
 	// ErrChallenge: a challenge was still up when the route gave up on it.
 	// Classified as Refused.
 	ErrChallenge = errors.New("challenge held the read")

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"mangabookmark/backend/safetext"
 )
@@ -186,14 +189,45 @@ func (s *Store) NextDueAt(ctx context.Context, site string, rest time.Duration, 
 	return next, true, nil
 }
 
+// Stamp is what StampChecked replaced: the Series' last check and its
+// pending Forced Poll before the stamp, for RestoreChecked.
+type Stamp struct {
+	At          time.Time  // the stamp written
+	PrevChecked *time.Time // latest_checked_at before it
+	PrevForce   *time.Time // force_poll_at before it
+}
+
 // StampChecked sets latest_checked_at just before a fetch and consumes any
 // pending Forced Poll (the read about to happen answers it). It reports
 // false when the Series no longer exists.
-func (s *Store) StampChecked(ctx context.Context, site, seriesID string, now time.Time) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `UPDATE series SET latest_checked_at = $3, force_poll_at = NULL
-		WHERE site = $1 AND series_id = $2`, site, seriesID, now)
+func (s *Store) StampChecked(ctx context.Context, site, seriesID string, now time.Time) (Stamp, bool, error) {
+	st := Stamp{At: now}
+	err := s.pool.QueryRow(ctx, `UPDATE series AS s SET latest_checked_at = $3, force_poll_at = NULL
+		FROM (SELECT latest_checked_at, force_poll_at FROM series
+		      WHERE site = $1 AND series_id = $2 FOR UPDATE) AS old
+		WHERE s.site = $1 AND s.series_id = $2
+		RETURNING old.latest_checked_at, old.force_poll_at`, site, seriesID, now).Scan(&st.PrevChecked, &st.PrevForce)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return st, false, nil
+	}
 	if err != nil {
-		return false, fmt.Errorf("store: stamp checked: %w", err)
+		return st, false, fmt.Errorf("store: stamp checked: %w", err)
+	}
+	return st, true, nil
+}
+
+// RestoreChecked undoes a stamp whose read never reached the Site (the
+// route was busy or the sidecar lost): the Series is due again exactly as
+// before, its Forced Poll pending again. It changes nothing when anything
+// stamped the Series since (latest_checked_at no longer st.At), and
+// reports whether it restored.
+func (s *Store) RestoreChecked(ctx context.Context, site, seriesID string, st Stamp) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `UPDATE series SET latest_checked_at = $4,
+		force_poll_at = COALESCE(force_poll_at, $5)
+		WHERE site = $1 AND series_id = $2 AND latest_checked_at = $3`,
+		site, seriesID, st.At, st.PrevChecked, st.PrevForce)
+	if err != nil {
+		return false, fmt.Errorf("store: restore checked: %w", err)
 	}
 	return tag.RowsAffected() == 1, nil
 }

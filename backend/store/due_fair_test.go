@@ -67,7 +67,7 @@ func TestDueFairAcrossReaders(t *testing.T) {
 		t.Fatalf("summary %+v %v, want at least %d", sum, err, store.DueCountCap+2)
 	}
 	// Reading Reader 2's Series moves the round on.
-	if _, err := st.StampChecked(ctx, "s", "two-0", now); err != nil {
+	if _, _, err := st.StampChecked(ctx, "s", "two-0", now); err != nil {
 		t.Fatal(err)
 	}
 	if got := dueIDs(t, st, "s", now, 4); fmt.Sprint(got) != "[forced flood-0 three-0 legacy-0]" {

@@ -65,13 +65,13 @@ func TestDueOrderAndCutoff(t *testing.T) {
 	if sum.Due != 5 || sum.Forced != 2 || sum.BehindBy(now) != time.Hour {
 		t.Fatalf("summary %+v behind %v", sum, sum.BehindBy(now))
 	}
-	if ok, err := st.StampChecked(ctx, "s", "forced", now); err != nil || !ok {
+	if _, ok, err := st.StampChecked(ctx, "s", "forced", now); err != nil || !ok {
 		t.Fatalf("stamp: %v %v", ok, err)
 	}
 	if s, _ := st.GetSeries(ctx, "s", "forced"); s.ForcePollAt != nil || !s.LatestCheckedAt.Equal(now) {
 		t.Fatalf("stamp did not consume the force: %+v", s)
 	}
-	if ok, _ := st.StampChecked(ctx, "s", "gone", now); ok {
+	if _, ok, _ := st.StampChecked(ctx, "s", "gone", now); ok {
 		t.Fatal("stamped a missing series")
 	}
 	empty, err := st.DueSummary(ctx, "nothing", rest, now)
@@ -158,4 +158,55 @@ func TestRecordOK(t *testing.T) {
 	if _, err := st.RecordOK(ctx, "s", "nope", store.ReadFacts{Number: "1"}, now); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("missing series: %v", err)
 	}
+}
+
+// A read that never reached the Site puts its Series back: due as before,
+// its Forced Poll pending again; a later stamp is never undone.
+func TestRestoreChecked(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	rest := time.Hour
+	c := now.Add(-48 * time.Hour)
+	force := now.Add(-30 * time.Second)
+	seedAt(t, st, "s", "forced", c, ptr(now.Add(-time.Minute)), ptr(force))
+	seedAt(t, st, "s", "never", c, nil, nil)
+
+	for _, id := range []string{"forced", "never"} {
+		before, _ := st.GetSeries(ctx, "s", id)
+		stamp, ok, err := st.StampChecked(ctx, "s", id, now)
+		if err != nil || !ok {
+			t.Fatalf("%s: stamp %v %v", id, ok, err)
+		}
+		if restored, err := st.RestoreChecked(ctx, "s", id, stamp); err != nil || !restored {
+			t.Fatalf("%s: restore %v %v", id, restored, err)
+		}
+		after, _ := st.GetSeries(ctx, "s", id)
+		if !eqTime(after.LatestCheckedAt, before.LatestCheckedAt) || !eqTime(after.ForcePollAt, before.ForcePollAt) {
+			t.Errorf("%s: after restore %v/%v, want %v/%v", id, after.LatestCheckedAt, after.ForcePollAt, before.LatestCheckedAt, before.ForcePollAt)
+		}
+	}
+	if due, _ := st.DueBatch(ctx, "s", rest, now, 10); len(due) != 2 || due[0].SeriesID != "forced" {
+		t.Fatalf("due after restores: %+v, want forced first and never", due)
+	}
+
+	// A newer stamp (another read since) is left alone.
+	stamp, _, _ := st.StampChecked(ctx, "s", "never", now)
+	if _, _, err := st.StampChecked(ctx, "s", "never", now.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if restored, err := st.RestoreChecked(ctx, "s", "never", stamp); err != nil || restored {
+		t.Fatalf("restored over a newer stamp: %v %v", restored, err)
+	}
+	if s, _ := st.GetSeries(ctx, "s", "never"); !eqTime(s.LatestCheckedAt, ptr(now.Add(time.Minute))) {
+		t.Errorf("newer stamp lost: %v", s.LatestCheckedAt)
+	}
+}
+
+func eqTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }

@@ -66,7 +66,7 @@ func TestSeriesWritesWakeTheLanes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want("a Series created by a read", "comix|")
-	if _, err := st.StampChecked(ctx, "comix", "b", now); err != nil {
+	if _, _, err := st.StampChecked(ctx, "comix", "b", now); err != nil {
 		t.Fatal(err)
 	}
 	none("the Lane's stamp")
@@ -74,7 +74,7 @@ func TestSeriesWritesWakeTheLanes(t *testing.T) {
 		t.Fatal(err)
 	}
 	want("a Forced Poll", "comix|")
-	if _, err := st.StampChecked(ctx, "comix", "b", now.Add(2*time.Second)); err != nil {
+	if _, _, err := st.StampChecked(ctx, "comix", "b", now.Add(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	none("the stamp that answers the force")
