@@ -187,6 +187,9 @@ func TestBrowserKilledMidPassGatesBrowserLanes(t *testing.T) {
 	if e.series(t, site, ids[2]).LatestCheckedAt != nil {
 		t.Error("the Series after the lost read was stamped; the pass should have ended")
 	}
+	if e.series(t, site, hangID).LatestCheckedAt != nil {
+		t.Error("the Series whose read was lost stayed stamped; it never reached the Site and should be due")
+	}
 	e.wantRead(t, site, ids[0])
 
 	// All three browser Lanes are gated; the plain Lane is not.
@@ -247,9 +250,10 @@ func TestBrowserKilledMidPassGatesBrowserLanes(t *testing.T) {
 			t.Fatalf("%s: gate still closed at %v (until %v)", s, e.clock.Now(), rt.BrowserDownUntil)
 		}
 	}
-	if res, _ := e.pass(t, site); res.Skip != lanes.SkipNone || res.Checked != 1 || res.OK != 1 {
-		t.Errorf("%s after the restart and decay: %+v, want its unstamped Series read ok", site, res)
+	if res, _ := e.pass(t, site); res.Skip != lanes.SkipNone || res.Checked != 2 || res.OK != 2 {
+		t.Errorf("%s after the restart and decay: %+v, want the lost read's Series and its unstamped one read ok", site, res)
 	}
+	e.wantRead(t, site, hangID)
 	e.wantRead(t, site, ids[2])
 	for s, sids := range others {
 		if res, _ := e.pass(t, s); res.Skip != lanes.SkipNone || res.Checked != len(sids) || res.OK != len(sids) {
