@@ -58,8 +58,7 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
 			// Hang and the stuck challenges end at these bounds.
-			b := newBrowser(t, chrome.WSURL(),
-				browser.WithChallengeWait(2*time.Second), browser.WithReadTimeout(2*time.Second))
+			b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 2 * time.Second, ReadTimeout: 2 * time.Second})
 			for i, m := range modes {
 				id := sim.SeriesID(s.Name, i)
 				sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: m, Delay: 10 * time.Millisecond})

@@ -70,8 +70,11 @@ func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts)
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	e.plain = sites.NewPlain(sites.PlainOptions{TotalTimeout: 5 * time.Second})
-	e.b = browser.New(endpoint, browser.WithChallengeWait(wait), browser.WithReadTimeout(10*time.Second),
-		browser.WithPollInterval(50*time.Millisecond), browser.WithLogger(log))
+	e.b, err = browser.New(browser.Config{WSURL: endpoint, ChallengeWait: wait, ReadTimeout: 10 * time.Second,
+		PollInterval: 50 * time.Millisecond, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { _ = e.b.Close() })
 	m, err := lanes.New(lanes.Config{Store: e.st, Sites: reg, Plain: e.plain, Browser: e.b, Clock: e.clock,
 		Log: log, Enabled: true, ReadTimeout: 30 * time.Second})

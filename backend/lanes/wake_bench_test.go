@@ -98,7 +98,10 @@ func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	l := &idleLane{sim: sim, st: st, clock: clock, site: site}
 	if browserRoute {
 		chrome := chromiumtest.Launch(b)
-		br := browser.New(chrome.HTTPURL(), browser.WithReadTimeout(30*time.Second))
+		br, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ReadTimeout: 30 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Cleanup(func() { _ = br.Close() })
 		l.route = newWatchedRoute(br)
 		cfg.Browser = l.route

@@ -121,7 +121,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	var browserRoute sites.Fetcher
-	bro := newBrowserRoute(cfg, log)
+	bro, err := newBrowserRoute(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	if bro != nil {
 		browserRoute = bro
 	} else {
@@ -199,10 +202,11 @@ func newPlainRoute() sites.Fetcher {
 }
 
 // newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and
-// `probe`) read browser Sites through; nil when the variable is unset.
-func newBrowserRoute(cfg config.Config, log *slog.Logger) *browser.Browser {
+// `probe`) read browser Sites through; nil when the variable is unset, an
+// error when it cannot name a DevTools endpoint.
+func newBrowserRoute(cfg config.Config, log *slog.Logger) (*browser.Browser, error) {
 	if cfg.BrowserWSURL == "" {
-		return nil
+		return nil, nil
 	}
-	return browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
+	return browser.New(browser.Config{WSURL: cfg.BrowserWSURL, Log: log.With("component", "browser")})
 }
