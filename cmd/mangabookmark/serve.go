@@ -132,6 +132,11 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
+	notices, err := lanes.NewNotices(lanes.NoticesConfig{Store: st, Sites: reg.All(), Send: send,
+		BaseURL: cfg.PublicBaseURL, Log: log.With("component", "notices")})
+	if err != nil {
+		return nil, err
+	}
 	metrics := api.NewMetrics()
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
@@ -140,7 +145,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Browser: browserRoute,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
-		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log.With("component", "notices")),
+		Notices: notices,
 		// The Lane read histogram of /metrics.
 		ObserveRead: metrics.ObserveLaneRead,
 	})
