@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -50,7 +51,7 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := sites.NewPlain(sites.PlainOptions{})
+	plain := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		if !s.Browser {
 			continue

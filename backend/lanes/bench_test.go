@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -29,7 +30,7 @@ func benchSetup(b *testing.B) (*sitesim.Sim, *sites.Registry, sites.Fetcher) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return sim, reg, sites.NewPlain(sites.PlainOptions{})
+	return sim, reg, sitestest.Plain(b, sites.PlainOptions{})
 }
 
 func BenchmarkLanePoll(b *testing.B) {

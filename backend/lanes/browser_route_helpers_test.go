@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 )
@@ -69,7 +70,7 @@ func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts)
 	if os.Getenv("MB_DEBUG_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	e.plain = sites.NewPlain(sites.PlainOptions{TotalTimeout: 5 * time.Second})
+	e.plain = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 5 * time.Second})
 	e.b, err = browser.New(browser.Config{WSURL: endpoint, ChallengeWait: wait, ReadTimeout: 10 * time.Second,
 		PollInterval: 50 * time.Millisecond, Log: log})
 	if err != nil {

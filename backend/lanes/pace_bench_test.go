@@ -11,6 +11,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -77,7 +78,7 @@ func paceRun(b *testing.B, clock lanes.Clock, readCost time.Duration, drive func
 			b.Fatal(err)
 		}
 	}
-	route := &clockedRoute{Fetcher: sites.NewPlain(sites.PlainOptions{}), clock: clock, cost: readCost}
+	route := &clockedRoute{Fetcher: sitestest.Plain(b, sites.PlainOptions{}), clock: clock, cost: readCost}
 	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: route, Clock: clock, Enabled: true})
 	if err != nil {
 		b.Fatal(err)

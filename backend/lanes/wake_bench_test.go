@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 )
@@ -94,7 +95,7 @@ func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 		b.Fatal(err)
 	}
 	st := fastStore(b)
-	cfg := lanes.Config{Store: st, Sites: reg, Plain: sites.NewPlain(sites.PlainOptions{}), Clock: clock, Enabled: true}
+	cfg := lanes.Config{Store: st, Sites: reg, Plain: sitestest.Plain(b, sites.PlainOptions{}), Clock: clock, Enabled: true}
 	l := &idleLane{sim: sim, st: st, clock: clock, site: site}
 	if browserRoute {
 		chrome := chromiumtest.Launch(b)

@@ -99,7 +99,11 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 		}
 	}
 	site := reg.Get(ref.Site)
-	route, routeName := newPlainRoute(), "plain"
+	plain, err := newPlainRoute()
+	if err != nil {
+		return err
+	}
+	route, routeName := plain, "plain"
 	if site.Browser {
 		bro, err := newBrowserRoute(cfg, env.Log)
 		if err != nil {

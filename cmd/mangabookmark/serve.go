@@ -138,10 +138,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	metrics := api.NewMetrics()
+	plain, err := newPlainRoute()
+	if err != nil {
+		return nil, err
+	}
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
-		Plain:   newPlainRoute(),
+		Plain:   plain,
 		Browser: browserRoute,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
@@ -201,9 +205,13 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
 // plain Sites through; its User-Agent names this build's version.
-func newPlainRoute() sites.Fetcher {
+func newPlainRoute() (sites.Fetcher, error) {
 	sites.Version = version
-	return sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and

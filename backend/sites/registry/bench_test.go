@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkReadPlain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(b, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		b.Run(s.Name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {

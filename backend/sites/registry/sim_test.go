@@ -13,6 +13,7 @@ import (
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -60,7 +61,7 @@ func read(t *testing.T, reg *sites.Registry, route sites.Fetcher, url string) si
 func TestReadEverySite(t *testing.T) {
 	t.Parallel()
 	sim, reg := startSim(t, 20)
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		for _, i := range []int{0, 1, 2, 3, 4, 5, 6, 7, 18} {
 			id := sim.SeriesID(s.Name, i)
@@ -120,7 +121,7 @@ func TestReadEverySite(t *testing.T) {
 func TestReadAcrossTenThousand(t *testing.T) {
 	t.Parallel()
 	sim, reg := startSim(t, 10000)
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		for _, i := range []int{0, 4999, 9999} {
 			id := sim.SeriesID(s.Name, i)
@@ -158,7 +159,7 @@ func TestNewChapterReadAfterClockMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		sim.SetSite(s.Name, sitesim.Behavior{NewEvery: 20 * time.Minute})
 	}
