@@ -42,7 +42,10 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	modes := sitesim.Modes()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,10 @@ const benchSeries = 500
 
 func benchSetup(b *testing.B) (*sitesim.Sim, *sites.Registry, sites.Fetcher) {
 	b.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: benchSeries})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: benchSeries})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -47,7 +47,11 @@ type routeOpts struct {
 func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts) *routeEnv {
 	t.Helper()
 	e := &routeEnv{clock: lanestest.NewFakeClock(t0)}
-	e.sim = sitesim.New(sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sim = sim
 	if err := e.sim.Start(); err != nil {
 		t.Fatal(err)
 	}

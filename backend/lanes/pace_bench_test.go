@@ -62,7 +62,10 @@ func BenchmarkPaceFidelityScaled(b *testing.B) {
 // between fetch starts (Lane time) and the effective gap.
 func paceRun(b *testing.B, clock lanes.Clock, readCost time.Duration, drive func(*lanes.Manager, string)) ([]float64, time.Duration) {
 	b.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}

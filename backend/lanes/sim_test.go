@@ -24,7 +24,10 @@ import (
 func TestLaneAgainstSimulator(t *testing.T) {
 	t.Parallel()
 	clock := lanestest.NewFakeClock(t0)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

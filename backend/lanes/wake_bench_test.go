@@ -85,7 +85,10 @@ type idleLane struct {
 func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	b.Helper()
 	clock := lanestest.NewFakeClock(t0)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,10 @@ import (
 // BenchmarkReadPlain reads Series from each simulated Site through the
 // registry's adapter and the plain route over loopback HTTP.
 func BenchmarkReadPlain(b *testing.B) {
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 10000})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 10000})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}

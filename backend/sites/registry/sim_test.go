@@ -20,7 +20,10 @@ import (
 // startSim runs a simulator and a registry pointed at it.
 func startSim(t *testing.T, n int) (*sitesim.Sim, *sites.Registry) {
 	t.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: n})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: n})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +153,10 @@ func (c *fakeClock) add(d time.Duration) {
 func TestNewChapterReadAfterClockMoves(t *testing.T) {
 	t.Parallel()
 	clk := &fakeClock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)}
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
