@@ -94,7 +94,10 @@ func newDeployment(t *testing.T, dsn string) *deployment {
 	if dsn == "" {
 		dsn = dbtest.NewURL(t)
 	}
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 400})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -49,15 +50,43 @@ type OAuth struct {
 	StartSession func(w http.ResponseWriter, r *http.Request, tokenID int64) error
 }
 
-// NewOAuth builds the Discord login over the token service.
-func NewOAuth(svc *Service, conf OAuthConfig) *OAuth {
+// NewOAuth builds the Discord login over the token service, or an error
+// naming the OAuthConfig field that cannot work: a missing client id,
+// secret or guild id, a guild id that is not digits, a BaseURL that is not
+// an absolute http(s) URL. The error never quotes the secret.
+func NewOAuth(svc *Service, conf OAuthConfig) (*OAuth, error) {
+	if svc == nil {
+		return nil, errors.New("auth: new oauth: no token service")
+	}
+	if err := conf.check(); err != nil {
+		return nil, err
+	}
 	log := conf.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	conf.BaseURL = strings.TrimRight(conf.BaseURL, "/")
 	return &OAuth{svc: svc, conf: conf, ep: discordProduction,
-		client: &http.Client{Timeout: 20 * time.Second}, log: log}
+		client: &http.Client{Timeout: 20 * time.Second}, log: log}, nil
+}
+
+// check refuses an OAuthConfig the login cannot work with.
+func (c OAuthConfig) check() error {
+	switch {
+	case c.ClientID == "":
+		return errors.New("auth: new oauth: OAuthConfig.ClientID (DISCORD_CLIENT_ID) is empty")
+	case c.ClientSecret == "":
+		return errors.New("auth: new oauth: OAuthConfig.ClientSecret (DISCORD_CLIENT_SECRET) is empty")
+	case c.GuildID == "":
+		return errors.New("auth: new oauth: OAuthConfig.GuildID (DISCORD_GUILD_ID) is empty")
+	case strings.Trim(c.GuildID, "0123456789") != "":
+		return errors.New("auth: new oauth: OAuthConfig.GuildID (DISCORD_GUILD_ID) must be a Discord guild id (digits only)")
+	}
+	u, err := url.Parse(c.BaseURL)
+	if c.BaseURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+		return errors.New("auth: new oauth: OAuthConfig.BaseURL (PUBLIC_BASE_URL) must be an absolute http(s) URL such as https://manga.example.org, the root of the callback")
+	}
+	return nil
 }
 
 func (o *OAuth) oauth2Config() *oauth2.Config {

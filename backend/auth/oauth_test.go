@@ -148,7 +148,10 @@ func newLoginEnv(t *testing.T) *loginEnv {
 	var handler http.Handler
 	e.api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
 	t.Cleanup(e.api.Close)
-	o := NewOAuth(e.svc, OAuthConfig{ClientID: clientID, ClientSecret: clientSecret, GuildID: guildID, BaseURL: e.api.URL, Log: log})
+	o, err := NewOAuth(e.svc, OAuthConfig{ClientID: clientID, ClientSecret: clientSecret, GuildID: guildID, BaseURL: e.api.URL, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 	o.ep = discordEndpoints{AuthURL: e.discord.srv.URL + "/oauth2/authorize", TokenURL: e.discord.srv.URL + "/api/oauth2/token", APIBase: e.discord.srv.URL + "/api"}
 	handler = NewAPIServer(st, e.svc, o, log, e.api.URL)
 	return e

@@ -19,11 +19,15 @@ func FromConfig(st *store.Store, cfg config.Config, log *slog.Logger) (*Service,
 	if !cfg.OAuthEnabled() {
 		return svc, nil, nil
 	}
-	return svc, NewOAuth(svc, OAuthConfig{
+	oauth, err := NewOAuth(svc, OAuthConfig{
 		ClientID:     cfg.DiscordClientID,
 		ClientSecret: cfg.DiscordClientSecret,
 		GuildID:      cfg.DiscordGuildID,
 		BaseURL:      cfg.PublicBaseURL,
 		Log:          log,
-	}), nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return svc, oauth, nil
 }

@@ -13,7 +13,7 @@ import (
 func BenchmarkBrowserRead(b *testing.B) {
 	chrome := chromiumtest.Shared(b)
 	s := newSite(b)
-	br := browser.New(chrome.WSURL()) // production defaults
+	br := mustNew(b, browser.Config{WSURL: chrome.WSURL()}) // production defaults
 	b.Cleanup(func() { _ = br.Close() })
 	page, data := s.URL+"/cf/series/7", s.URL+"/cf/api/manga/7/chapters?limit=-1"
 	mustFetch(b, br, page, data) // solves the challenge once; the cookie stays in Chrome

@@ -33,7 +33,7 @@ var ErrTabBusy = fmt.Errorf("browser: the tab stayed busy with other reads: %w",
 // Fetches take turns on the tab.
 type Browser struct {
 	endpoint string
-	opts     options
+	opts     settings
 
 	tab chan struct{} // one slot: the tab, held by the running Fetch
 
@@ -46,16 +46,15 @@ type Browser struct {
 
 var _ sites.Fetcher = (*Browser)(nil)
 
-// New returns a Browser for the DevTools endpoint: a ws:// URL (Chrome's
-// "DevTools listening on ws://..." or a hosted browser's URL) or an
-// http://host:port remote debugging address. It does not connect; the
-// first Fetch or Ping does.
-func New(endpoint string, opts ...Option) *Browser {
-	o := defaultOptions()
-	for _, opt := range opts {
-		opt(&o)
+// New returns a Browser for cfg.WSURL, or an error naming the Config field
+// that cannot work (an empty or non-ws/http WSURL, a negative bound). It
+// does not connect; the first Fetch or Ping does.
+func New(cfg Config) (*Browser, error) {
+	s, err := cfg.settings()
+	if err != nil {
+		return nil, err
 	}
-	return &Browser{endpoint: endpoint, opts: o, tab: make(chan struct{}, 1)}
+	return &Browser{endpoint: cfg.WSURL, opts: s, tab: make(chan struct{}, 1)}, nil
 }
 
 // Connected reports whether a live connection to the sidecar is held now.

@@ -40,7 +40,10 @@ func TestTabCrashIsUnreachableThenReconnects(t *testing.T) {
 	}
 	before := pages()
 
-	b := New(chrome.WSURL(), WithChallengeWait(20*time.Second), WithPollInterval(20*time.Millisecond))
+	b, err := New(Config{WSURL: chrome.WSURL(), ChallengeWait: 20 * time.Second, PollInterval: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { _ = b.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -58,7 +61,7 @@ func TestTabCrashIsUnreachableThenReconnects(t *testing.T) {
 		t.Fatal("no renderer process found to kill")
 	}
 
-	err := <-errc
+	err = <-errc
 	if !errors.Is(err, sites.ErrUnreachable) {
 		t.Fatalf("Fetch across the crash: %v, want sites.ErrUnreachable", err)
 	}

@@ -14,17 +14,31 @@ import (
 	"mangabookmark/backend/sites"
 )
 
-// newBrowser returns a Browser for endpoint with short test bounds; it is
-// closed at cleanup.
-func newBrowser(t testing.TB, endpoint string, opts ...browser.Option) *browser.Browser {
+// newBrowser returns a Browser for cfg with short test bounds where cfg
+// leaves a field zero; it is closed at cleanup.
+func newBrowser(t testing.TB, cfg browser.Config) *browser.Browser {
 	t.Helper()
-	opts = append([]browser.Option{
-		browser.WithChallengeWait(10 * time.Second),
-		browser.WithReadTimeout(10 * time.Second),
-		browser.WithPollInterval(20 * time.Millisecond),
-	}, opts...)
-	b := browser.New(endpoint, opts...)
+	if cfg.ChallengeWait == 0 {
+		cfg.ChallengeWait = 10 * time.Second
+	}
+	if cfg.ReadTimeout == 0 {
+		cfg.ReadTimeout = 10 * time.Second
+	}
+	if cfg.PollInterval == 0 {
+		cfg.PollInterval = 20 * time.Millisecond
+	}
+	b := mustNew(t, cfg)
 	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+// mustNew is browser.New failing the test on error.
+func mustNew(t testing.TB, cfg browser.Config) *browser.Browser {
+	t.Helper()
+	b, err := browser.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return b
 }
 
@@ -67,7 +81,7 @@ func TestChallengePageReadThroughBrowser(t *testing.T) {
 		t.Fatalf("plain GET: status %d, cf-mitigated %q; want the 403 challenge", status, header.Get("Cf-Mitigated"))
 	}
 
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 	res := mustFetch(t, b, page, "")
 	if res.Status != http.StatusOK {
 		t.Errorf("status = %d, want 200", res.Status)
@@ -93,7 +107,7 @@ func TestChallengeDataFetchedInsidePage(t *testing.T) {
 		t.Fatalf("plain GET of the data URL: status %d, want 403", status)
 	}
 
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 	res := mustFetch(t, b, page, data)
 	if res.Status != http.StatusOK || string(res.Body) != chaptersJSON {
 		t.Fatalf("in-page fetch: status %d body %q; want 200 %q", res.Status, res.Body, chaptersJSON)
@@ -110,7 +124,7 @@ func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(time.Second))
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: time.Second})
 
 	_, err := fetch(t, b, s.URL+"/never/series/7", "")
 	if !errors.Is(err, sites.ErrChallenge) {
@@ -136,7 +150,7 @@ func TestNotFoundPageKeepsItsStatus(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 
 	res := mustFetch(t, b, s.URL+"/gone/series/7", "")
 	if res.Status != http.StatusNotFound || !strings.Contains(string(res.Body), "No such series") {
@@ -154,7 +168,7 @@ func TestBodyOverLimitIsCut(t *testing.T) {
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
 	const limit = 4 << 10
-	b := newBrowser(t, chrome.WSURL(), browser.WithMaxBody(limit))
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: limit})
 
 	for _, data := range []string{"", s.URL + "/big/data"} {
 		res, err := fetch(t, b, s.URL+"/big/page", data)
@@ -178,7 +192,7 @@ func TestSiteDownIsNotUnreachable(t *testing.T) {
 	s := newSite(t)
 	dead := s.URL
 	s.Close() // the Site, not the sidecar, is down
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 
 	_, err := fetch(t, b, dead+"/open/series/7", "")
 	if err == nil || errors.Is(err, sites.ErrUnreachable) || errors.Is(err, sites.ErrChallenge) {
@@ -193,7 +207,7 @@ func TestUserAgentIsNotHeadless(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 	mustFetch(t, b, s.URL+"/open/series/7", "")
 	s.mu.Lock()
 	agents := s.agents
@@ -202,13 +216,13 @@ func TestUserAgentIsNotHeadless(t *testing.T) {
 		t.Fatalf("User-Agent seen by the Site: %q", agents)
 	}
 
-	custom := newBrowser(t, chrome.WSURL(), browser.WithUserAgent("mangabookmark-test/1"))
+	custom := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), UserAgent: "mangabookmark-test/1"})
 	mustFetch(t, custom, s.URL+"/open/series/8", "")
 	s.mu.Lock()
 	last := s.agents[len(s.agents)-1]
 	s.mu.Unlock()
 	if last != "mangabookmark-test/1" {
-		t.Fatalf("User-Agent with WithUserAgent: %q", last)
+		t.Fatalf("User-Agent with Config.UserAgent: %q", last)
 	}
 }
 
@@ -216,7 +230,7 @@ func TestHTTPEndpointIsResolved(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, chrome.HTTPURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.HTTPURL()})
 	if res := mustFetch(t, b, s.URL+"/open/series/7", ""); res.Status != http.StatusOK {
 		t.Fatalf("status %d", res.Status)
 	}
@@ -227,7 +241,7 @@ func TestConnectsLazily(t *testing.T) {
 	chrome := chromiumtest.Launch(t)
 	s := newSite(t)
 	before := pageCount(t, chrome)
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 	if b.Connected() || pageCount(t, chrome) != before {
 		t.Fatal("New touched the sidecar")
 	}
@@ -252,7 +266,7 @@ func TestNoSidecarIsUnreachable(t *testing.T) {
 		"ws://127.0.0.1:1/devtools/browser/none",
 		"http://127.0.0.1:1",
 	} {
-		b := newBrowser(t, endpoint)
+		b := newBrowser(t, browser.Config{WSURL: endpoint})
 		_, err := fetch(t, b, "http://127.0.0.1:1/series/7", "")
 		if !errors.Is(err, sites.ErrUnreachable) {
 			t.Errorf("%s: err = %v, want sites.ErrUnreachable", endpoint, err)
@@ -276,7 +290,7 @@ func TestTabWaitTimeoutIsUnreachable(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(20*time.Second))
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 20 * time.Second})
 
 	// One read holds the tab on a page that never answers.
 	held := make(chan error, 1)

@@ -167,7 +167,7 @@ func TestDownloadsAreDenied(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	h := newHostileSite(t, chrome.HTTPURL()+"/json/version")
-	b := newBrowser(t, chrome.HTTPURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.HTTPURL()})
 
 	check := func(when string) {
 		t.Helper()
@@ -199,7 +199,7 @@ func TestTabLeftBlankAfterRead(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	h := newHostileSite(t, chrome.HTTPURL()+"/json/version")
-	b := newBrowser(t, chrome.WSURL(), browser.WithChallengeWait(5*time.Second))
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 5 * time.Second})
 
 	for _, tc := range []struct{ page, data string }{
 		{"/timers/7", ""},
@@ -241,7 +241,7 @@ func TestPageThatLeavesTheSiteIsRefused(t *testing.T) {
 	chrome := chromiumtest.Launch(t)
 	devtools := chrome.HTTPURL() + "/json/version"
 	h := newHostileSite(t, devtools)
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 	site := h.site()
 
 	// Whether the tab leaves before or after the read is a race the page

@@ -27,7 +27,7 @@ func TestKillMidFetchIsUnreachableThenReconnects(t *testing.T) {
 			if form == "http" {
 				endpoint = chrome.HTTPURL()
 			}
-			b := newBrowser(t, endpoint)
+			b := newBrowser(t, browser.Config{WSURL: endpoint})
 			mustFetch(t, b, s.URL+"/open/series/7", "")
 
 			errc := make(chan error, 1)
@@ -69,7 +69,7 @@ func TestNoLeaksAcrossReconnects(t *testing.T) {
 	pagesBefore := pageCount(t, chrome)
 	ignore := goleak.IgnoreCurrent()
 
-	b := browser.New(chrome.HTTPURL(), browser.WithPollInterval(20*time.Millisecond))
+	b := mustNew(t, browser.Config{WSURL: chrome.HTTPURL(), PollInterval: 20 * time.Millisecond})
 	for i := range 6 {
 		page := fmt.Sprintf("%s/open/series/%d", s.URL, i)
 		res, err := fetch(t, b, page, "")
@@ -127,7 +127,7 @@ func TestConcurrentCallersTakeTurnsOnOneTab(t *testing.T) {
 	// overlap at the Site.
 	s.holdSlow = func() { time.Sleep(20 * time.Millisecond) }
 	pagesBefore := pageCount(t, chrome)
-	b := newBrowser(t, chrome.WSURL())
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 
 	const lanes, reads = 3, 4
 	var wg sync.WaitGroup

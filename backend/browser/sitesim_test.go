@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -41,7 +42,10 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	modes := sitesim.Modes()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +54,7 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain := sites.NewPlain(sites.PlainOptions{})
+	plain := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		if !s.Browser {
 			continue
@@ -58,8 +62,7 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
 			// Hang and the stuck challenges end at these bounds.
-			b := newBrowser(t, chrome.WSURL(),
-				browser.WithChallengeWait(2*time.Second), browser.WithReadTimeout(2*time.Second))
+			b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 2 * time.Second, ReadTimeout: 2 * time.Second})
 			for i, m := range modes {
 				id := sim.SeriesID(s.Name, i)
 				sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: m, Delay: 10 * time.Millisecond})

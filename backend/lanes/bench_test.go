@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -20,7 +21,10 @@ const benchSeries = 500
 
 func benchSetup(b *testing.B) (*sitesim.Sim, *sites.Registry, sites.Fetcher) {
 	b.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: benchSeries})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: benchSeries})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -29,7 +33,7 @@ func benchSetup(b *testing.B) (*sitesim.Sim, *sites.Registry, sites.Fetcher) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return sim, reg, sites.NewPlain(sites.PlainOptions{})
+	return sim, reg, sitestest.Plain(b, sites.PlainOptions{})
 }
 
 func BenchmarkLanePoll(b *testing.B) {

@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 )
@@ -46,7 +47,11 @@ type routeOpts struct {
 func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts) *routeEnv {
 	t.Helper()
 	e := &routeEnv{clock: lanestest.NewFakeClock(t0)}
-	e.sim = sitesim.New(sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sim = sim
 	if err := e.sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -69,9 +74,12 @@ func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts)
 	if os.Getenv("MB_DEBUG_LOG") != "" {
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	e.plain = sites.NewPlain(sites.PlainOptions{TotalTimeout: 5 * time.Second})
-	e.b = browser.New(endpoint, browser.WithChallengeWait(wait), browser.WithReadTimeout(10*time.Second),
-		browser.WithPollInterval(50*time.Millisecond), browser.WithLogger(log))
+	e.plain = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 5 * time.Second})
+	e.b, err = browser.New(browser.Config{WSURL: endpoint, ChallengeWait: wait, ReadTimeout: 10 * time.Second,
+		PollInterval: 50 * time.Millisecond, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() { _ = e.b.Close() })
 	m, err := lanes.New(lanes.Config{Store: e.st, Sites: reg, Plain: e.plain, Browser: e.b, Clock: e.clock,
 		Log: log, Enabled: true, ReadTimeout: 30 * time.Second})

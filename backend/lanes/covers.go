@@ -50,14 +50,7 @@ type coverHealer struct {
 func newCoverHealer(cfg Config, log *slog.Logger) *coverHealer {
 	h := &coverHealer{st: cfg.Store, clock: cfg.Clock, log: log, client: cfg.CoverClient,
 		limit: cfg.CoverLimit, pending: map[string]bool{}, ctx: context.Background()}
-	if h.limit <= 0 {
-		h.limit = defaultCoverLimit
-	}
-	n := cfg.CoverWorkers
-	if n <= 0 {
-		n = 4
-	}
-	h.sem = make(chan struct{}, n)
+	h.sem = make(chan struct{}, cfg.CoverWorkers) // New filled in the defaults
 	if h.client == nil {
 		h.client = guardedClient()
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -53,15 +52,15 @@ type Config struct {
 	// (default 5m of Lane time; see passLimit).
 	PassSpan time.Duration
 	// LockRetry is the wall-time wait between attempts to take a Lane another
-	// process holds (default 5s, at most 10s so a dead holder's Lanes move
-	// within 30s).
+	// process holds (default 5s; more than 10s is refused, so a dead
+	// holder's Lanes move within 30s).
 	LockRetry time.Duration
 	// BeatEvery is the wall-time period of a held Lane's heartbeat
 	// (default 10s).
 	BeatEvery time.Duration
 	// TakeoverAfter is how long a holder may write no heartbeat (database
 	// clock) before another process ends its lock's session and takes the
-	// Lane (default 2m, at least three heartbeats).
+	// Lane (default 2m; under three BeatEvery is refused).
 	TakeoverAfter time.Duration
 	// WatchEvery is the wall-time period of this process's watchdog, which
 	// judges the stall notice of every Site, held here or not (default 1m).
@@ -105,40 +104,14 @@ type Manager struct {
 	wg      sync.WaitGroup
 }
 
-// New checks cfg and builds a Manager; nothing runs until Start.
+// New checks cfg and builds a Manager; nothing runs until Start. A zero
+// field takes the default its comment names; a negative one, a LockRetry
+// over 10s or a TakeoverAfter under three BeatEvery is an error naming the
+// field.
 func New(cfg Config) (*Manager, error) {
-	if cfg.Store == nil || cfg.Sites == nil || cfg.Plain == nil {
-		return nil, errors.New("lanes: Config needs Store, Sites and Plain")
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = RealClock{}
-	}
-	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.DiscardHandler)
-	}
-	if cfg.ReadTimeout <= 0 {
-		cfg.ReadTimeout = 4 * time.Minute
-	}
-	if cfg.PassSpan <= 0 {
-		cfg.PassSpan = 5 * time.Minute
-	}
-	if cfg.LockRetry <= 0 {
-		cfg.LockRetry = 5 * time.Second
-	}
-	if cfg.LockRetry > 10*time.Second {
-		cfg.LockRetry = 10 * time.Second
-	}
-	if cfg.BeatEvery <= 0 {
-		cfg.BeatEvery = 10 * time.Second
-	}
-	if cfg.TakeoverAfter <= 0 {
-		cfg.TakeoverAfter = 2 * time.Minute
-	}
-	if cfg.TakeoverAfter < 3*cfg.BeatEvery {
-		return nil, errors.New("lanes: TakeoverAfter must be at least three BeatEvery")
-	}
-	if cfg.WatchEvery <= 0 {
-		cfg.WatchEvery = time.Minute
+	cfg, err := cfg.checked()
+	if err != nil {
+		return nil, err
 	}
 	m := &Manager{cfg: cfg, clock: cfg.Clock, log: cfg.Log, lanes: map[string]*lane{}}
 	m.listening = make(chan struct{})

@@ -2,8 +2,10 @@ package lanes
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
@@ -35,22 +37,48 @@ type Notices struct {
 	log          *slog.Logger
 }
 
-// NewNotices returns the evaluator. all is every registry Site (the
-// sidecar condition spans the browser ones); send may be nil, in which case
-// episodes are still recorded (the dashboard shows them) but nothing is
-// sent; baseURL is PUBLIC_BASE_URL, the root of every deep link ("" gives
-// embeds without a link).
-func NewNotices(st *store.Store, all []*sites.Site, send notify.Func, baseURL string, log *slog.Logger) *Notices {
+// NoticesConfig configures the evaluator. A zero field means the default
+// its comment names.
+type NoticesConfig struct {
+	// Store holds owner_notices and the pass rows judged. Required.
+	Store *store.Store
+	// Sites is every registry Site: the sidecar condition spans the
+	// browser ones.
+	Sites []*sites.Site
+	// Send delivers a message; nil records episodes (the dashboard shows
+	// them) but sends nothing.
+	Send notify.Func
+	// BaseURL is PUBLIC_BASE_URL, the root of every deep link: an absolute
+	// http(s) URL, or "" for embeds without a link.
+	BaseURL string
+	// Log receives evaluation errors; nil discards.
+	Log *slog.Logger
+}
+
+// NewNotices returns the evaluator, or an error naming the NoticesConfig
+// field that cannot work (no Store, a BaseURL that is not an absolute
+// http(s) URL).
+func NewNotices(cfg NoticesConfig) (*Notices, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("lanes: NoticesConfig.Store is nil: the notices need the store")
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("lanes: NoticesConfig.BaseURL %q: want an absolute http(s) URL or empty", cfg.BaseURL)
+		}
+	}
+	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	n := &Notices{st: st, send: send, baseURL: strings.TrimRight(baseURL, "/"), log: log}
-	for _, s := range all {
+	n := &Notices{st: cfg.Store, send: cfg.Send, baseURL: strings.TrimRight(cfg.BaseURL, "/"), log: log}
+	for _, s := range cfg.Sites {
 		if s.Browser {
 			n.browserSites = append(n.browserSites, s.Name)
 		}
 	}
-	return n
+	return n, nil
 }
 
 // verdict is what one evaluation decides about one (kind, site) row.

@@ -50,7 +50,7 @@ func ntWebhookRetried(t *testing.T, first int) {
 	h := newNT(t)
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	send := notify.FromWebhook(srv.URL+secret, srv.Client(), log)
-	h.n = NewNotices(h.st, ntSites(), send, "https://manga.example.org", log)
+	h.n = mustNotices(t, NoticesConfig{Store: h.st, Sites: ntSites(), Send: send, BaseURL: "https://manga.example.org", Log: log})
 
 	for end := h.now.Add(ownerWindow); !h.now.After(end); h.now = h.now.Add(time.Hour) {
 		h.pass("mangapill", ntPass{due: 5})
@@ -171,7 +171,7 @@ func TestNoticeLanesEndToEnd(t *testing.T) {
 		return nil
 	}
 	m, err := New(Config{Store: st, Sites: reg, Plain: sitestest.NewFetcher(), Browser: ntDeadSidecar{},
-		Clock: clock, Enabled: true, Notices: NewNotices(st, reg.All(), record, "https://manga.example.org", nil)})
+		Clock: clock, Enabled: true, Notices: mustNotices(t, NoticesConfig{Store: st, Sites: reg.All(), Send: record, BaseURL: "https://manga.example.org"})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -139,7 +139,7 @@ func TestNoticeRestartsDoNotEndAStall(t *testing.T) {
 func TestNoticeNilNotifierKeepsRows(t *testing.T) {
 	t.Parallel()
 	h := newNT(t, func(h *ntHarness) {
-		h.n = NewNotices(h.st, ntSites(), nil, "", nil)
+		h.n = mustNotices(t, NoticesConfig{Store: h.st, Sites: ntSites()})
 	})
 	for end := h.now.Add(13 * time.Hour); !h.now.After(end); h.now = h.now.Add(time.Hour) {
 		h.pass("mangapill", ntPass{due: 5})

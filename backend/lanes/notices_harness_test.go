@@ -75,7 +75,7 @@ func newNT(t *testing.T, opts ...func(*ntHarness)) *ntHarness {
 		h.sites[s.Name] = s
 	}
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.n = NewNotices(h.st, all, h.record, "https://manga.example.org/", log)
+	h.n = mustNotices(t, NoticesConfig{Store: h.st, Sites: all, Send: h.record, BaseURL: "https://manga.example.org/", Log: log})
 	for _, o := range opts {
 		o(h)
 	}

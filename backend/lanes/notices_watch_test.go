@@ -17,7 +17,7 @@ func (h *ntHarness) watcher() *Notices {
 		h.t.Fatal(err)
 	}
 	h.t.Cleanup(st.Close)
-	return NewNotices(st, ntSites(), h.record, "https://manga.example.org/", nil)
+	return mustNotices(h.t, NoticesConfig{Store: st, Sites: ntSites(), Send: h.record, BaseURL: "https://manga.example.org/"})
 }
 
 func (h *ntHarness) beat(site string, at time.Time) {

@@ -11,6 +11,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -61,7 +62,10 @@ func BenchmarkPaceFidelityScaled(b *testing.B) {
 // between fetch starts (Lane time) and the effective gap.
 func paceRun(b *testing.B, clock lanes.Clock, readCost time.Duration, drive func(*lanes.Manager, string)) ([]float64, time.Duration) {
 	b.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -77,7 +81,7 @@ func paceRun(b *testing.B, clock lanes.Clock, readCost time.Duration, drive func
 			b.Fatal(err)
 		}
 	}
-	route := &clockedRoute{Fetcher: sites.NewPlain(sites.PlainOptions{}), clock: clock, cost: readCost}
+	route := &clockedRoute{Fetcher: sitestest.Plain(b, sites.PlainOptions{}), clock: clock, cost: readCost}
 	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: route, Clock: clock, Enabled: true})
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 )
@@ -23,7 +24,10 @@ import (
 func TestLaneAgainstSimulator(t *testing.T) {
 	t.Parallel()
 	clock := lanestest.NewFakeClock(t0)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +37,7 @@ func TestLaneAgainstSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := fastStore(t)
-	plain := sites.NewPlain(sites.PlainOptions{TotalTimeout: 5 * time.Second})
+	plain := sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 5 * time.Second})
 	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: plain, Browser: plain, Clock: clock, Enabled: true})
 	if err != nil {
 		t.Fatal(err)

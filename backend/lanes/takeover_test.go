@@ -27,7 +27,11 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 		return nil
 	}
 	e := newEnv(t, func(c *lanes.Config) {
-		c.Notices = lanes.NewNotices(c.Store, c.Sites.All(), record, "", nil)
+		n, err := lanes.NewNotices(lanes.NoticesConfig{Store: c.Store, Sites: c.Sites.All(), Send: record})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Notices = n
 		c.BeatEvery, c.TakeoverAfter = 100*time.Millisecond, time.Second
 	}, siteSpec{name: "s"})
 	ctx := context.Background()

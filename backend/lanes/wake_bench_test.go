@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 )
@@ -84,7 +85,10 @@ type idleLane struct {
 func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	b.Helper()
 	clock := lanestest.NewFakeClock(t0)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -94,11 +98,14 @@ func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 		b.Fatal(err)
 	}
 	st := fastStore(b)
-	cfg := lanes.Config{Store: st, Sites: reg, Plain: sites.NewPlain(sites.PlainOptions{}), Clock: clock, Enabled: true}
+	cfg := lanes.Config{Store: st, Sites: reg, Plain: sitestest.Plain(b, sites.PlainOptions{}), Clock: clock, Enabled: true}
 	l := &idleLane{sim: sim, st: st, clock: clock, site: site}
 	if browserRoute {
 		chrome := chromiumtest.Launch(b)
-		br := browser.New(chrome.HTTPURL(), browser.WithReadTimeout(30*time.Second))
+		br, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ReadTimeout: 30 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Cleanup(func() { _ = br.Close() })
 		l.route = newWatchedRoute(br)
 		cfg.Browser = l.route

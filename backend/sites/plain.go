@@ -27,12 +27,14 @@ func UserAgent() string {
 	return "mangabookmark/" + Version + " (+self-hosted manga bookmark poller)"
 }
 
-// PlainOptions tunes the plain route; zero fields take the defaults.
+// PlainOptions tunes the plain route. It keeps its name (not Config) as
+// the options of one route among the package's many types. A zero field
+// takes the default; a negative one is refused by NewPlain.
 type PlainOptions struct {
-	ConnectTimeout time.Duration
-	TotalTimeout   time.Duration // whole request including the body
-	BodyLimit      int64         // bytes; more is ErrTooLarge (Unfetchable)
-	MaxRedirects   int
+	ConnectTimeout time.Duration     // DefaultConnectTimeout when zero
+	TotalTimeout   time.Duration     // whole request including the body; DefaultTotalTimeout when zero
+	BodyLimit      int64             // bytes; more is ErrTooLarge (Unfetchable); DefaultBodyLimit when zero
+	MaxRedirects   int               // DefaultMaxRedirects when zero
 	Transport      http.RoundTripper // nil: a fresh transport with ConnectTimeout
 }
 
@@ -47,18 +49,32 @@ type Plain struct {
 
 var _ Fetcher = (*Plain)(nil)
 
-// NewPlain builds the plain route.
-func NewPlain(opts PlainOptions) *Plain {
-	if opts.ConnectTimeout <= 0 {
+// NewPlain builds the plain route, or an error naming the PlainOptions
+// field that is negative; zero fields take the defaults.
+func NewPlain(opts PlainOptions) (*Plain, error) {
+	for _, f := range []struct {
+		name string
+		neg  bool
+	}{
+		{"ConnectTimeout", opts.ConnectTimeout < 0},
+		{"TotalTimeout", opts.TotalTimeout < 0},
+		{"BodyLimit", opts.BodyLimit < 0},
+		{"MaxRedirects", opts.MaxRedirects < 0},
+	} {
+		if f.neg {
+			return nil, fmt.Errorf("sites: new plain route: PlainOptions.%s is negative: want zero (the default) or more", f.name)
+		}
+	}
+	if opts.ConnectTimeout == 0 {
 		opts.ConnectTimeout = DefaultConnectTimeout
 	}
-	if opts.TotalTimeout <= 0 {
+	if opts.TotalTimeout == 0 {
 		opts.TotalTimeout = DefaultTotalTimeout
 	}
-	if opts.BodyLimit <= 0 {
+	if opts.BodyLimit == 0 {
 		opts.BodyLimit = DefaultBodyLimit
 	}
-	if opts.MaxRedirects <= 0 {
+	if opts.MaxRedirects == 0 {
 		opts.MaxRedirects = DefaultMaxRedirects
 	}
 	rt := opts.Transport
@@ -75,7 +91,7 @@ func NewPlain(opts PlainOptions) *Plain {
 	}
 	p := &Plain{opts: opts}
 	p.client = &http.Client{Transport: rt}
-	return p
+	return p, nil
 }
 
 // Fetch gets req.Target(), reading at most BodyLimit bytes. Only a usable

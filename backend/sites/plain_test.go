@@ -78,7 +78,7 @@ func TestPlainRoute(t *testing.T) {
 	}))
 	defer srv.Close()
 	site := &Site{Name: "t", Hosts: []string{host(t, srv), host(t, mirror)}}
-	p := NewPlain(PlainOptions{BodyLimit: 100})
+	p := mustPlain(t, PlainOptions{BodyLimit: 100})
 	get := func(path string, mod func(*Request)) (*Response, error) {
 		req := Request{Site: site, Page: srv.URL + path}
 		if mod != nil {
@@ -123,7 +123,7 @@ func TestPlainRoute(t *testing.T) {
 			t.Errorf("%s: %v, want %v", path, err, want)
 		}
 	}
-	short := NewPlain(PlainOptions{TotalTimeout: 200 * time.Millisecond})
+	short := mustPlain(t, PlainOptions{TotalTimeout: 200 * time.Millisecond})
 	if _, err := short.Fetch(context.Background(), Request{Site: site, Page: srv.URL + "/hang"}); err == nil || ClassifyError(err) != Errors || !IsTimeout(err) {
 		t.Errorf("hang: %v", err)
 	}

@@ -25,7 +25,7 @@
 //
 // Usage:
 //
-//	sim := sitesim.New(sitesim.Config{SeriesPerSite: 100, Now: clock.Now})
+//	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 100, Now: clock.Now})
 //	if err := sim.Start(); err != nil { ... }   // or StartOn("127.0.0.1:18080")
 //	defer sim.Close()
 //	reg, _ := registry.New(sim.Origins())       // SITE_ORIGINS = sim.OriginsValue()

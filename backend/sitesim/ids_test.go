@@ -10,7 +10,7 @@ import (
 func TestSeriesIDsRoundTrip(t *testing.T) {
 	t.Parallel()
 	const n = 10000
-	sim := New(Config{SeriesPerSite: n})
+	sim := mustNew(t, Config{SeriesPerSite: n})
 	for _, site := range SiteNames {
 		seen := make(map[string]bool, n)
 		for i, id := range sim.SeriesIDs(site, n) {

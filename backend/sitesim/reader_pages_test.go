@@ -14,7 +14,10 @@ import (
 // own host and the chapter by its label; made-up chapters are 404.
 func TestReaderPagesNameTheirSeriesAndChapter(t *testing.T) {
 	t.Parallel()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

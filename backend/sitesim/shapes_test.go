@@ -11,7 +11,7 @@ import (
 // checked here on the raw documents, without any adapter.
 func TestServesRealShapes(t *testing.T) {
 	t.Parallel()
-	sim := New(Config{SeriesPerSite: 40})
+	sim := mustNew(t, Config{SeriesPerSite: 40})
 
 	// WeebCentral: label words by Series, an Epilogue row, links on the
 	// real host.

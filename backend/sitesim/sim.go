@@ -38,9 +38,13 @@ type Sim struct {
 	close sync.Once
 }
 
-// New builds a simulator; Start or StartOn makes it listen.
-func New(cfg Config) *Sim {
-	if cfg.SeriesPerSite <= 0 {
+// New builds a simulator, or an error naming the Config field that
+// cannot work (a negative SeriesPerSite); Start or StartOn makes it listen.
+func New(cfg Config) (*Sim, error) {
+	if cfg.SeriesPerSite < 0 {
+		return nil, fmt.Errorf("sitesim: Config.SeriesPerSite is %d: want zero (100) or more", cfg.SeriesPerSite)
+	}
+	if cfg.SeriesPerSite == 0 {
 		cfg.SeriesPerSite = 100
 	}
 	if cfg.Now == nil {
@@ -55,7 +59,7 @@ func New(cfg Config) *Sim {
 		s.hits[n] = new(atomic.Int64)
 		s.over[n] = map[string]Behavior{}
 	}
-	return s
+	return s, nil
 }
 
 // Start listens on six free loopback ports, one per Site.

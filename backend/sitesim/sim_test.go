@@ -53,7 +53,7 @@ func get(t testing.TB, h http.Handler, path string, cookie *http.Cookie) *httpte
 func TestServesTenThousandSeriesPerSite(t *testing.T) {
 	t.Parallel()
 	const n = 10000
-	sim := New(Config{SeriesPerSite: n})
+	sim := mustNew(t, Config{SeriesPerSite: n})
 	// Every id of the range round-trips (TestSeriesIDsRoundTrip); pages are
 	// rendered for a stride through the whole range to keep the test fast.
 	step := 7
@@ -102,7 +102,7 @@ func (c *clock) Add(d time.Duration) {
 func TestNewChapterEveryInterval(t *testing.T) {
 	t.Parallel()
 	clk := &clock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)}
-	sim := New(Config{SeriesPerSite: 10, Now: clk.Now})
+	sim := mustNew(t, Config{SeriesPerSite: 10, Now: clk.Now})
 	id := sim.SeriesID(MangaPill, 0)
 	start, _ := strconv.Atoi(sim.Latest(MangaPill, id))
 	sim.SetSeries(MangaPill, id, Behavior{NewEvery: 30 * time.Minute})
@@ -126,7 +126,7 @@ func TestNewChapterEveryInterval(t *testing.T) {
 
 func TestChallenges(t *testing.T) {
 	t.Parallel()
-	sim := New(Config{SeriesPerSite: 5})
+	sim := mustNew(t, Config{SeriesPerSite: 5})
 	h := sim.Handler(Comix)
 	id := sim.SeriesID(Comix, 1)
 	sim.SetSeries(Comix, id, Behavior{Mode: JSChallenge})
@@ -155,7 +155,7 @@ func TestChallenges(t *testing.T) {
 
 func TestCoversAreImages(t *testing.T) {
 	t.Parallel()
-	sim := New(Config{SeriesPerSite: 5})
+	sim := mustNew(t, Config{SeriesPerSite: 5})
 	for site, path := range map[string]string{MangaDex: "/covers/x/y.jpg.512.jpg", WeebCentral: "/cover/normal/X.webp",
 		MangaPill: "/covers/1.jpeg", Kagane: "/api/v2/image/abc", Comix: "/poster/baaaa-large.jpg", Natomanga: "/cover/s.jpg"} {
 		rec := get(t, sim.Handler(site), path, nil)
@@ -178,7 +178,7 @@ func TestStartOnAndClose(t *testing.T) {
 	if port > 65000 {
 		t.Skip("free port too high for six consecutive ones")
 	}
-	sim := New(Config{SeriesPerSite: 3})
+	sim := mustNew(t, Config{SeriesPerSite: 3})
 	if err := sim.StartOn(ln.Addr().String()); err != nil {
 		t.Skipf("ports taken meanwhile: %v", err)
 	}

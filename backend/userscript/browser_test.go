@@ -144,7 +144,10 @@ func servedScript(t *testing.T, h http.Handler) []byte {
 // onto mangapill.com) records the read, follows SPA navigation, queues
 // while the backend is down and drains once when it is back.
 func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 3})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,10 @@ var realHosts = map[string]string{
 // single-page apps.
 func TestServedUserscriptReadsEverySimulatedSite(t *testing.T) {
 	t.Parallel()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,10 @@ import (
 // toast; a refused token (401) is toasted and keeps the queue; a token the
 // Reader types and saves (real input and click) drains it.
 func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 2})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,10 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 		return fmt.Errorf("demo: TOKEN_KEY is unset: set any 32+ character value (scripts/demo.sh does)")
 	}
 
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: c.Series + 10})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: c.Series + 10})
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
 	for _, name := range sitesim.SiteNames {
 		sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})
 		ids := sim.SeriesIDs(name, c.Series)

@@ -99,9 +99,16 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 		}
 	}
 	site := reg.Get(ref.Site)
-	route, routeName := newPlainRoute(), "plain"
+	plain, err := newPlainRoute()
+	if err != nil {
+		return err
+	}
+	route, routeName := plain, "plain"
 	if site.Browser {
-		bro := newBrowserRoute(cfg, env.Log)
+		bro, err := newBrowserRoute(cfg, env.Log)
+		if err != nil {
+			return err
+		}
 		if bro == nil {
 			return usagef("probe: %s is read through the browser sidecar: set BROWSER_WS_URL (without it the Lanes skip %s too)", site.Name, site.Name)
 		}

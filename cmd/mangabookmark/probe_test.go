@@ -29,7 +29,10 @@ type probeEnv struct {
 
 func newProbeEnv(t *testing.T, browserURL string) *probeEnv {
 	t.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 8})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,10 @@ func BenchmarkResidentMemory(b *testing.B) {
 	const total = 100_000
 	per := total / len(sitesim.SiteNames)
 	dsn := dbtest.NewURL(b)
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: per})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: per})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}

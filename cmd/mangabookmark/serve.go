@@ -121,7 +121,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	var browserRoute sites.Fetcher
-	bro := newBrowserRoute(cfg, log)
+	bro, err := newBrowserRoute(cfg, log)
+	if err != nil {
+		return nil, err
+	}
 	if bro != nil {
 		browserRoute = bro
 	} else {
@@ -129,15 +132,24 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
+	notices, err := lanes.NewNotices(lanes.NoticesConfig{Store: st, Sites: reg.All(), Send: send,
+		BaseURL: cfg.PublicBaseURL, Log: log.With("component", "notices")})
+	if err != nil {
+		return nil, err
+	}
 	metrics := api.NewMetrics()
+	plain, err := newPlainRoute()
+	if err != nil {
+		return nil, err
+	}
 	mgr, err := lanes.New(lanes.Config{
 		Store:   st,
 		Sites:   reg,
-		Plain:   newPlainRoute(),
+		Plain:   plain,
 		Browser: browserRoute,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
-		Notices: lanes.NewNotices(st, reg.All(), send, cfg.PublicBaseURL, log.With("component", "notices")),
+		Notices: notices,
 		// The Lane read histogram of /metrics.
 		ObserveRead: metrics.ObserveLaneRead,
 	})
@@ -193,16 +205,21 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
 // plain Sites through; its User-Agent names this build's version.
-func newPlainRoute() sites.Fetcher {
+func newPlainRoute() (sites.Fetcher, error) {
 	sites.Version = version
-	return sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // newBrowserRoute is the browser route over BROWSER_WS_URL the Lanes (and
-// `probe`) read browser Sites through; nil when the variable is unset.
-func newBrowserRoute(cfg config.Config, log *slog.Logger) *browser.Browser {
+// `probe`) read browser Sites through; nil when the variable is unset, an
+// error when it cannot name a DevTools endpoint.
+func newBrowserRoute(cfg config.Config, log *slog.Logger) (*browser.Browser, error) {
 	if cfg.BrowserWSURL == "" {
-		return nil
+		return nil, nil
 	}
-	return browser.New(cfg.BrowserWSURL, browser.WithLogger(log.With("component", "browser")))
+	return browser.New(browser.Config{WSURL: cfg.BrowserWSURL, Log: log.With("component", "browser")})
 }

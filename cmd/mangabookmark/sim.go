@@ -29,7 +29,10 @@ func (c *SimCmd) Run() error {
 	if c.Series <= 0 {
 		return fmt.Errorf("sim: --series must be positive, got %d", c.Series)
 	}
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: c.Series})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: c.Series})
+	if err != nil {
+		return fmt.Errorf("sim: %w", err)
+	}
 	if c.NewEvery > 0 {
 		for _, name := range sitesim.SiteNames {
 			sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})

@@ -5,13 +5,17 @@ import (
 	"testing"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
 // BenchmarkReadPlain reads Series from each simulated Site through the
 // registry's adapter and the plain route over loopback HTTP.
 func BenchmarkReadPlain(b *testing.B) {
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 10000})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 10000})
+	if err != nil {
+		b.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		b.Fatal(err)
 	}
@@ -20,7 +24,7 @@ func BenchmarkReadPlain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(b, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		b.Run(s.Name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {

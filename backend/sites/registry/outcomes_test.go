@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -46,8 +47,8 @@ func TestOutcomesEverySiteEveryMode(t *testing.T) {
 	// Only Hang needs a timeout to end; it gets a short one so the test stays
 	// quick, the rest the default, so a loaded machine cannot turn a slow
 	// answer into a timeout.
-	route := sites.NewPlain(sites.PlainOptions{})
-	hangRoute := sites.NewPlain(sites.PlainOptions{TotalTimeout: 500 * time.Millisecond})
+	route := sitestest.Plain(t, sites.PlainOptions{})
+	hangRoute := sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 500 * time.Millisecond})
 	for _, s := range reg.All() {
 		for i, m := range modes {
 			id := sim.SeriesID(s.Name, i)

@@ -13,13 +13,17 @@ import (
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
 
 // startSim runs a simulator and a registry pointed at it.
 func startSim(t *testing.T, n int) (*sitesim.Sim, *sites.Registry) {
 	t.Helper()
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: n})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: n})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +64,7 @@ func read(t *testing.T, reg *sites.Registry, route sites.Fetcher, url string) si
 func TestReadEverySite(t *testing.T) {
 	t.Parallel()
 	sim, reg := startSim(t, 20)
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		for _, i := range []int{0, 1, 2, 3, 4, 5, 6, 7, 18} {
 			id := sim.SeriesID(s.Name, i)
@@ -120,7 +124,7 @@ func TestReadEverySite(t *testing.T) {
 func TestReadAcrossTenThousand(t *testing.T) {
 	t.Parallel()
 	sim, reg := startSim(t, 10000)
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		for _, i := range []int{0, 4999, 9999} {
 			id := sim.SeriesID(s.Name, i)
@@ -149,7 +153,10 @@ func (c *fakeClock) add(d time.Duration) {
 func TestNewChapterReadAfterClockMoves(t *testing.T) {
 	t.Parallel()
 	clk := &fakeClock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)}
-	sim := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := sim.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +165,7 @@ func TestNewChapterReadAfterClockMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	route := sites.NewPlain(sites.PlainOptions{})
+	route := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		sim.SetSite(s.Name, sitesim.Behavior{NewEvery: 20 * time.Minute})
 	}
