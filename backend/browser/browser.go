@@ -158,7 +158,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 			}
 			why = "open tab: " + err.Error()
 		}
-		b.opts.logger.Info("browser: reconnecting", "reason", why)
+		b.opts.logger.Info("reconnecting", "reason", why)
 		if t := b.c.current(); t != nil {
 			b.stale = t.target
 		}
@@ -200,7 +200,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 		c.closeTarget(b.stale, nil)
 		b.stale = ""
 	}
-	b.opts.logger.Info("browser: connected")
+	b.opts.logger.Info("connected")
 	b.c = c
 	b.live.Store(b.c)
 	return c, c.current(), nil
@@ -242,7 +242,7 @@ func (b *Browser) drop(c *conn, cause error) {
 		}
 	}
 	b.mu.Unlock()
-	b.opts.logger.Warn("browser: sidecar lost", "error", cause)
+	b.opts.logger.Warn("sidecar lost", "error", cause)
 	c.close()
 }
 
