@@ -5,12 +5,13 @@
 //
 // # Forms
 //
-// A plain `go test ./...` runs the short form (well under two minutes on two
-// cores): scenarios 2, 5 and 7, a trimmed scenario 3 and a small API fuzz.
-// `make faults` (go test -tags faults ./faults/...) or MB_FAULTS=long runs
-// the long form: every scenario in full. Under -short (make test-short) the
-// suite skips. Without a reachable PostgreSQL the tests skip, and fail when
-// CI is set, as dbtest does.
+// A plain `go test ./...` runs the short form (under two minutes on two
+// cores): scenarios 2, 5, 7, 9, 10 and 11, a trimmed scenario 3 and a small
+// API fuzz. `make faults` (go test -tags faults ./faults/...) or
+// MB_FAULTS=long runs the long form: every scenario in full, 1, 4 and 8
+// included. Under -short (make test-short) the suite skips. Without a
+// reachable PostgreSQL the tests skip, and fail when CI is set, as dbtest
+// does.
 //
 // # Scenarios
 //
@@ -56,6 +57,22 @@
 //     Every scenario runs the binary with LOG_LEVEL=debug and fails when any
 //     log holds a secret (TOKEN_KEY, tokens, the webhook URL, the Discord
 //     client secret, the database password).
+//  8. TestSecurityBrowserSidecar (long, needs Chromium;
+//     security_browser_test.go): comix read through a real sidecar whose
+//     pages attack it: a download leaves no file, page timers stop with the
+//     read, and a page sent to the DevTools port or a local service is never
+//     read as the Site's (outcome errors, nothing stored).
+//  9. TestSecurityFlood (security_flood_test.go): one Reader floods progress
+//     with made-up Series and bookmarks; the hour's allowance and the
+//     bookmark cap hold, every refusal is listed, and a second Reader's new
+//     bookmark is still among the first Series read.
+//  10. TestSecurityText (security_text_test.go): titles with terminal
+//     escapes and covers on another local service; the real mbctl's output
+//     holds no escape, the store no control character, and the other
+//     service is never fetched.
+//  11. TestHungHolderStall (stall_test.go): the Lane holder is SIGSTOPped;
+//     the survivor sees its heartbeat go stale, judges the stall, ends its
+//     lock session and polls the Lane; resumed, the hung process stays off.
 //
 // # Running
 //

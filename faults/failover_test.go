@@ -28,7 +28,7 @@ func logHas(logs, msg, site string) bool {
 	return false
 }
 
-const msgLaneTaken = "lanes: Lane taken by this process"
+const msgLaneTaken = "Lane taken by this process"
 
 // TestTwoBackendsFailover is scenario 5: two processes share a database;
 // the one running the Lanes is SIGKILLed and the survivor takes them.

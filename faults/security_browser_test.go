@@ -35,12 +35,12 @@ func newHostileProxy(t *testing.T, upstream string, attacks map[string]string, d
 		t.Fatal(err)
 	}
 	h := &hostileProxy{attacks: attacks}
-	rp := httputil.NewSingleHostReverseProxy(up)
-	director := rp.Director
-	rp.Director = func(r *http.Request) {
-		director(r)
-		r.Header.Del("Accept-Encoding") // bodies are rewritten as text
-	}
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(up)
+		r.Out.Host = r.In.Host // as the single-host director did: the Host asked for
+		r.SetXForwarded()
+		r.Out.Header.Del("Accept-Encoding") // bodies are rewritten as text
+	}}
 	rp.ModifyResponse = func(res *http.Response) error {
 		attack := h.attackFor(res.Request.URL.Path)
 		if attack == "" || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
@@ -186,7 +186,7 @@ func TestSecurityBrowserSidecar(t *testing.T) {
 		_ = d.pool.QueryRow(context.Background(), `SELECT outcome FROM poll_failures WHERE site = $1 AND series_id = $2`, site, id).Scan(&outcome)
 		read := d.count(`SELECT count(*) FROM series WHERE site = $1 AND series_id = $2 AND latest_number IS NOT NULL`, site, id) == 1
 		// Read before it left (the Site's own page, ok) or refused (errors).
-		if !(outcome == "errors" || outcome == "" && read) {
+		if ok := outcome == "errors" || outcome == "" && read; !ok {
 			t.Errorf("%s (%s): failure outcome %q, Latest Chapter read %v; want errors, or ok from the Site's own page", id, attacks[id], outcome, read)
 		}
 	}

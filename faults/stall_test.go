@@ -90,9 +90,9 @@ func TestHungHolderStall(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !eventually(30*time.Second, 100*time.Millisecond, func() bool {
-		return logHas(a.logs.String(), "lanes: Lane lock lost between passes", site) ||
-			logHas(a.logs.String(), "lanes: Lane lock lost mid-pass", site) ||
-			logHas(a.logs.String(), "lanes: Lane lock lost", site)
+		return logHas(a.logs.String(), "Lane lock lost between passes", site) ||
+			logHas(a.logs.String(), "Lane lock lost mid-pass", site) ||
+			logHas(a.logs.String(), "Lane lock lost", site)
 	}) {
 		t.Fatal("the resumed A never noticed it lost the Lane")
 	}

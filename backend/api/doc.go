@@ -3,4 +3,12 @@
 // errors into statuses at the edge; the JSON error body is always one
 // sentence a person can act on. backend/api/client is the Go client of the
 // same contract.
+//
+// The web pages (backend/web) are served by the same Server without api
+// importing them: MountWeb routes their paths to the handler cmd gives it,
+// and pages.go is what they use from the Server (Lane views, pauses, the
+// session cookie, which only the pages and /covers/ accept). The Reader
+// limits are decided in the store; reader_limits.go words their refusals.
+// routes.go remembers every pattern served, so a test holds them to
+// docs/api.md.
 package api

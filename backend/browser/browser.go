@@ -75,7 +75,7 @@ func (b *Browser) Ping(ctx context.Context) error {
 	defer cancel()
 	if err := c.ping(ctx); err != nil {
 		b.drop(c, err)
-		return fmt.Errorf("browser: ping: %w (%v)", sites.ErrUnreachable, err)
+		return fmt.Errorf("browser: ping: %w (%w)", sites.ErrUnreachable, err)
 	}
 	return nil
 }
@@ -107,7 +107,7 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	case <-ctx.Done():
 		// The read never reached the page: it says nothing about the
 		// Series, so it classifies as unreachable (no failure row).
-		return nil, fmt.Errorf("browser: wait for the tab: %w (%v)", ErrTabBusy, ctx.Err())
+		return nil, fmt.Errorf("browser: wait for the tab: %w (%w)", ErrTabBusy, ctx.Err())
 	}
 	defer func() { <-b.tab }()
 
@@ -158,7 +158,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 			}
 			why = "open tab: " + err.Error()
 		}
-		b.opts.logger.Info("browser: reconnecting", "reason", why)
+		b.opts.logger.Info("reconnecting", "reason", why)
 		if t := b.c.current(); t != nil {
 			b.stale = t.target
 		}
@@ -171,7 +171,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	defer cancel()
 	c, err := b.connect(dctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("browser: connect sidecar: %w (%v)", sites.ErrUnreachable, err)
+		return nil, nil, fmt.Errorf("browser: connect sidecar: %w (%w)", sites.ErrUnreachable, err)
 	}
 	// A new tab waits for a renderer to start, which a busy host makes slow.
 	tctx, tcancel := context.WithTimeout(ctx, tabOpenTimeout)
@@ -180,7 +180,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	if c.agent == "" {
 		if c.agent, err = c.userAgent(tctx); err != nil {
 			c.close()
-			return nil, nil, fmt.Errorf("browser: version: %w (%v)", sites.ErrUnreachable, err)
+			return nil, nil, fmt.Errorf("browser: version: %w (%w)", sites.ErrUnreachable, err)
 		}
 	}
 	// Set on every connect: a restarted sidecar starts with its default
@@ -188,11 +188,11 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 	// attachment. Without the setting no read runs.
 	if err := c.denyDownloads(tctx); err != nil {
 		c.close()
-		return nil, nil, fmt.Errorf("browser: deny downloads: %w (%v)", sites.ErrUnreachable, err)
+		return nil, nil, fmt.Errorf("browser: deny downloads: %w (%w)", sites.ErrUnreachable, err)
 	}
 	if err := c.openTab(tctx); err != nil {
 		c.close()
-		return nil, nil, fmt.Errorf("browser: open tab: %w (%v)", sites.ErrUnreachable, err)
+		return nil, nil, fmt.Errorf("browser: open tab: %w (%w)", sites.ErrUnreachable, err)
 	}
 	if b.stale != "" {
 		// The tab of a connection lost while the browser lived on is
@@ -200,7 +200,7 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 		c.closeTarget(b.stale, nil)
 		b.stale = ""
 	}
-	b.opts.logger.Info("browser: connected")
+	b.opts.logger.Info("connected")
 	b.c = c
 	b.live.Store(b.c)
 	return c, c.current(), nil
@@ -242,7 +242,7 @@ func (b *Browser) drop(c *conn, cause error) {
 		}
 	}
 	b.mu.Unlock()
-	b.opts.logger.Warn("browser: sidecar lost", "error", cause)
+	b.opts.logger.Warn("sidecar lost", "error", cause)
 	c.close()
 }
 
@@ -258,7 +258,7 @@ func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error
 	}
 	if why := c.broken(); why != "" {
 		b.drop(c, err)
-		return fmt.Errorf("browser: %s: %w (%s: %v)", op, sites.ErrUnreachable, why, err)
+		return fmt.Errorf("browser: %s: %w (%s: %w)", op, sites.ErrUnreachable, why, err)
 	}
 	var pageErr *pageError
 	if ctx.Err() == nil && !isProtocolError(err) && !errors.As(err, &pageErr) {
@@ -269,7 +269,7 @@ func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error
 		cancel()
 		if perr != nil {
 			b.drop(c, err)
-			return fmt.Errorf("browser: %s: %w (%v)", op, sites.ErrUnreachable, err)
+			return fmt.Errorf("browser: %s: %w (%w)", op, sites.ErrUnreachable, err)
 		}
 	}
 	// The sidecar is fine, but the tab may still be busy with what failed:

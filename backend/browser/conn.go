@@ -196,7 +196,10 @@ func (c *conn) tabCall(ctx context.Context, t *tab, method string, params, out a
 	defer stop()
 	err := c.call(ctx, t.session, method, params, out)
 	if err != nil && t.life.Err() != nil {
-		return fmt.Errorf("%w (%v)", context.Cause(t.life), err)
+		// The call's own error is text only: it may be a *cdp.Error, and
+		// wrapping it would make isProtocolError (a document swap, retried)
+		// true for a tab that is gone.
+		return fmt.Errorf("%w (%v)", context.Cause(t.life), err) //nolint:errorlint // deliberately not wrapped, see above
 	}
 	return err
 }

@@ -312,5 +312,7 @@ func TestTabWaitTimeoutIsUnreachable(t *testing.T) {
 		t.Fatalf("the queued read reached the Site %d times", hits)
 	}
 	s.release()
-	<-held
+	if err := <-held; err != nil {
+		t.Logf("the holding read ended: %v", err) // its outcome is not under test
+	}
 }

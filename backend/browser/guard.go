@@ -2,6 +2,7 @@ package browser
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -46,7 +47,8 @@ func (b *Browser) leftFor(ctx context.Context, c *conn, t *tab, wait time.Durati
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	if err := b.eval(ctx, c, t, blankJS, false, nil); err != nil && !isProtocolError(err) {
-		if _, ok := err.(*pageError); !ok {
+		var pageErr *pageError
+		if !errors.As(err, &pageErr) {
 			return false
 		}
 	}

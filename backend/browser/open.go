@@ -3,6 +3,7 @@ package browser
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -248,7 +249,8 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 				}
 			}
 		case err != nil && !isProtocolError(err) && wctx.Err() == nil:
-			if _, ok := err.(*pageError); !ok {
+			var pageErr *pageError
+			if !errors.As(err, &pageErr) {
 				return nil, fmt.Errorf("probe: %w", err)
 			}
 			// A script error while the document changes: look again.

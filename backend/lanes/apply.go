@@ -28,7 +28,7 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 		}
 		ok, err := m.cfg.Store.RecordOK(ctx, s.Name, d.SeriesID, f, now)
 		if err != nil {
-			log.Error("lanes: cannot record a good read", "error", err)
+			log.Error("cannot record a good read", "error", err)
 			return
 		}
 		if ok.New {
@@ -39,13 +39,13 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 		}
 	case o.WritesFailure():
 		countFailure(res, r.Outcome)
-		log.Info("lanes: read failed", "status", r.Status, "error", errText(r.Err))
+		log.Info("read failed", "status", r.Status, "error", errText(r.Err))
 		if err := m.cfg.Store.UpsertFailure(ctx, s.Name, d.SeriesID, string(r.Outcome), now); err != nil {
-			log.Error("lanes: cannot write the failure row", "error", err)
+			log.Error("cannot write the failure row", "error", err)
 		}
 	case o == sites.Refused:
 		res.Refused++
-		log.Info("lanes: read refused by a challenge", "status", r.Status, "error", errText(r.Err))
+		log.Info("read refused by a challenge", "status", r.Status, "error", errText(r.Err))
 	case o == sites.Unreachable:
 		res.Unreachable++
 	}
@@ -81,7 +81,7 @@ func (m *Manager) record(ctx context.Context, l *lane, res *store.Pass) {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if _, err := m.cfg.Store.InsertPass(wctx, *res); err != nil {
-		l.log.Error("lanes: cannot write the pass row", "error", err)
+		l.log.Error("cannot write the pass row", "error", err)
 	}
 	l.last = *res
 	l.beat.setPass(nil)
@@ -89,16 +89,16 @@ func (m *Manager) record(ctx context.Context, l *lane, res *store.Pass) {
 	if l.lastPrune.IsZero() || res.FinishedAt.Sub(l.lastPrune) >= pruneEvery {
 		l.lastPrune = res.FinishedAt
 		if n, err := m.cfg.Store.PrunePasses(wctx, l.site.Name, res.FinishedAt.Add(-PassRetention)); err != nil {
-			l.log.Error("lanes: cannot prune old passes", "error", err)
+			l.log.Error("cannot prune old passes", "error", err)
 		} else if n > 0 {
-			l.log.Debug("lanes: pruned old passes", "deleted", n)
+			l.log.Debug("pruned old passes", "deleted", n)
 		}
 	}
 	lvl := l.log.Debug
 	if res.Checked > 0 {
 		lvl = l.log.Info
 	}
-	lvl("lanes: pass", "skip", res.Skip, "due", res.Due, "checked", res.Checked, "ok", res.OK, "new", res.New,
+	lvl("pass", "skip", res.Skip, "due", res.Due, "checked", res.Checked, "ok", res.OK, "new", res.New,
 		"not_found", res.NotFound, "no_chapter", res.NoChapter, "unfetchable", res.Unfetchable,
 		"errors", res.Errors, "refused", res.Refused, "unreachable", res.Unreachable,
 		"behind_by", res.BehindBy.Round(time.Second).String())

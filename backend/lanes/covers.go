@@ -80,7 +80,7 @@ func (h *coverHealer) heal(s *sites.Site, seriesID, rawURL string) {
 	case h.sem <- struct{}{}:
 	default:
 		h.mu.Unlock()
-		h.log.Debug("lanes: cover heal deferred, every worker busy", "site", s.Name, "series_id", seriesID)
+		h.log.Debug("cover heal deferred, every worker busy", "site", s.Name, "series_id", seriesID)
 		return
 	}
 	h.pending[key] = true
@@ -98,12 +98,12 @@ func (h *coverHealer) heal(s *sites.Site, seriesID, rawURL string) {
 		log := h.log.With("site", s.Name, "series_id", seriesID)
 		c, err := h.fetch(ctx, s, rawURL)
 		if err != nil {
-			log.Info("lanes: cover not stored", "error", err)
+			log.Info("cover not stored", "error", err)
 			return
 		}
 		c.FetchedAt = h.clock.Now()
 		if err := h.st.PutCover(context.WithoutCancel(ctx), s.Name, seriesID, c); err != nil {
-			log.Error("lanes: cannot store a cover", "error", err)
+			log.Error("cannot store a cover", "error", err)
 		}
 	}()
 }

@@ -77,14 +77,14 @@ func (m *Manager) beat(ctx context.Context, l *lane) {
 		l.beat.stuck = true
 		l.beat.mu.Unlock()
 		if first {
-			l.log.Error("lanes: Lane stuck in one step; heartbeat withheld", "step", busy.Round(time.Second).String())
+			l.log.Error("Lane stuck in one step; heartbeat withheld", "step", busy.Round(time.Second).String())
 		}
 		return
 	}
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	if err := m.cfg.Store.BeatLane(bctx, l.site.Name, m.id, m.clock.Now(), pass); err != nil {
-		l.log.Warn("lanes: cannot write the Lane heartbeat", "error", err)
+		l.log.Warn("cannot write the Lane heartbeat", "error", err)
 	}
 }
 
@@ -106,7 +106,7 @@ func (m *Manager) heartbeat(ctx context.Context, l *lane, check func(context.Con
 		if err != nil {
 			if ctx.Err() == nil {
 				l.lockLost.Store(true)
-				l.log.Warn("lanes: Lane lock lost between passes", "error", err)
+				l.log.Warn("Lane lock lost between passes", "error", err)
 			}
 			return
 		}

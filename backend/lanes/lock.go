@@ -25,15 +25,15 @@ func (m *Manager) own(ctx context.Context, l *lane) {
 		switch {
 		case err != nil && ctx.Err() == nil:
 			if !failing {
-				l.log.Warn("lanes: cannot take the Lane lock; retrying", "error", err)
+				l.log.Warn("cannot take the Lane lock; retrying", "error", err)
 			}
 			failing = true
 		case held:
 			failing = false
-			l.log.Info("lanes: Lane taken by this process")
+			l.log.Info("Lane taken by this process")
 			m.hold(ctx, l, lock.Check)
 			if ctx.Err() == nil {
-				l.log.Warn("lanes: Lane lock lost; stopping the Lane and trying to take it back")
+				l.log.Warn("Lane lock lost; stopping the Lane and trying to take it back")
 				lock.Release(ctx)
 			}
 		default:
@@ -84,7 +84,7 @@ func (m *Manager) takeOver(ctx context.Context, l *lane) bool {
 	stale, err := m.cfg.Store.StaleLaneHolder(ctx, l.site.Name, m.cfg.TakeoverAfter)
 	if err != nil || !stale {
 		if err != nil && ctx.Err() == nil {
-			l.log.Warn("lanes: cannot check the Lane holder's heartbeat", "error", err)
+			l.log.Warn("cannot check the Lane holder's heartbeat", "error", err)
 		}
 		return false
 	}
@@ -96,9 +96,9 @@ func (m *Manager) takeOver(ctx context.Context, l *lane) bool {
 	ended, err := m.cfg.Store.TakeOverStale(ctx, l.site.Name, m.cfg.TakeoverAfter)
 	switch {
 	case err != nil:
-		l.log.Warn("lanes: cannot take over a silent Lane holder", "error", err)
+		l.log.Warn("cannot take over a silent Lane holder", "error", err)
 	case ended:
-		l.log.Warn("lanes: Lane holder silent; its lock session ended, taking the Lane", "silent_over", m.cfg.TakeoverAfter.String())
+		l.log.Warn("Lane holder silent; its lock session ended, taking the Lane", "silent_over", m.cfg.TakeoverAfter.String())
 	}
 	return ended
 }

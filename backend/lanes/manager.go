@@ -138,13 +138,13 @@ func (m *Manager) Start(ctx context.Context) {
 	}
 	m.started = true
 	if !m.cfg.Enabled {
-		m.log.Info("lanes: polling is off (LATEST_CHAPTER_POLL_ENABLED=false); no Lane runs")
+		m.log.Info("polling is off (LATEST_CHAPTER_POLL_ENABLED=false); no Lane runs")
 		return
 	}
 	ctx, m.cancel = context.WithCancel(ctx)
 	m.covers.start(ctx)
 	if m.cfg.Browser == nil {
-		m.log.Warn("lanes: no browser route (BROWSER_WS_URL unset); browser Sites are skipped")
+		m.log.Warn("no browser route (BROWSER_WS_URL unset); browser Sites are skipped")
 	}
 	for _, l := range m.order {
 		m.wg.Add(1)
@@ -189,7 +189,7 @@ func (m *Manager) Wake(site string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if err := m.cfg.Store.NotifyLaneWake(ctx, site+"|"+m.id); err != nil {
-		m.log.Warn("lanes: cannot pass a wake to other processes", "site", site, "error", err)
+		m.log.Warn("cannot pass a wake to other processes", "site", site, "error", err)
 	}
 }
 
@@ -222,7 +222,7 @@ func (m *Manager) listenWakes(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		m.log.Warn("lanes: wake listener lost; retrying", "error", err)
+		m.log.Warn("wake listener lost; retrying", "error", err)
 		t := time.NewTimer(m.cfg.LockRetry)
 		select {
 		case <-ctx.Done():

@@ -101,19 +101,21 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 	cutoff := now.Add(-ownerWindow)
 
 	stall, err := n.st.NoticeStallRun(ctx, site.Name)
-	if err != nil {
+	switch {
+	case err != nil:
 		log.Error("owner notices: evaluate", "kind", notify.KindStall, "error", err)
-	} else if stall.LastSkip == SkipPaused {
+	case stall.LastSkip == SkipPaused:
 		// A pause is the Owner's own act: the Site's episodes neither open
 		// nor close while it lasts.
-	} else {
+	default:
 		n.stall(ctx, log, site, stall, now, cutoff)
 		n.noBrowserRoute(ctx, log, site, now, cutoff)
 		n.adapterBroken(ctx, log, site, now, cutoff)
 	}
 	if site.Browser {
-		// The sidecar episode belongs to no Site: log which Lane judged it.
-		n.sidecarDown(ctx, n.log.With("lane", site.Name), now, cutoff)
+		// The sidecar episode belongs to no Site; its log lines name the
+		// Site whose Lane judged it.
+		n.sidecarDown(ctx, log, now, cutoff)
 	}
 }
 

@@ -36,7 +36,7 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 
 	if err := l.stillOwned(ctx); err != nil {
 		res.Skip = SkipLockLost
-		l.log.Warn("lanes: Lane lock lost", "error", err)
+		l.log.Warn("Lane lock lost", "error", err)
 		return res, 0
 	}
 	lr, err := m.cfg.Store.GetLane(ctx, s.Name)
@@ -115,7 +115,7 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 		l.beat.progress(res.Checked)
 		if err := l.stillOwned(ctx); err != nil {
 			res.Skip = SkipLockLost
-			l.log.Warn("lanes: Lane lock lost mid-pass", "error", err)
+			l.log.Warn("Lane lock lost mid-pass", "error", err)
 			return *res, 0
 		}
 		stamp := m.clock.Now()
@@ -143,9 +143,9 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 			if refused++; refused >= 2 {
 				until := m.clock.Now().Add(RefuseBackoff)
 				if err := m.cfg.Store.SetRefuseUntil(ctx, s.Name, until); err != nil {
-					l.log.Error("lanes: cannot store the refusal backoff", "error", err)
+					l.log.Error("cannot store the refusal backoff", "error", err)
 				}
-				l.log.Warn("lanes: two refusals in one pass; Lane backs off", "refuse_until", until)
+				l.log.Warn("two refusals in one pass; Lane backs off", "refuse_until", until)
 				return *res, RefuseBackoff
 			}
 		case sites.Unreachable:
@@ -162,7 +162,7 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 			if s.Browser {
 				m.flag.lost(m.clock.Now())
 			}
-			l.log.Warn("lanes: browser sidecar unreachable; browser Lanes pause", "window", BrowserLostWindow, "error", r.Err)
+			l.log.Warn("browser sidecar unreachable; browser Lanes pause", "window", BrowserLostWindow, "error", r.Err)
 			return *res, BrowserLostWindow
 		}
 	}
@@ -180,7 +180,7 @@ func (m *Manager) read(ctx context.Context, l *lane, id string) (r sites.Result)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
-			l.log.Error("lanes: adapter panicked", "series_id", id, "error", fmt.Sprint(p))
+			l.log.Error("adapter panicked", "series_id", id, "error", fmt.Sprint(p))
 			r = sites.Result{Outcome: sites.Errors, Err: fmt.Errorf("lanes: adapter panic: %v", p)}
 		}
 	}()
@@ -200,7 +200,7 @@ func (m *Manager) nextDuePace(ctx context.Context, l *lane, now time.Time) time.
 	next, ok, err := m.cfg.Store.NextDueAt(ctx, l.site.Name, l.site.Rest, now)
 	switch {
 	case err != nil:
-		l.log.Error("lanes: cannot read when the next Series is due", "error", err)
+		l.log.Error("cannot read when the next Series is due", "error", err)
 		return storeErrorPace
 	case !ok:
 		return sites.DefaultRest
@@ -214,7 +214,7 @@ func (m *Manager) storeError(ctx context.Context, l *lane, res *store.Pass, err 
 		return *res, 0
 	}
 	res.Skip = SkipStoreError
-	l.log.Error("lanes: store error; pass skipped", "error", err)
+	l.log.Error("store error; pass skipped", "error", err)
 	return *res, storeErrorPace
 }
 
@@ -240,7 +240,7 @@ func (m *Manager) gap(l *lane, eligible int, now time.Time) time.Duration {
 	gap, floored := EffectiveGap(l.site, eligible)
 	if floored && (l.floorLogged.IsZero() || now.Sub(l.floorLogged) >= floorLogEvery) {
 		l.floorLogged = now
-		l.log.Warn("lanes: EFFECTIVE GAP AT THE FLOOR: this Site has more Series than one hour can poll; the Lane will fall behind",
+		l.log.Warn("EFFECTIVE GAP AT THE FLOOR: this Site has more Series than one hour can poll; the Lane will fall behind",
 			"eligible", eligible, "wanted_gap", time.Hour/time.Duration(max(eligible, 1)), "floor", GapFloor)
 	}
 	return gap

@@ -90,5 +90,7 @@ func TestTabWaitTimeoutWritesNoFailureRow(t *testing.T) {
 		t.Errorf("the queued read reached the Site %d times", e.sim.Hits(site))
 	}
 	free()
-	<-held
+	if err := <-held; err != nil {
+		t.Logf("the holding read ended: %v", err) // its outcome is not under test
+	}
 }

@@ -57,7 +57,7 @@ func (r *Registry) Canonicalize(raw string) (Ref, error) {
 		if errors.Is(err, ErrNoSeries) {
 			return Ref{}, err
 		}
-		return Ref{}, fmt.Errorf("sites: %s: %v: %w", site.Name, err, ErrNoSeries)
+		return Ref{}, fmt.Errorf("sites: %s: %w: %w", site.Name, err, ErrNoSeries)
 	}
 	return Ref{Site: site.Name, SeriesID: id, URL: site.Adapter.SeriesURL(site, id)}, nil
 }
@@ -69,7 +69,8 @@ func (r *Registry) siteForHost(u *url.URL) *Site {
 		return s
 	}
 	port := u.Port()
-	if port != "" && !(u.Scheme == "https" && port == "443") && !(u.Scheme == "http" && port == "80") {
+	defaultPort := port == "" || u.Scheme == "https" && port == "443" || u.Scheme == "http" && port == "80"
+	if !defaultPort {
 		return nil
 	}
 	host := u.Hostname()

@@ -43,4 +43,10 @@
 // only a real browser passes (JSChallenge) or that never clears
 // (JSChallengeStuck). Behaviour applies to a Series' pages and data, not to
 // cover images, which are always small real PNG or JPEG images.
+//
+// Each Site also serves its reader (chapter) pages in the real structure
+// (ReaderURL; reader_pages.go, reader_ids.go): the Series link, the
+// chapter's label and, for the single-page apps, a late render, so the
+// userscript's browser tests read them as on the real Site. No failure mode
+// applies to them.
 package sitesim

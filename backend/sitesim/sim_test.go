@@ -208,7 +208,8 @@ func TestStartOnAndClose(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	select {
-	case <-done:
+	case err := <-done:
+		t.Logf("hanging request ended with Close: %v", err)
 	case <-ctx.Done():
 		t.Fatal("hanging request outlived Close")
 	}

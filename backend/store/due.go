@@ -18,8 +18,6 @@ import (
 // (force_poll_at later than latest_checked_at). That cutoff is the only rate
 // authority; nothing here joins poll_failures.
 
-const dueWhere = `site = $1 AND (latest_checked_at IS NULL OR latest_checked_at <= $2 OR force_poll_at > latest_checked_at)`
-
 // DueCountCap bounds each of the two large arms of the due count (never
 // checked, and rested), so a pass's count costs the same at 10k and at 1M
 // Series. A Lane reads at most a few hundred Series per pass, so it never

@@ -56,8 +56,12 @@ func TestMergedReadsAnswerEachCaller(t *testing.T) {
 			defer wg.Done()
 			for n := 1; n <= reads; n++ {
 				res, err := one(rid, "3", fmt.Sprint(n))
-				if err != nil || res.Moved {
-					errs <- fmt.Errorf("reader %d old read %d: moved %v, %v", i, n, res.Moved, err)
+				if err != nil {
+					errs <- fmt.Errorf("reader %d old read %d: %w", i, n, err)
+					return
+				}
+				if res.Moved {
+					errs <- fmt.Errorf("reader %d old read %d moved", i, n)
 					return
 				}
 			}
@@ -66,8 +70,12 @@ func TestMergedReadsAnswerEachCaller(t *testing.T) {
 			defer wg.Done()
 			for n := 1; n <= reads; n++ {
 				res, err := one(rid, "2", fmt.Sprint(n))
-				if err != nil || !res.Moved {
-					errs <- fmt.Errorf("reader %d read %d: moved %v, %v", i, n, res.Moved, err)
+				if err != nil {
+					errs <- fmt.Errorf("reader %d read %d: %w", i, n, err)
+					return
+				}
+				if !res.Moved {
+					errs <- fmt.Errorf("reader %d read %d did not move", i, n)
 					return
 				}
 			}

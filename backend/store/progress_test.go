@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -84,10 +85,10 @@ func TestAddAndRemoveBookmark(t *testing.T) {
 	if err := st.RemoveBookmark(ctx, b.ID, "mangapill", "7"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GetSeries(ctx, "mangapill", "7"); err != store.ErrNotFound {
+	if _, err := st.GetSeries(ctx, "mangapill", "7"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("orphan Series kept: %v", err)
 	}
-	if err := st.RemoveBookmark(ctx, b.ID, "mangapill", "7"); err != store.ErrNotFound {
+	if err := st.RemoveBookmark(ctx, b.ID, "mangapill", "7"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("absent bookmark: %v", err)
 	}
 }

@@ -199,8 +199,14 @@ func TestAdminShowsThePassInFlight(t *testing.T) {
 	f.pages.Admin = passAdmin{Admin: f.pages.Admin, site: "weebcentral",
 		pass: client.LivePass{StartedAt: started, Due: 40, Checked: 12}, seen: f.clock.Now().Add(-5 * time.Second)}
 	a := f.get(t, f.login(t, f.ownerToken), "/admin")
-	card := a.body[strings.Index(a.body, `data-site="weebcentral"`):]
-	card = card[:strings.Index(card, "</article>")]
+	_, card, ok := strings.Cut(a.body, `data-site="weebcentral"`)
+	if !ok {
+		t.Fatalf("no weebcentral card:\n%s", a.body)
+	}
+	card, _, ok = strings.Cut(card, "</article>")
+	if !ok {
+		t.Fatalf("weebcentral's card does not end:\n%s", card)
+	}
 	for _, want := range []string{"checking 12 of 40, since 2026-11-30 11:57 UTC", "Alive</dt><dd>2026-11-30 11:59 UTC"} {
 		if !strings.Contains(card, want) {
 			t.Errorf("weebcentral's card lacks %q:\n%s", want, card)

@@ -24,29 +24,34 @@ func main() {
 	in := flag.String("in", "", "raw go test -bench output (default stdin)")
 	out := flag.String("out", "", "markdown report to write (default stdout only)")
 	flag.Parse()
+	if err := run(*in, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "benchreport:", err)
+		os.Exit(1)
+	}
+}
+
+// run reads the raw output from in (stdin when empty), prints the report
+// and writes it to out when set.
+func run(in, out string) error {
 	var r io.Reader = os.Stdin
-	if *in != "" {
-		f, err := os.Open(*in)
+	if in != "" {
+		f, err := os.Open(in)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "benchreport:", err)
-			os.Exit(1)
+			return err
 		}
 		defer f.Close()
 		r = f
 	}
 	res, err := parse(r)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "benchreport:", err)
-		os.Exit(1)
+		return err
 	}
 	report := render(res, time.Now())
 	fmt.Print(report)
-	if *out != "" {
-		if err := os.WriteFile(*out, []byte(report), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "benchreport:", err)
-			os.Exit(1)
-		}
+	if out != "" {
+		return os.WriteFile(out, []byte(report), 0o644)
 	}
+	return nil
 }
 
 // parse reads benchmark lines ("BenchmarkX-2  10  123 ns/op  4.5 p99_ms")

@@ -71,11 +71,12 @@ func Lanes(f Frame, lanes []client.Lane, sel, offset int, att Attention) string 
 			row = append(row, Cell{Text: Human(time.Duration(l.EffectiveGapS) * time.Second)})
 		}
 		row = append(row, fail)
-		if wide {
+		switch {
+		case wide:
 			row = append(row, last, win)
-		} else if win.Text != "" {
+		case win.Text != "":
 			row = append(row, win)
-		} else {
+		default:
 			row = append(row, last)
 		}
 		rows[i] = row

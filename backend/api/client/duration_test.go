@@ -9,10 +9,13 @@ import (
 
 func TestParseDuration(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]time.Duration{"90m": 90 * time.Minute, "2h30m": 150 * time.Minute,
-		"1d": 24 * time.Hour, "1d12h": 36 * time.Hour, " 45s ": 45 * time.Second} {
-		if got, err := client.ParseDuration(in); err != nil || got != want {
-			t.Errorf("ParseDuration(%q) = %v, %v; want %v", in, got, err, want)
+	for _, c := range []struct {
+		in   string
+		want time.Duration
+	}{{"90m", 90 * time.Minute}, {"2h30m", 150 * time.Minute}, {"1d", 24 * time.Hour},
+		{"1d12h", 36 * time.Hour}, {" 45s ", 45 * time.Second}} { // spaces around are trimmed
+		if got, err := client.ParseDuration(c.in); err != nil || got != c.want {
+			t.Errorf("ParseDuration(%q) = %v, %v; want %v", c.in, got, err, c.want)
 		}
 	}
 	for _, in := range []string{"", "0s", "-1h", "soon", "d", "1x", "500ms", "xd"} {

@@ -55,8 +55,8 @@ func TestFakeClockManualAndCancel(t *testing.T) {
 	}
 	c.Advance(30 * time.Minute)
 	select {
-	case <-done:
-		t.Fatal("woke early")
+	case err := <-done:
+		t.Fatalf("woke early: %v", err)
 	default:
 	}
 	cancel()

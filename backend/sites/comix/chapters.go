@@ -35,7 +35,7 @@ func ParseChapters(body []byte, base, id string) (sites.Facts, sites.Outcome, er
 		} `json:"result"`
 	}
 	if err := json.Unmarshal(body, &b); err != nil {
-		return f, sites.Unfetchable, fmt.Errorf("comix: chapters: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("comix: chapters: %w: %w", err, sites.ErrUnusable)
 	}
 	if b.E != nil && b.Result == nil {
 		return f, sites.NoChapter, fmt.Errorf("comix: the chapter API answered encrypted; it needs the page's own signer")

@@ -34,7 +34,7 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	var f sites.Facts
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return f, sites.Unfetchable, fmt.Errorf("comix: page: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("comix: page: %w: %w", err, sites.ErrUnusable)
 	}
 	script := dom.ByID(doc, "initial-data")
 	if script == nil || !dom.Is(script, "script") || script.FirstChild == nil {

@@ -42,7 +42,7 @@ var ErrNoBooks = errors.New("details have no series_books")
 func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, error) {
 	var d details
 	if err := json.Unmarshal(body, &d); err != nil {
-		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("kagane: details: %v: %w", err, sites.ErrUnusable)
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("kagane: details: %w: %w", err, sites.ErrUnusable)
 	}
 	f := sites.Facts{Title: strings.TrimSpace(d.Title)}
 	if f.Title == "" {
@@ -71,7 +71,7 @@ func ParseBooks(body []byte, base, id string) (sites.Facts, sites.Outcome, error
 			Content     *[]book `json:"content"`
 		}
 		if err := json.Unmarshal(body, &obj); err != nil {
-			return f, sites.Unfetchable, fmt.Errorf("kagane: books list: %v: %w", err, sites.ErrUnusable)
+			return f, sites.Unfetchable, fmt.Errorf("kagane: books list: %w: %w", err, sites.ErrUnusable)
 		}
 		switch {
 		case obj.SeriesBooks != nil:

@@ -54,7 +54,7 @@ type mangaBody struct {
 func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, error) {
 	var m mangaBody
 	if err := json.Unmarshal(body, &m); err != nil {
-		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangadex: manga: %v: %w", err, sites.ErrUnusable)
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangadex: manga: %w: %w", err, sites.ErrUnusable)
 	}
 	if m.Result == "error" {
 		out, err := m.errorOutcome()
@@ -140,7 +140,7 @@ func ParseFeed(body []byte, site string) (sites.Facts, sites.Outcome, error) {
 	}
 	var fb feedBody
 	if err := json.Unmarshal(body, &fb); err != nil {
-		return f, sites.Unfetchable, fmt.Errorf("mangadex: feed: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("mangadex: feed: %w: %w", err, sites.ErrUnusable)
 	}
 	if fb.Result == "error" {
 		out, err := fb.errorOutcome()

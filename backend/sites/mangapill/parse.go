@@ -17,7 +17,7 @@ import (
 func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangapill: page: %v: %w", err, sites.ErrUnusable)
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("mangapill: page: %w: %w", err, sites.ErrUnusable)
 	}
 	var f sites.Facts
 	block := seriesBlock(doc, base)

@@ -21,7 +21,7 @@ func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	}
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("natomanga: page: %v: %w", err, sites.ErrUnusable)
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("natomanga: page: %w: %w", err, sites.ErrUnusable)
 	}
 	var f sites.Facts
 	info := dom.Find(doc, func(n *dom.Node) bool { return dom.Is(n, "ul") && dom.HasClass(n, "manga-info-text") })
@@ -76,7 +76,7 @@ func ParseChapters(body []byte, base, slug string) (sites.Facts, sites.Outcome, 
 	var f sites.Facts
 	var b chaptersBody
 	if err := json.Unmarshal(body, &b); err != nil {
-		return f, sites.Unfetchable, fmt.Errorf("natomanga: chapters: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("natomanga: chapters: %w: %w", err, sites.ErrUnusable)
 	}
 	if b.Success != nil && !*b.Success {
 		return f, sites.NotFound, fmt.Errorf("natomanga: chapter API says success false")

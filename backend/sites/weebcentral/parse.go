@@ -17,7 +17,7 @@ import (
 func ParsePage(body []byte, base string) (sites.Facts, sites.Outcome, error) {
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("weebcentral: page: %v: %w", err, sites.ErrUnusable)
+		return sites.Facts{}, sites.Unfetchable, fmt.Errorf("weebcentral: page: %w: %w", err, sites.ErrUnusable)
 	}
 	top := dom.Find(doc, func(n *dom.Node) bool {
 		_, ok := dom.Attr(n, "x-data")
@@ -67,7 +67,7 @@ func ParseChapterList(body []byte, base string) (sites.Facts, sites.Outcome, err
 	var f sites.Facts
 	doc, err := dom.Parse(body)
 	if err != nil {
-		return f, sites.Unfetchable, fmt.Errorf("weebcentral: chapter list: %v: %w", err, sites.ErrUnusable)
+		return f, sites.Unfetchable, fmt.Errorf("weebcentral: chapter list: %w: %w", err, sites.ErrUnusable)
 	}
 	for _, div := range dom.FindAll(doc, func(n *dom.Node) bool {
 		_, ok := dom.Attr(n, "x-data")

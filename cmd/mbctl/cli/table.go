@@ -65,11 +65,12 @@ func (t *table) write(w io.Writer, color bool) error {
 			if color && cl.color != "" {
 				text = cl.color + text + ansiReset
 			}
-			if t.right[i] {
+			switch {
+			case t.right[i]:
 				l.WriteString(pad + text)
-			} else if i < len(cells)-1 {
+			case i < len(cells)-1:
 				l.WriteString(text + pad)
-			} else {
+			default:
 				l.WriteString(text)
 			}
 			if i < len(cells)-1 {
