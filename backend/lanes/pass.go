@@ -152,11 +152,11 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 			// The read never reached the Site: no evidence about the
 			// Series, which stays due (its Forced Poll pending again).
 			if _, err := m.cfg.Store.RestoreChecked(ctx, s.Name, d.SeriesID, st); err != nil {
-				l.log.Error("lanes: cannot put an unread Series back as due", "series_id", d.SeriesID, "error", err)
+				l.log.Error("cannot put an unread Series back as due", "series_id", d.SeriesID, "error", err)
 			}
 			if errors.Is(r.Err, sites.ErrRouteBusy) {
 				// The tab was busy, not lost: try again after one gap.
-				l.log.Warn("lanes: read timed out waiting for the browser tab", "series_id", d.SeriesID)
+				l.log.Warn("read timed out waiting for the browser tab", "series_id", d.SeriesID)
 				return *res, gap
 			}
 			if s.Browser {
