@@ -129,6 +129,21 @@ func newEnv(t *testing.T, reg *sites.Registry) (*env, func(base string) http.Han
 	}
 }
 
+// newRealSitesEnv is newEnv over the real registry (no SITE_ORIGINS), with
+// the API server answering on a local port.
+func newRealSitesEnv(t *testing.T) (*env, *httptest.Server) {
+	t.Helper()
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, handler := newEnv(t, reg)
+	hs := httptest.NewServer(nil)
+	t.Cleanup(hs.Close)
+	hs.Config.Handler = handler(hs.URL)
+	return e, hs
+}
+
 // servedScript is the userscript exactly as the API server serves it.
 func servedScript(t *testing.T, h http.Handler) []byte {
 	t.Helper()

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-
-	"mangabookmark/backend/sites/registry"
 )
 
 // evilServer counts every request that reaches the attacker's host.
@@ -61,14 +59,7 @@ func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
 
 func runHostilePage(t *testing.T, presetGlobals bool) {
 	t.Helper()
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 	evil, evilHits := evilServer(t)
 
 	raw, err := os.ReadFile("testdata/hostile-mangapill-chapter.html")
@@ -132,14 +123,7 @@ func runHostilePage(t *testing.T, presetGlobals bool) {
 // manager's menu; a new backend URL is confirmed in a dialog outside the
 // page, and saying no keeps the old one.
 func TestReaderChangesSettingsWithConfirmation(t *testing.T) {
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 	other, _ := evilServer(t)
 
 	const seriesURL = "https://mangapill.com/manga/3/other"

@@ -2,14 +2,11 @@ package userscript_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-
-	"mangabookmark/backend/sites/registry"
 )
 
 // readerPage is a Site's real reader page (a fixture in testdata, see its
@@ -54,14 +51,7 @@ func fixture(t *testing.T, name string) string {
 // renders it and whatever word labels the chapter.
 func TestUserscriptReadsRealReaderPages(t *testing.T) {
 	t.Parallel()
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	page := sharedPage(t)
 	pages := map[string]string{}
@@ -92,14 +82,7 @@ func TestUserscriptReadsRealReaderPages(t *testing.T) {
 // of a Series is not a Series page: no "+ bookmark" there.
 func TestUserscriptSaysWhenAChapterPageIsNotRead(t *testing.T) {
 	t.Parallel()
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	const oneshot = "https://mangadex.org/chapter/61a88817-9c29-4281-bdf1-77b3c1be9831"
 	const fragment = "https://weebcentral.com/series/01J76XY8G1GK8EJ9VQG92C3DKM/full-chapter-list"
@@ -157,14 +140,7 @@ func TestUserscriptSaysWhenAChapterPageIsNotRead(t *testing.T) {
 // is recorded, not just the stale header seen at the URL change.
 func TestUserscriptFollowsAnSPAToTheNextChapter(t *testing.T) {
 	t.Parallel()
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	const first = "https://mangadex.org/chapter/f946ac53-0b71-4b5d-aeb2-7931b13c4aaa"
 	page := sharedPage(t)
@@ -190,14 +166,7 @@ func TestUserscriptFollowsAnSPAToTheNextChapter(t *testing.T) {
 // menu folds away) never shows "⋯ reading" or "⚠ not read".
 func TestUserscriptKeepsAReadPageRead(t *testing.T) {
 	t.Parallel()
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	const u = "https://mangadex.org/chapter/f946ac53-0b71-4b5d-aeb2-7931b13c4aaa"
 	page := sharedPage(t)

@@ -1,12 +1,10 @@
 package userscript_test
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -31,14 +29,7 @@ func TestServedUserscriptReadsEverySimulatedSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sim.Close)
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	origins := map[string]string{}
 	for site, host := range realHosts {

@@ -3,12 +3,10 @@ package userscript_test
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 )
 
@@ -24,14 +22,7 @@ func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(sim.Close)
-	reg, err := registry.New(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, handler := newEnv(t, reg)
-	hs := httptest.NewServer(nil)
-	t.Cleanup(hs.Close)
-	hs.Config.Handler = handler(hs.URL)
+	e, hs := newRealSitesEnv(t)
 
 	page := sharedPage(t)
 	routePages(t, page, nil, map[string]string{"mangapill.com": sim.Origin("mangapill")})
