@@ -8,7 +8,6 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 )
@@ -21,18 +20,7 @@ const benchSeries = 500
 
 func benchSetup(b *testing.B) (*sitesim.Sim, *sites.Registry, sites.Fetcher) {
 	b.Helper()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: benchSeries})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		b.Fatal(err)
-	}
+	sim, reg := startSim(b, sitesim.Config{SeriesPerSite: benchSeries})
 	return sim, reg, sitestest.Plain(b, sites.PlainOptions{})
 }
 

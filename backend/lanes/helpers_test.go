@@ -14,7 +14,9 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
+	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
@@ -260,4 +262,23 @@ func fastStore(t testing.TB) *store.Store {
 	}
 	t.Cleanup(st.Close)
 	return st
+}
+
+// startSim starts the Site simulator and returns it with the real registry
+// mapped onto it (SITE_ORIGINS), closing it when the test ends.
+func startSim(tb testing.TB, cfg sitesim.Config) (*sitesim.Sim, *sites.Registry) {
+	tb.Helper()
+	sim, err := sitesim.New(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := sim.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(sim.Close)
+	reg, err := registry.FromEnv(sim.OriginsValue())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sim, reg
 }

@@ -9,7 +9,6 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -24,18 +23,7 @@ import (
 func TestLaneAgainstSimulator(t *testing.T) {
 	t.Parallel()
 	clock := lanestest.NewFakeClock(t0)
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim, reg := startSim(t, sitesim.Config{SeriesPerSite: 8, Now: clock.Now})
 	st := fastStore(t)
 	plain := sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 5 * time.Second})
 	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: plain, Browser: plain, Clock: clock, Enabled: true})

@@ -13,7 +13,6 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -85,18 +84,7 @@ type idleLane struct {
 func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	b.Helper()
 	clock := lanestest.NewFakeClock(t0)
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		b.Fatal(err)
-	}
+	sim, reg := startSim(b, sitesim.Config{SeriesPerSite: 400, Now: clock.Now})
 	st := fastStore(b)
 	cfg := lanes.Config{Store: st, Sites: reg, Plain: sitestest.Plain(b, sites.PlainOptions{}), Clock: clock, Enabled: true}
 	l := &idleLane{sim: sim, st: st, clock: clock, site: site}
@@ -123,9 +111,11 @@ func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	}
 	l.fresh = ids[100:]
 	l.gap, _ = lanes.EffectiveGap(reg.Get(site), 100)
-	if l.m, err = lanes.New(cfg); err != nil {
+	m, err := lanes.New(cfg)
+	if err != nil {
 		b.Fatal(err)
 	}
+	l.m = m
 	l.m.Start(ctx)
 	b.Cleanup(l.m.Stop)
 	<-l.m.Listening()
