@@ -6,6 +6,11 @@ import (
 	"mangabookmark/backend/sites"
 )
 
+// gapCountCap is the most Series a pass needs to count: past one hour /
+// GapFloor (3600) the effective gap is the floor whatever the count, so
+// the count stops there and costs the same at 10k and at 1M Series.
+var gapCountCap = int(time.Hour/GapFloor) + 1
+
 // EffectiveGap is the Lane's wait between fetches: the Site's Gap, or one
 // hour shared among its eligible Series when that is shorter, never below
 // GapFloor. floored reports that the floor engaged (the Site has more

@@ -74,7 +74,7 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 		return res, m.nextDuePace(ctx, l, now)
 	}
 	m.startPass(ctx, l, &res)
-	eligible, err := m.cfg.Store.CountSeries(ctx, s.Name)
+	eligible, err := m.cfg.Store.CountSeriesUpTo(ctx, s.Name, gapCountCap)
 	if err != nil {
 		return m.storeError(ctx, l, &res, err)
 	}
@@ -241,7 +241,7 @@ func (m *Manager) gap(l *lane, eligible int, now time.Time) time.Duration {
 	if floored && (l.floorLogged.IsZero() || now.Sub(l.floorLogged) >= floorLogEvery) {
 		l.floorLogged = now
 		l.log.Warn("EFFECTIVE GAP AT THE FLOOR: this Site has more Series than one hour can poll; the Lane will fall behind",
-			"eligible", eligible, "wanted_gap", time.Hour/time.Duration(max(eligible, 1)), "floor", GapFloor)
+			"eligible_at_least", eligible, "floor", GapFloor)
 	}
 	return gap
 }
