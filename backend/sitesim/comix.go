@@ -11,7 +11,7 @@ import (
 // serveComix: /title/{hid}-{slug} (title page whose <script
 // id="initial-data"> is the live React Query cache: the manga detail only),
 // /api/v2/manga/{hid}/chapters (the chapter API the page calls),
-// /title/{hid}-{slug}/{id}-chapter-{n} (reader page), /poster/{file} (cover).
+// /title/{hid}-{slug}/{id}-chapter-{n} (reader page, in reader_pages.go), /poster/{file} (cover).
 func (s *Sim) serveComix(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) == 2 && p[0] == "poster" {
@@ -28,12 +28,8 @@ func (s *Sim) serveComix(w http.ResponseWriter, r *http.Request) {
 	}
 	id := strings.ToLower(p[1])
 	notFound := func() { writeHTML(w, http.StatusNotFound, comixNotFound) }
-	if len(p) == 3 { // a reader page of a known Series; no failure mode applies
-		if _, ok := s.lookup(Comix, id); !ok {
-			notFound()
-			return
-		}
-		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Reading | Comix</title></head><body><div id=\"app\"></div></body></html>")
+	if len(p) == 3 { // reader pages are reader_pages.go's; anything else is no page
+		notFound()
 		return
 	}
 	x, _, ok := s.open(w, r, Comix, id, kindHTML, notFound)

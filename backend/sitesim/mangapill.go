@@ -16,10 +16,6 @@ func (s *Sim) serveMangaPill(w http.ResponseWriter, r *http.Request) {
 		serveCover(w, r)
 		return
 	}
-	if len(p) >= 2 && p[0] == "chapters" {
-		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Chapter - MangaPill</title></head><body><div class=\"container\"></div></body></html>")
-		return
-	}
 	if len(p) < 2 || p[0] != "manga" {
 		writeHTML(w, http.StatusNotFound, mangapillNotFound)
 		return

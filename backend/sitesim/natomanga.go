@@ -9,7 +9,7 @@ import (
 )
 
 // serveNatomanga: /manga/{slug} (series page: title and cover),
-// /manga/{slug}/{chapter_slug} (reader), /api/manga/{slug}/chapters
+// /manga/{slug}/{chapter_slug} (reader, in reader_pages.go), /api/manga/{slug}/chapters
 // (chapter JSON, newest first), /cover/{slug}.jpg.
 func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
@@ -19,10 +19,6 @@ func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
 	}
 	api := len(p) == 4 && p[0] == "api" && p[1] == "manga" && p[3] == "chapters"
 	page := len(p) == 2 && p[0] == "manga"
-	if len(p) == 3 && p[0] == "manga" {
-		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Chapter - MangaNato</title></head><body><div class=\"container-chapter-reader\"></div></body></html>")
-		return
-	}
 	if !api && !page {
 		writeHTML(w, http.StatusNotFound, natomangaNotFound)
 		return

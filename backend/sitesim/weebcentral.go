@@ -10,15 +10,11 @@ import (
 
 // serveWeebCentral: /series/{ulid}/{Slug} (series page),
 // /series/{ulid}/full-chapter-list (chapter rows, newest first),
-// /cover/{size}/{ulid}.webp (cover), /chapters/{ulid} (reader page).
+// /cover/{size}/{ulid}.webp (cover), /chapters/{ulid} (reader page, in reader_pages.go).
 func (s *Sim) serveWeebCentral(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) >= 2 && p[0] == "cover" {
 		serveCover(w, r)
-		return
-	}
-	if len(p) == 2 && p[0] == "chapters" {
-		writeHTML(w, http.StatusOK, "<!DOCTYPE html><html><head><title>Chapter | Weeb Central</title></head><body><main></main></body></html>")
 		return
 	}
 	if len(p) < 2 || p[0] != "series" {
