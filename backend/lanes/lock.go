@@ -32,12 +32,14 @@ func (m *Manager) own(ctx context.Context, l *lane) {
 			failing = false
 			l.log.Info("Lane taken by this process")
 			m.hold(ctx, l, lock.Check)
+			m.signals.ended(l.site.Name)
 			if ctx.Err() == nil {
 				l.log.Warn("Lane lock lost; stopping the Lane and trying to take it back")
 				lock.Release(ctx)
 			}
 		default:
 			failing = false
+			m.signals.missed(l.site.Name)
 			if m.takeOver(ctx, l) {
 				wait = 0
 			}

@@ -57,8 +57,41 @@ func (tr *tracker) count(proc, site string) int {
 	return tr.reads[proc][site]
 }
 
+// proc is one backend process: its Manager and its lock signals.
+type proc struct {
+	m             *lanes.Manager
+	missed, ended <-chan string
+}
+
+// waitSignal waits until ch has reported each of sites n times, draining
+// what came before when fresh is set (signals of an earlier phase). The
+// bound is a failure guard, not a timing claim.
+func waitSignal(t *testing.T, ch <-chan string, what string, n int, fresh bool, sites ...string) {
+	t.Helper()
+	if fresh {
+		for len(ch) > 0 {
+			<-ch
+		}
+	}
+	left := map[string]int{}
+	for _, s := range sites {
+		left[s] = n
+	}
+	deadline := time.After(30 * time.Second)
+	for len(left) > 0 {
+		select {
+		case s := <-ch:
+			if left[s]--; left[s] <= 0 {
+				delete(left, s)
+			}
+		case <-deadline:
+			t.Fatalf("no %s signal for %v", what, left)
+		}
+	}
+}
+
 // process is one backend process: its own Store (pool) and Manager.
-func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock) *lanes.Manager {
+func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock) proc {
 	t.Helper()
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
@@ -81,9 +114,10 @@ func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock
 	if err != nil {
 		t.Fatal(err)
 	}
+	missed, ended := m.LockSignals(256)
 	m.Start(context.Background())
 	t.Cleanup(m.Stop)
-	return m
+	return proc{m: m, missed: missed, ended: ended}
 }
 
 type e0Fetcher struct{}
@@ -107,19 +141,19 @@ func TestTwoProcessesOneLanePerSite(t *testing.T) {
 
 	x := startProcess(t, dsn, "x", tr, clock)
 	waitFor(t, limit, "x to run both Lanes", func() bool { return tr.count("x", "a") > 0 && tr.count("x", "b") > 0 })
-	startProcess(t, dsn, "y", tr, clock)
-	time.Sleep(300 * time.Millisecond) // six of y's retries
+	y := startProcess(t, dsn, "y", tr, clock)
+	waitSignal(t, y.missed, "y's lock misses", 3, false, "a", "b")
 	if n := tr.count("y", "a") + tr.count("y", "b"); n != 0 {
 		t.Fatalf("y read %d Series while x held both Lanes", n)
 	}
 
-	x.Stop()
+	x.m.Stop()
 	waitFor(t, limit, "y to take both Lanes after x stopped", func() bool { return tr.count("y", "a") > 0 && tr.count("y", "b") > 0 })
 
 	// A third process waits; then y's lock connections die (as when its
 	// process is killed) and z takes over while y's Lanes stop.
-	startProcess(t, dsn, "z", tr, clock)
-	time.Sleep(200 * time.Millisecond)
+	z := startProcess(t, dsn, "z", tr, clock)
+	waitSignal(t, z.missed, "z's lock misses", 3, false, "a", "b")
 	if n := tr.count("z", "a") + tr.count("z", "b"); n != 0 {
 		t.Fatalf("z read %d Series while y held both Lanes", n)
 	}
@@ -130,8 +164,11 @@ func TestTwoProcessesOneLanePerSite(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, limit, "z to take both Lanes after y's connections died", func() bool { return tr.count("z", "a") > 0 && tr.count("z", "b") > 0 })
+	// y's Lanes have ended; once y has tried for the locks again and
+	// missed (z holds them), any read by y would have shown by now.
+	waitSignal(t, y.ended, "y's Lane ends", 1, false, "a", "b")
 	ya, yb := tr.count("y", "a"), tr.count("y", "b")
-	time.Sleep(200 * time.Millisecond)
+	waitSignal(t, y.missed, "y's lock misses after the loss", 2, true, "a", "b")
 	if tr.count("y", "a") != ya || tr.count("y", "b") != yb {
 		t.Fatal("y kept reading after losing its Lane locks")
 	}

@@ -98,6 +98,8 @@ type Manager struct {
 	listening  chan struct{} // closed once the wake listener first listens
 	listenOnce sync.Once
 
+	signals *testSignals // tests only (signals.go)
+
 	mu      sync.Mutex
 	started bool
 	cancel  context.CancelFunc
