@@ -95,9 +95,30 @@ type figure struct {
 	ref       string  // reference benchmark ("" = none)
 	refUnit   string
 	refScale  float64
-	target    string
-	targetOK  func(v, ratio float64) bool
+	target    goal
 	ratioNote string
+}
+
+// goal is the target a figure is held to: its text, and its check on the
+// value (in the displayed unit) and on the ratio to the reference.
+type goal struct {
+	text string
+	ok   func(v, ratio float64) bool
+}
+
+// valueBelow holds the displayed value under limit.
+func valueBelow(limit float64, unit string) goal {
+	return goal{fmt.Sprintf("< %g %s", limit, unit), func(v, _ float64) bool { return v < limit }}
+}
+
+// ratioAtMost holds the ratio to the reference at or under limit.
+func ratioAtMost(limit float64, text string) goal {
+	return goal{text, func(_, r float64) bool { return r <= limit }}
+}
+
+// ratioAtLeast holds the ratio to the reference at or over limit.
+func ratioAtLeast(limit float64) goal {
+	return goal{fmt.Sprintf("ratio ≥ %g", limit), func(_, r float64) bool { return r >= limit }}
 }
 
 func render(res map[string]result, now time.Time) string {
@@ -105,57 +126,45 @@ func render(res map[string]result, now time.Time) string {
 		{what: "Lane per-Poll overhead (stamp, fetch, parse, write)", bench: "BenchmarkLanePoll", unit: "ns/poll", scale: 1e-6, show: "ms",
 			ref: "BenchmarkBareGetParse", refUnit: "ns/poll", refScale: 1e-6, ratioNote: "Lane / bare GET+parse"},
 		{what: "Bookmark to first read, idle plain Lane", bench: "BenchmarkBookmarkToFirstRead", unit: "first_read_ms", scale: 1, show: "ms",
-			ref: "BenchmarkBookmarkToFirstRead", refUnit: "gap_ms", refScale: 1, ratioNote: "of one effective gap", target: "≤ one gap",
-			targetOK: func(_, r float64) bool { return r <= 1 }},
+			ref: "BenchmarkBookmarkToFirstRead", refUnit: "gap_ms", refScale: 1, ratioNote: "of one effective gap", target: ratioAtMost(1, "≤ one gap")},
 		{what: "Forced Poll answered (read done), idle plain Lane", bench: "BenchmarkForcedPollPlain", unit: "forced_ms", scale: 1, show: "ms",
-			ref: "BenchmarkForcedPollPlain", refUnit: "budget_ms", refScale: 1, ratioNote: "of one gap + the read", target: "≤ gap + read",
-			targetOK: func(_, r float64) bool { return r <= 1 }},
+			ref: "BenchmarkForcedPollPlain", refUnit: "budget_ms", refScale: 1, ratioNote: "of one gap + the read", target: ratioAtMost(1, "≤ gap + read")},
 		{what: "Forced Poll answered (read done), idle browser Lane", bench: "BenchmarkForcedPollBrowser", unit: "forced_ms", scale: 1, show: "ms",
-			ref: "BenchmarkForcedPollBrowser", refUnit: "budget_ms", refScale: 1, ratioNote: "of one gap + the read", target: "≤ gap + read",
-			targetOK: func(_, r float64) bool { return r <= 1 }},
+			ref: "BenchmarkForcedPollBrowser", refUnit: "budget_ms", refScale: 1, ratioNote: "of one gap + the read", target: ratioAtMost(1, "≤ gap + read")},
 		{what: "Lane pace fidelity, simulated hour (median read interval / effective gap)", bench: "BenchmarkPaceFidelity", unit: "pace_ratio", scale: 1, show: "× gap",
-			target: "1.00 ± 0.02", targetOK: func(v, _ float64) bool { return v >= 0.98 && v <= 1.02 }},
+			target: goal{"1.00 ± 0.02", func(v, _ float64) bool { return v >= 0.98 && v <= 1.02 }}},
 		{what: "Lane pace fidelity, clock ×120 wall speed (load included)", bench: "BenchmarkPaceFidelityScaled", unit: "pace_ratio", scale: 1, show: "× gap",
 			ref: "BenchmarkPaceFidelityScaled", refUnit: "pace_p90_ratio", refScale: 1, ratioNote: "median / p90"},
 		{what: "Due query at 1M Series (batch)", bench: "BenchmarkDueQuery1M", unit: "ns/op", scale: 1e-6, show: "ms",
-			ref: "BenchmarkDueQuery10k", refUnit: "ns/op", refScale: 1e-6, ratioNote: "1M / 10k", target: "ratio ≤ 2",
-			targetOK: func(_, r float64) bool { return r <= 2 }},
+			ref: "BenchmarkDueQuery10k", refUnit: "ns/op", refScale: 1e-6, ratioNote: "1M / 10k", target: ratioAtMost(2, "ratio ≤ 2")},
 		{what: "Due count of a pass (half the Series due) at 1M Series", bench: "BenchmarkDueQuery1M", unit: "summary_us", scale: 1e-3, show: "ms",
-			ref: "BenchmarkDueQuery10k", refUnit: "summary_us", refScale: 1e-3, ratioNote: "1M / 10k, once per pass", target: "ratio ≤ 2",
-			targetOK: func(_, r float64) bool { return r <= 2 }},
+			ref: "BenchmarkDueQuery10k", refUnit: "summary_us", refScale: 1e-3, ratioNote: "1M / 10k, once per pass", target: ratioAtMost(2, "ratio ≤ 2")},
 		{what: "Progress sync through the API (50 clients)", bench: "BenchmarkProgressRatio", unit: "api_reads/s", scale: 1, show: "reads/s",
-			ref: "BenchmarkProgressRatio", refUnit: "raw_reads/s", refScale: 1, ratioNote: "API / raw PostgreSQL", target: "ratio ≥ 0.8",
-			targetOK: func(_, r float64) bool { return r >= 0.8 }},
+			ref: "BenchmarkProgressRatio", refUnit: "raw_reads/s", refScale: 1, ratioNote: "API / raw PostgreSQL", target: ratioAtLeast(0.8)},
 		{what: "Progress sync p99 (API, 50 clients)", bench: "BenchmarkProgressRatio", unit: "api_p99_ms", scale: 1, show: "ms",
 			ref: "BenchmarkProgressRatio", refUnit: "raw_p99_ms", refScale: 1, ratioNote: "API / raw"},
 		{what: "GET /api/admin/lanes p99 at 1M Series", bench: "BenchmarkAdminLanes1M//api/admin/lanes", unit: "p99_ms", scale: 1, show: "ms",
-			ref: "BenchmarkAdmin10k//api/admin/lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: "< 50 ms",
-			targetOK: func(v, _ float64) bool { return v < 50 }},
+			ref: "BenchmarkAdmin10k//api/admin/lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: valueBelow(50, "ms")},
 		{what: "GET /api/admin/failing p99 at 1M Series, 100k failing", bench: "BenchmarkAdminFailing//api/admin/failing", unit: "p99_ms", scale: 1, show: "ms",
-			ref: "BenchmarkAdmin10k//api/admin/failing", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: "< 50 ms",
-			targetOK: func(v, _ float64) bool { return v < 50 }},
+			ref: "BenchmarkAdmin10k//api/admin/failing", refUnit: "p99_ms", refScale: 1, ratioNote: "1M / 10k", target: valueBelow(50, "ms")},
 		{what: "Library page p99, 2000 bookmarks (server time)", bench: "BenchmarkWebLibrary2000/page", unit: "p99_ms", scale: 1, show: "ms",
-			ref: "BenchmarkWebLibrary2000/json", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/bookmarks", target: "< 50 ms",
-			targetOK: func(v, _ float64) bool { return v < 50 }},
+			ref: "BenchmarkWebLibrary2000/json", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/bookmarks", target: valueBelow(50, "ms")},
 		{what: "Library page CPU per request, 2000 bookmarks (Go process)", bench: "BenchmarkWebLibrary2000/page", unit: "cpu_ms/op", scale: 1, show: "ms",
 			ref: "BenchmarkWebLibrary2000/json", refUnit: "cpu_ms/op", refScale: 1, ratioNote: "page / GET /api/bookmarks"},
 		{what: "/admin page p99 at 1M Series, 100k failing (server time)", bench: "BenchmarkWebAdmin1M/admin", unit: "p99_ms", scale: 1, show: "ms",
-			ref: "BenchmarkWebAdmin1M/api_lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/lanes", target: "< 50 ms",
-			targetOK: func(v, _ float64) bool { return v < 50 }},
+			ref: "BenchmarkWebAdmin1M/api_lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/lanes", target: valueBelow(50, "ms")},
 		{what: "/admin/failing page p99 at 1M Series, 100k failing", bench: "BenchmarkWebAdmin1M/failing", unit: "p99_ms", scale: 1, show: "ms",
-			ref: "BenchmarkWebAdmin1M/api_failing", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/failing?limit=200", target: "< 50 ms",
-			targetOK: func(v, _ float64) bool { return v < 50 }},
+			ref: "BenchmarkWebAdmin1M/api_failing", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/failing?limit=200", target: valueBelow(50, "ms")},
 		{what: "/admin/lanes/{site} page p99 at 1M Series", bench: "BenchmarkWebAdmin1M/lane", unit: "p99_ms", scale: 1, show: "ms",
 			ref: "BenchmarkWebAdmin1M/api_lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/lanes"},
 		{what: "Browser reads through one tab", bench: "BenchmarkBrowserRead", unit: "reads/min", scale: 1, show: "reads/min",
 			ref: "BenchmarkReadPlain/kagane", refUnit: "ns/op", refScale: 0, ratioNote: "browser / plain route, same Site"},
 		{what: "Dashboard frame, 10k-row worklist", bench: "BenchmarkWorklistRender10k", unit: "ns/op", scale: 1e-6, show: "ms",
-			target: "< 10 ms", targetOK: func(v, _ float64) bool { return v < 10 }},
+			target: valueBelow(10, "ms")},
 		{what: "Backend resident memory, idle, 100k Series", bench: "BenchmarkResidentMemory", unit: "idle_rss_MB", scale: 1, show: "MB",
-			target: "< 80 MB", targetOK: func(v, _ float64) bool { return v < 80 }},
+			target: valueBelow(80, "MB")},
 		{what: "Backend resident memory, polling, 100k Series", bench: "BenchmarkResidentMemory", unit: "polling_rss_MB", scale: 1, show: "MB",
-			ref: "BenchmarkResidentMemory", refUnit: "idle_rss_MB", refScale: 1, ratioNote: "polling / idle", target: "< 80 MB",
-			targetOK: func(v, _ float64) bool { return v < 80 }},
+			ref: "BenchmarkResidentMemory", refUnit: "idle_rss_MB", refScale: 1, ratioNote: "polling / idle", target: valueBelow(80, "MB")},
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
@@ -166,7 +175,7 @@ func render(res map[string]result, now time.Time) string {
 		m, ok := res[f.bench]
 		v, ok2 := m[f.unit]
 		if !ok || !ok2 {
-			fmt.Fprintf(&b, "| %s | not measured | | | %s |\n", f.what, f.target)
+			fmt.Fprintf(&b, "| %s | not measured | | | %s |\n", f.what, f.target.text)
 			continue
 		}
 		val := v * f.scale
@@ -186,9 +195,9 @@ func render(res map[string]result, now time.Time) string {
 				}
 			}
 		}
-		target := f.target
-		if f.targetOK != nil {
-			if f.targetOK(val, ratio) {
+		target := f.target.text
+		if f.target.ok != nil {
+			if f.target.ok(val, ratio) {
 				target += " ✓"
 			} else {
 				target += " ✗"
