@@ -74,6 +74,9 @@
 //     the survivor sees its heartbeat go stale, judges the stall, ends its
 //     lock session and polls the Lane; resumed, the hung process stays off.
 //
+// Scenarios 8, 9 and 10 log how many hostile inputs they tried
+// ("hostile inputs tried: N"), scenario 6 its request counts.
+//
 // # Running
 //
 //	make faults                              # long form, against scripts/db.sh's PostgreSQL

@@ -49,17 +49,10 @@
 //
 // # Skip values
 //
-// poll_passes.skip says which early return a pass took:
-//
-//	""             the pass ran (nothing due included: the Lane is idle)
-//	"paused"       the Owner's pause window is open
-//	"refusing"     the refusal backoff is open
-//	"no_browser"   a browser Site and no browser route (BROWSER_WS_URL unset)
-//	"browser_down" the shared browser-lost flag is up
-//	"store_error"  the Lane's store reads or stamp failed; retried after 30s
-//	"asleep"       the wake gate held a browser Lane
-//	"lock_lost"    this process lost the Site's Lane lock
-//	"stopped"      shutdown cut the pass short
+// poll_passes.skip says which early return a pass took: "" when the pass
+// ran (nothing due included: the Lane is idle), else one of the Skip*
+// constants (skip.go). What each means for the Owner is the skip table of
+// docs/architecture.md, "The life of a Poll".
 //
 // # Cover heals
 //
