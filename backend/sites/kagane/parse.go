@@ -49,7 +49,7 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 		f.Title = strings.TrimSpace(d.Name)
 	}
 	if len(d.Covers) > 0 {
-		if seg, ok := segment(d.Covers[0].ImageID); ok {
+		if seg, ok := sites.Segment(d.Covers[0].ImageID); ok {
 			f.CoverURL = sites.Resolve(base, "/api/v2/image/"+seg)
 		}
 	}
@@ -114,7 +114,7 @@ func latest(f *sites.Facts, books []book, base, id string) (sites.Outcome, error
 		return sites.NoChapter, fmt.Errorf("kagane: %d books, none with a chapter number", len(books))
 	}
 	ch := &sites.Chapter{Number: bestNum, Title: sites.ChapterTitle(best.Title, bestNum)}
-	if seg, ok := segment(best.BookID); ok {
+	if seg, ok := sites.Segment(best.BookID); ok {
 		ch.URL = sites.Resolve(base, "/series/"+url.PathEscape(id)+"/reader/"+seg)
 	}
 	if t, err := time.Parse("2006-01-02T15:04:05", best.CreatedAt); err == nil {
@@ -124,14 +124,4 @@ func latest(f *sites.Facts, books []book, base, id string) (sites.Outcome, error
 	}
 	f.Latest = ch
 	return sites.OK, nil
-}
-
-// segment escapes a Site-given id as one path segment, refusing the empty
-// id and the dot segments ("." and ".."), which URL resolution would turn
-// into a link to the page above instead of the id's own.
-func segment(s string) (string, bool) {
-	if s == "" || s == "." || s == ".." {
-		return "", false
-	}
-	return url.PathEscape(s), true
 }
