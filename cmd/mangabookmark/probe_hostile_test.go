@@ -41,3 +41,25 @@ func TestProbeShowsHostileTitleInert(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeSaveNamesStayInTheDirectory: --save names each file after the
+// request's path, which carries Site-given ids and slugs. Whatever the
+// path, the name is one plain file name inside the directory, never a
+// path out of it, and a Site's Content-Type picks only a known extension.
+func TestProbeSaveNamesStayInTheDirectory(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"http://127.0.0.1/../../etc/passwd", "../../../root/.ssh/authorized_keys", "http://h/%2e%2e%2f%2e%2e%2fx",
+		"http://h/a\\..\\..\\b", "http://h/\x00nul", "http://h/" + strings.Repeat("long-", 100), "http://h/", ""} {
+		name := pathSlug(raw)
+		if name == "" || len(name) > 60 || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" ||
+			strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+			t.Errorf("pathSlug(%.60q) = %q, not one plain name", raw, name)
+		}
+	}
+	for ct, want := range map[string]string{"text/html; charset=utf-8": "html", "application/vnd.api+json": "json",
+		"text/plain": "txt", "../../x": "bin", "application/x-sh": "bin", "": "bin", "text/html\x00/../x": "bin"} {
+		if got := extFor(ct); got != want {
+			t.Errorf("extFor(%q) = %q, want %q", ct, got, want)
+		}
+	}
+}
