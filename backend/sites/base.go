@@ -50,3 +50,14 @@ func PathSegments(u *url.URL) []string {
 	}
 	return out
 }
+
+// Segment escapes a Site-given id or slug as one path segment for a link
+// the adapter builds. The empty string and the dot segments ("." and "..")
+// give false: URL resolution would turn them into a link to the page above
+// instead of the id's own.
+func Segment(s string) (string, bool) {
+	if s == "" || s == "." || s == ".." {
+		return "", false
+	}
+	return url.PathEscape(s), true
+}

@@ -48,8 +48,10 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 	if f.Title == "" {
 		f.Title = strings.TrimSpace(d.Name)
 	}
-	if len(d.Covers) > 0 && d.Covers[0].ImageID != "" {
-		f.CoverURL = sites.Resolve(base, "/api/v2/image/"+url.PathEscape(d.Covers[0].ImageID))
+	if len(d.Covers) > 0 {
+		if seg, ok := sites.Segment(d.Covers[0].ImageID); ok {
+			f.CoverURL = sites.Resolve(base, "/api/v2/image/"+seg)
+		}
 	}
 	if d.Books == nil {
 		return f, sites.NoChapter, fmt.Errorf("kagane: %w", ErrNoBooks)
@@ -112,8 +114,8 @@ func latest(f *sites.Facts, books []book, base, id string) (sites.Outcome, error
 		return sites.NoChapter, fmt.Errorf("kagane: %d books, none with a chapter number", len(books))
 	}
 	ch := &sites.Chapter{Number: bestNum, Title: sites.ChapterTitle(best.Title, bestNum)}
-	if best.BookID != "" {
-		ch.URL = sites.Resolve(base, "/series/"+url.PathEscape(id)+"/reader/"+url.PathEscape(best.BookID))
+	if seg, ok := sites.Segment(best.BookID); ok {
+		ch.URL = sites.Resolve(base, "/series/"+url.PathEscape(id)+"/reader/"+seg)
 	}
 	if t, err := time.Parse("2006-01-02T15:04:05", best.CreatedAt); err == nil {
 		ch.ReleasedAt = t.UTC()

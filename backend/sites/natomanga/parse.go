@@ -101,8 +101,8 @@ func ParseChapters(body []byte, base, slug string) (sites.Facts, sites.Outcome, 
 			continue
 		}
 		ch := &sites.Chapter{Number: num, Title: sites.ChapterTitle(c.Name, num)}
-		if c.Slug != "" {
-			ch.URL = sites.Resolve(base, "/manga/"+url.PathEscape(slug)+"/"+url.PathEscape(c.Slug))
+		if seg, ok := sites.Segment(c.Slug); ok {
+			ch.URL = sites.Resolve(base, "/manga/"+url.PathEscape(slug)+"/"+seg)
 		}
 		if t, err := time.Parse(time.RFC3339Nano, c.UpdatedAt); err == nil {
 			ch.ReleasedAt = t.UTC()

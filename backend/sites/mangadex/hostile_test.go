@@ -1,0 +1,46 @@
+package mangadex
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"mangabookmark/backend/sites"
+)
+
+// TestParseFeedRefusesHostileLinks: the feed's externalUrl and row id are
+// Site-controlled. Rows numbered above the real one whose link is a script
+// URL, a data URL, protocol-relative, carries credentials, or whose id is a
+// path instead of a UUID are skipped ("no link"); the real row stays Latest.
+func TestParseFeedRefusesHostileLinks(t *testing.T) {
+	t.Parallel()
+	row := func(id, chapter, ext string, pages int) string {
+		extJSON := "null"
+		if ext != "" {
+			extJSON = fmt.Sprintf("%q", ext)
+		}
+		return fmt.Sprintf(`{"id":%q,"type":"chapter","attributes":{"chapter":%q,"title":null,"translatedLanguage":"en",`+
+			`"externalUrl":%s,"publishAt":"2026-08-10T12:00:00+00:00","pages":%d}}`, id, chapter, extJSON, pages)
+	}
+	realID := "2c3d4e5f-3333-4c4d-8e5f-000000000003"
+	rows := []string{
+		row("2c3d4e5f-3333-4c4d-8e5f-000000000099", "99", "javascript:alert(document.cookie)", 0),
+		row("2c3d4e5f-3333-4c4d-8e5f-000000000098", "98", "data:text/html,<script>alert(1)</script>", 0),
+		row("2c3d4e5f-3333-4c4d-8e5f-000000000097", "97", "//evil.example/chapter", 0),
+		row("2c3d4e5f-3333-4c4d-8e5f-000000000096", "96", "https://mangadex.org:x@evil.example/", 0),
+		row("2c3d4e5f-3333-4c4d-8e5f-000000000095", "95", "JaVaScRiPt:alert(1)", 21), // pages do not rescue a bad external link
+		row("../../admin?x=", "94", "", 21),
+		row(realID, "3", "", 21),
+	}
+	body := `{"result":"ok","response":"collection","data":[` + strings.Join(rows, ",") + `]}`
+	f, out, err := ParseFeed([]byte(body), "https://mangadex.org")
+	if out != sites.OK || err != nil {
+		t.Fatalf("outcome %q, error %v", out, err)
+	}
+	if f.Latest == nil || f.Latest.Number != "3" || f.Latest.URL != "https://mangadex.org/chapter/"+realID {
+		t.Fatalf("latest = %+v, want chapter 3 on mangadex.org", f.Latest)
+	}
+	if got := f.Skipped[sites.SkipNoLink]; got != 6 {
+		t.Fatalf("skipped no link = %d, want 6 (%v)", got, f.Skipped)
+	}
+}
