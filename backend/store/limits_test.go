@@ -50,7 +50,7 @@ func TestReaderLimitsHoldUnderParallelRequests(t *testing.T) {
 			for _, x := range res {
 				if x.Refused != nil {
 					if !errors.Is(x.Refused, store.ErrNewSeriesLimit) {
-						errs <- fmt.Errorf("refused with %v, want ErrNewSeriesLimit", x.Refused)
+						errs <- fmt.Errorf("refused with %w, want ErrNewSeriesLimit", x.Refused)
 						return
 					}
 					n++
