@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store"
 )
 
 // The flood of issue 13 item 5: one Reader's requests of made-up Series ids
@@ -157,5 +159,40 @@ func TestBookmarkCap(t *testing.T) {
 	}
 	if code, body := e.do(tok, "POST", "/api/bookmarks", `{"url":"https://mangapill.com/manga/5001"}`); code != http.StatusCreated {
 		t.Fatalf("after a removal: %d %s, want 201", code, body)
+	}
+}
+
+// A Reader's batch can mix reads the API refuses (bad fields) with reads
+// the limits refuse: each error names the read's own index in the request.
+func TestProgressLimitErrorsKeepTheirIndex(t *testing.T) {
+	t.Parallel()
+	e := newReaderEnv(t)
+	e.st.SetReaderLimits(store.ReaderLimits{NewSeriesPerHour: 0, MaxBookmarks: 5000})
+	tok := e.token(floodReader)
+	ctx := context.Background()
+	r, err := e.st.GetReaderByDiscordID(ctx, floodReader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.AddBookmark(ctx, r.ID, "mangapill", "12", "https://mangapill.com/manga/12"); err != nil {
+		t.Fatal(err)
+	}
+	got := postReads(t, e, tok, batch(
+		read("nosuchsite", "1", "1", "2026-05-01T10:00:00Z"),
+		read("mangapill", "9100000", "1", "2026-05-01T10:00:00Z"),
+		read("mangapill", "12", "not-a-number", "2026-05-01T10:00:00Z"),
+		read("mangapill", "9100001", "1", "2026-05-01T10:00:00Z"),
+		read("mangapill", "12", "4", "2026-05-01T10:00:00Z")))
+	if got.Applied != 1 || len(got.Errors) != 4 {
+		t.Fatalf("%+v, want 1 applied and 4 errors", got)
+	}
+	for k, want := range []struct {
+		index int
+		limit bool
+	}{{0, false}, {1, true}, {2, false}, {3, true}} {
+		er := got.Errors[k]
+		if er.Index != want.index || strings.HasPrefix(er.Error, "new_series_limit: ") != want.limit {
+			t.Fatalf("error %d: %+v, want index %d (limit refusal %v)", k, er, want.index, want.limit)
+		}
 	}
 }

@@ -55,13 +55,9 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 		in.Due, in.BehindBy = due.Due, due.BehindBy(now)
 		res.Due, res.BehindBy = in.Due, in.BehindBy
 	}
-	last := l.last
-	in.Urgent = due.Forced > 0 || LeftDue(last)
-	if dueErr == nil && s.Browser && !in.Urgent && in.Due > 0 && in.Due < WakeGateDue {
-		if in.Urgent, err = m.cfg.Store.HasNeverChecked(ctx, s.Name); err != nil {
-			return m.storeError(ctx, l, &res, err)
-		}
-	}
+	// Someone waits for a read (a Forced Poll, a new bookmark never read),
+	// or the last pass stopped with Series left due.
+	in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last)
 	state := State(in)
 	if skip, gated := stateSkip[state]; gated {
 		res.Skip = skip

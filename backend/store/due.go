@@ -32,6 +32,9 @@ type DueStats struct {
 	Due     int
 	AtLeast bool
 	Forced  int // of which a Forced Poll is pending (always exact)
+	// NeverChecked counts the due Series never read yet (new bookmarks),
+	// bounded like Due.
+	NeverChecked int
 	// OldestDueSince is when the longest-waiting due Series became due:
 	// created_at for a never-checked Series, the Forced Poll time for a
 	// forced one, latest_checked_at + Rest otherwise. Nil when nothing is
@@ -81,14 +84,14 @@ const dueSummarySQL = `
 // finds the oldest due time (exact).
 func (s *Store) DueSummary(ctx context.Context, site string, rest time.Duration, now time.Time) (DueStats, error) {
 	var d DueStats
-	var never, rested, extra int
+	var rested, extra int
 	err := s.pool.QueryRow(ctx, dueSummarySQL, site, now.Add(-rest), rest.Microseconds(), DueCountCap).
-		Scan(&never, &rested, &d.Forced, &extra, &d.OldestDueSince)
+		Scan(&d.NeverChecked, &rested, &d.Forced, &extra, &d.OldestDueSince)
 	if err != nil {
 		return DueStats{}, fmt.Errorf("store: due summary: %w", err)
 	}
-	d.Due = never + rested + extra
-	d.AtLeast = never >= DueCountCap || rested >= DueCountCap
+	d.Due = d.NeverChecked + rested + extra
+	d.AtLeast = d.NeverChecked >= DueCountCap || rested >= DueCountCap
 	return d, nil
 }
 

@@ -155,6 +155,9 @@ func TestDueSummaryBoundedCount(t *testing.T) {
 	if !sum.AtLeast || sum.Due != store.DueCountCap+2 || sum.Forced != 1 {
 		t.Fatalf("summary %+v, want at least %d (capped), 1 forced", sum, store.DueCountCap+2)
 	}
+	if sum.NeverChecked != 1 {
+		t.Fatalf("summary %+v, want 1 never checked (the new bookmark that opens the wake gate)", sum)
+	}
 	// The oldest rested Series was checked n seconds before the cutoff.
 	if want := time.Duration(n) * time.Second; sum.BehindBy(now) != want {
 		t.Fatalf("behind by %v, want %v", sum.BehindBy(now), want)
