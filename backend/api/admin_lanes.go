@@ -58,13 +58,9 @@ func (s *Server) adminLaneView(ctx context.Context, now time.Time, site *sites.S
 		rt := s.Lanes.Runtime(site.Name)
 		in.Enabled, in.NoBrowser, in.BrowserDownUntil = rt.Enabled, rt.NoBrowser, rt.BrowserDownUntil
 	}
-	if site.Browser && !in.Urgent && due > 0 && due < lanes.WakeGateDue {
-		fresh, err := s.Store.HasNeverChecked(ctx, site.Name)
-		if err != nil {
-			return client.Lane{}, err
-		}
-		in.Urgent = fresh
-	}
+	// A never-checked Series (a new bookmark) opens the wake gate, as in
+	// the pass; the snapshot already knows it.
+	in.Urgent = in.Urgent || snap.NeverChecked
 	l := client.Lane{
 		Site:          site.Name,
 		Browser:       site.Browser,

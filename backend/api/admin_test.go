@@ -222,3 +222,31 @@ func TestAdminWithoutSites(t *testing.T) {
 		t.Errorf("passes with no registry = %v, want 404", err)
 	}
 }
+
+// A new bookmark (a Series never checked) opens a browser Lane's wake
+// gate, as in the pass: kagane, asleep with two routine due Series, shows
+// running once a never-checked Series joins them.
+func TestAdminNewBookmarkWakesAsleepLane(t *testing.T) {
+	t.Parallel()
+	f := admintest.Start(t)
+	if got := adminLaneState(t, f, "kagane"); got != client.StateAsleep {
+		t.Fatalf("kagane before the bookmark: %q, want asleep", got)
+	}
+	if _, err := f.Store.EnsureSeries(context.Background(), "kagane", "new-one", "https://kagane.org/series/new-one"); err != nil {
+		t.Fatal(err)
+	}
+	if got := adminLaneState(t, f, "kagane"); got != client.StateRunning {
+		t.Errorf("kagane with a never-checked Series: %q, want running", got)
+	}
+}
+
+func adminLaneState(t *testing.T, f *admintest.Fixture, site string) string {
+	t.Helper()
+	for _, l := range adminGet[client.LanesResponse](t, f, "/api/admin/lanes").Lanes {
+		if l.Site == site {
+			return l.State
+		}
+	}
+	t.Fatalf("no Lane %s", site)
+	return ""
+}

@@ -33,10 +33,13 @@ type AdminLaneSnapshot struct {
 	// Rest for a forced one, latest_checked_at + Rest otherwise. Nil when
 	// nothing is due.
 	OldestDueSince *time.Time
-	PausedUntil    *time.Time
-	PauseReason    string
-	RefuseUntil    *time.Time
-	LastPass       *Pass // the newest poll_passes row (its ID is not read here)
+	// NeverChecked: the Site has a Series never checked (a new bookmark),
+	// which opens a browser Lane's wake gate.
+	NeverChecked bool
+	PausedUntil  *time.Time
+	PauseReason  string
+	RefuseUntil  *time.Time
+	LastPass     *Pass // the newest poll_passes row (its ID is not read here)
 }
 
 const adminPassColumns = `site, started_at, finished_at, due, checked, ok, new, not_found,
@@ -102,6 +105,7 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 			return nil, fmt.Errorf("store: admin lanes: %w", err)
 		}
 		snap.OldestDueSince = earliest(earliest(sinceNew, sinceRest), sinceForce)
+		snap.NeverChecked = sinceNew != nil
 		if pSite != nil {
 			snap.LastPass = &Pass{
 				Site: *pSite, StartedAt: *pStart, FinishedAt: *pFinish, Due: *pDue, Checked: *pChecked,

@@ -154,14 +154,3 @@ func (s *Store) LaneHolders(ctx context.Context) (map[string]Holder, error) {
 	}
 	return out, nil
 }
-
-// HasNeverChecked reports whether the Site has a Series never checked (a
-// new bookmark not yet read); one probe of series_unchecked_idx.
-func (s *Store) HasNeverChecked(ctx context.Context, site string) (bool, error) {
-	var ok bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL)`, site).Scan(&ok)
-	if err != nil {
-		return false, fmt.Errorf("store: never checked: %w", err)
-	}
-	return ok, nil
-}
