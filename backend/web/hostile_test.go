@@ -107,3 +107,32 @@ func TestLoginLinkRefusesExpiredRevokedAndGuessed(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryStringsAreNotMarkup: the library's ?q= and ?site= and the
+// failing page's query (echoed into its forms' back field) come from a
+// link anyone can send; they are shown as text only.
+func TestQueryStringsAreNotMarkup(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	evil := `"><script>alert(1)</script><a href="javascript:alert(2)">`
+	reader := f.login(t, f.readerToken)
+	owner := f.login(t, f.ownerToken)
+	pages := []answer{
+		f.get(t, reader, "/?q="+url.QueryEscape(evil)),
+		f.get(t, reader, "/?site="+url.QueryEscape(evil)),
+		f.get(t, owner, "/admin/failing?site=comix&x="+url.QueryEscape(evil)),
+		f.get(t, owner, "/admin/failing?site="+url.QueryEscape(evil)),
+	}
+	for i, a := range pages {
+		low := strings.ToLower(a.body)
+		if strings.Contains(low, "<script>alert") || strings.Contains(low, `href="javascript:`) {
+			t.Errorf("page %d (%d) carries the query as markup", i, a.code)
+		}
+	}
+	if !strings.Contains(pages[0].body, "&#34;&gt;&lt;script&gt;") {
+		t.Error("the library's text filter is not shown back as text")
+	}
+	if !strings.Contains(pages[2].body, `name="back" value="/admin/failing?site=comix&amp;x=`) {
+		t.Error("the failing page's back field lost its query")
+	}
+}
