@@ -136,3 +136,24 @@ func TestQueryStringsAreNotMarkup(t *testing.T) {
 		t.Error("the failing page's back field lost its query")
 	}
 }
+
+// TestForgedSessionCookieOpensNothing: a made-up, oversized or plain
+// session-hash cookie opens no page, no cover and no API route.
+func TestForgedSessionCookieOpensNothing(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	u, _ := url.Parse(f.srv.URL)
+	for _, v := range []string{"x", strings.Repeat("A", 43), strings.Repeat("A", 5000), "%00'--"} {
+		c := f.client(t)
+		c.Jar.SetCookies(u, []*http.Cookie{{Name: "mb_session", Value: v, Path: "/"}})
+		if a := f.get(t, c, "/"); strings.Contains(a.body, "Your library") || !strings.Contains(a.body, `action="/login"`) {
+			t.Errorf("cookie %.20q opened the library: %d", v, a.code)
+		}
+		if a := f.get(t, c, "/admin"); a.code != http.StatusSeeOther {
+			t.Errorf("cookie %.20q on /admin: %d", v, a.code)
+		}
+		if a := f.get(t, c, "/covers/mangapill/2"); a.code != http.StatusUnauthorized {
+			t.Errorf("cookie %.20q on a cover: %d", v, a.code)
+		}
+	}
+}
