@@ -70,15 +70,6 @@ func (s *Store) DeleteSession(ctx context.Context, idHash []byte) error {
 	return nil
 }
 
-// DeleteTokenSessions ends every session resting on the token (called when
-// the token is revoked; the lookup already refuses them).
-func (s *Store) DeleteTokenSessions(ctx context.Context, tokenID int64) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM web_sessions WHERE token_id = $1`, tokenID); err != nil {
-		return fmt.Errorf("store: delete token sessions: %w", err)
-	}
-	return nil
-}
-
 // PurgeSessions deletes the sessions and login links that ended before now.
 func (s *Store) PurgeSessions(ctx context.Context, now time.Time) (int64, error) {
 	tag, err := s.pool.Exec(ctx, `

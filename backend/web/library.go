@@ -55,9 +55,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	now := h.Now()
 	lv.Items = make([]libraryItem, 0, len(list))
 	for _, it := range list {
-		if !seen[it.Site] {
-			seen[it.Site] = true
-		}
+		seen[it.Site] = true
 		if it.New {
 			lv.NewCount++
 		}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -127,7 +128,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request, name string, fi
 
 func (h *Handler) errorPage(w http.ResponseWriter, r *http.Request, status int, title, msg string) {
 	v := viewerFrom(r.Context())
-	h.render(w, r, status, "error", page{Title: title, Message: msg, V: v, Admin: v != nil && v.Owner && len(r.URL.Path) >= 6 && r.URL.Path[:6] == "/admin"})
+	h.render(w, r, status, "error", page{Title: title, Message: msg, V: v, Admin: v != nil && v.Owner && strings.HasPrefix(r.URL.Path, "/admin")})
 }
 
 func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error) {

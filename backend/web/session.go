@@ -204,7 +204,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 }
 
 // loginOnce consumes a one-time login link (`make demo` prints one) and
-// starts a session for its token: 303 to /admin for the Owner, / otherwise.
+// starts a session for its token: 303 to / (docs/api.md).
 func (h *Handler) loginOnce(w http.ResponseWriter, r *http.Request) {
 	tokenID, err := h.Store.ConsumeLoginLink(r.Context(), store.SessionHash(r.PathValue("code")), h.Now())
 	if errors.Is(err, store.ErrNotFound) {
