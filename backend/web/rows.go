@@ -8,7 +8,7 @@ import (
 )
 
 // failRowsHTML writes the failing worklist's table rows, with the same
-// checked escaping as itemsHTML and for the same reason: html/template's
+// checked escaping as writeItems and for the same reason: html/template's
 // reflective escapers made a 200-row page six times its JSON endpoint.
 func failRowsHTML(rows []store.AdminFailing, csrf, back string) template.HTML {
 	if len(rows) == 0 {
