@@ -237,6 +237,9 @@ func TestExportRoundTrips(t *testing.T) {
 	if code, _, raw := e.post(a, "text/csv", []byte(csv)); code != http.StatusAccepted {
 		t.Fatalf("seed: %d %s", code, raw)
 	}
+	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE bookmarks SET notify_mode = 'off' WHERE series_id = '2'`); err != nil {
+		t.Fatal(err)
+	}
 	exportOf := func(tok, format string) []byte {
 		code, hdr, body := e.doH(tok, "GET", "/api/export?format="+format, "", nil)
 		if code != http.StatusOK {
@@ -266,7 +269,7 @@ func TestExportRoundTrips(t *testing.T) {
 		t.Fatalf("import the export: %d %+v %s", code, j, raw)
 	}
 	want, got := rows(exported), rows(exportOf(b, "json"))
-	if strings.Count(want, `"site"`) != 3 || want != got {
+	if strings.Count(want, `"site"`) != 3 || strings.Count(want, `"notify_mode":"off"`) != 1 || want != got {
 		t.Fatalf("round trip:\n%v\n%v", want, got)
 	}
 	if code, j, raw := e.post(c, "text/csv", exportOf(a, "csv")); code != http.StatusAccepted || j.Added != 3 || j.ProgressApplied != 2 {

@@ -11,7 +11,8 @@ import (
 
 // DecodeCSV reads a CSV import: a header row naming a "url" column, and
 // optionally "progress" and "read_at" (this server's own CSV export, with
-// "progress_number" and "progress_read_at", reads the same). read_at is
+// "progress_number", "progress_read_at" and "notify_mode", reads the
+// same). read_at is
 // RFC 3339 or a date (2006-01-02).
 func DecodeCSV(r io.Reader) (*Parsed, error) {
 	cr := csv.NewReader(r)
@@ -36,6 +37,7 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 		return nil, errorf(ErrUnreadable, "the CSV's first row names no \"url\" column (it names %s)", strings.Join(head, ", "))
 	}
 	progCol, readCol := pick(col, "progress", "progress_number"), pick(col, "read_at", "progress_read_at")
+	modeCol := pick(col, "notify_mode")
 	p := &Parsed{Kind: KindCSV}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -59,6 +61,12 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 				}
 				it.ReadAt = &t
 			}
+		}
+		if mode := field(rec, modeCol); reason == "" && mode != "" {
+			if mode != "each" && mode != "off" && mode != "pile" {
+				reason = fmt.Sprintf("notify_mode %q is not each, off or pile", mode)
+			}
+			it.NotifyMode = mode
 		}
 		if reason != "" {
 			err = p.skip(label, reason)

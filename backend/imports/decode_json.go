@@ -83,6 +83,10 @@ func fromExport(body jsonBody) (*Parsed, error) {
 			label = fmt.Sprintf("bookmark %d", i+1)
 		}
 		it, reason := rowItem(label, b.URL, deref(b.ProgressNumber), b.ProgressReadAt)
+		if reason == "" && b.NotifyMode != "" && b.NotifyMode != "each" && b.NotifyMode != "off" && b.NotifyMode != "pile" {
+			reason = fmt.Sprintf("notify_mode %q is not each, off or pile", b.NotifyMode)
+		}
+		it.NotifyMode = b.NotifyMode
 		var err error
 		if reason != "" {
 			err = p.skip(label, reason)

@@ -16,7 +16,6 @@ const ExportVersion = 1
 
 // ExportRow is one bookmark in the export. A field the server does not know
 // (no Latest Chapter yet, no Progress) is null in JSON and empty in CSV.
-// notify_mode joins it when the Reader notices' per-bookmark mode lands.
 type ExportRow struct {
 	Site           string     `json:"site"`
 	SeriesID       string     `json:"series_id"`
@@ -26,6 +25,7 @@ type ExportRow struct {
 	LatestSeenAt   *time.Time `json:"latest_seen_at"`
 	ProgressNumber *string    `json:"progress_number"`
 	ProgressReadAt *time.Time `json:"progress_read_at"`
+	NotifyMode     string     `json:"notify_mode"`
 	AddedAt        time.Time  `json:"added_at"`
 }
 
@@ -37,7 +37,7 @@ type Export struct {
 
 // ExportColumns are the CSV export's columns, in order (the JSON's names).
 var ExportColumns = []string{"site", "series_id", "title", "url", "latest_number", "latest_seen_at",
-	"progress_number", "progress_read_at", "added_at"}
+	"progress_number", "progress_read_at", "notify_mode", "added_at"}
 
 // ExportOf reads every bookmark of a Reader, oldest first.
 func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, error) {
@@ -45,10 +45,15 @@ func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, err
 	if err != nil {
 		return Export{}, fmt.Errorf("imports: export: %w", err)
 	}
+	modes, err := st.NotifyModes(ctx, readerID)
+	if err != nil {
+		return Export{}, fmt.Errorf("imports: export: %w", err)
+	}
 	out := Export{Version: ExportVersion, Bookmarks: make([]ExportRow, 0, len(list))}
 	for i := len(list) - 1; i >= 0; i-- { // ListBookmarks is newest first
 		b := list[i]
-		row := ExportRow{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, AddedAt: b.CreatedAt.UTC()}
+		row := ExportRow{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, AddedAt: b.CreatedAt.UTC(),
+			NotifyMode: modes[[2]string{b.Site, b.SeriesID}]}
 		if b.LatestNumber != "" {
 			n := b.LatestNumber
 			row.LatestNumber, row.LatestSeenAt = &n, utcPtr(b.LatestSeenAt)
@@ -88,7 +93,7 @@ func WriteCSV(w io.Writer, e Export) error {
 	}
 	for _, b := range e.Bookmarks {
 		rec := []string{b.Site, b.SeriesID, csvSafe(b.Title), b.URL, deref(b.LatestNumber), timeText(b.LatestSeenAt),
-			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.AddedAt.Format(time.RFC3339Nano)}
+			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.NotifyMode, b.AddedAt.Format(time.RFC3339Nano)}
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("imports: write csv: %w", err)
 		}

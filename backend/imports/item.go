@@ -39,6 +39,8 @@ type Item struct {
 	URL    string     // a Series or chapter URL
 	Number string     // Progress to apply, normalised ("" for none)
 	ReadAt *time.Time // when Number was read (nil: the import's time)
+	// NotifyMode is a new bookmark's notice mode ("" for the default).
+	NotifyMode string
 }
 
 // Parsed is a decoded file: the items to resolve and what the decoder

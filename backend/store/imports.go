@@ -35,7 +35,10 @@ type ImportEntry struct {
 	URL      string     `json:"url"`              // the canonical Series URL
 	Number   string     `json:"number,omitempty"` // Progress to apply ("" for none)
 	ReadAt   *time.Time `json:"read_at,omitempty"`
-	State    string     `json:"state"`
+	// NotifyMode is the notice mode a new bookmark gets ("each", "off",
+	// "pile"; "" keeps the default), from this server's own export.
+	NotifyMode string `json:"notify_mode,omitempty"`
+	State      string `json:"state"`
 }
 
 // ImportProblem is one item an import could not bring in, with the reason
@@ -254,6 +257,12 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 			for i, a := range adm {
 				out[i] = ImportResult{Created: a.Created, Refused: a.Refused}
 				e := entries[i]
+				if a.Created && validNotifyMode(e.NotifyMode) {
+					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET notify_mode = $4
+						WHERE reader_id = $1 AND site = $2 AND series_id = $3`, readerID, e.Site, e.SeriesID, e.NotifyMode); err != nil {
+						return err
+					}
+				}
 				if a.Refused != nil || e.Number == "" || e.ReadAt == nil {
 					continue
 				}
@@ -279,6 +288,30 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 	}
 	if err != nil {
 		return nil, fmt.Errorf("store: import bookmarks: %w", err)
+	}
+	return out, nil
+}
+
+func validNotifyMode(m string) bool { return m == "each" || m == "off" || m == "pile" }
+
+// NotifyModes returns the notice mode of each of a Reader's bookmarks,
+// keyed by site and series id.
+func (s *Store) NotifyModes(ctx context.Context, readerID int64) (map[[2]string]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT site, series_id, notify_mode FROM bookmarks WHERE reader_id = $1`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
+	}
+	defer rows.Close()
+	out := map[[2]string]string{}
+	for rows.Next() {
+		var site, id, mode string
+		if err := rows.Scan(&site, &id, &mode); err != nil {
+			return nil, fmt.Errorf("store: notify modes: %w", err)
+		}
+		out[[2]string{site, id}] = mode
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
 	}
 	return out, nil
 }
