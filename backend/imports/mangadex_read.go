@@ -38,6 +38,7 @@ func (s *Service) readList(ctx context.Context, j *store.ImportJob) error {
 		}
 	}
 	pl := MakePlan(p, s.cfg.Sites)
+	stampReads(pl.Entries, s.cfg.Now())
 	j.Total, j.Already, j.Entries, j.Unsupported = pl.Total, pl.Duplicates, pl.Entries, pl.Unsupported
 	return nil
 }

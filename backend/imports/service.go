@@ -72,6 +72,7 @@ func New(cfg Config) (*Service, error) {
 func (s *Service) Submit(ctx context.Context, readerID int64, p *Parsed) (store.ImportJob, error) {
 	pl := MakePlan(p, s.cfg.Sites)
 	now := s.cfg.Now()
+	stampReads(pl.Entries, now)
 	j := store.ImportJob{ReaderID: readerID, Kind: pl.Kind, State: store.ImportRunning, Source: pl.Source,
 		Total: pl.Total, Already: pl.Duplicates, Entries: pl.Entries, Unsupported: pl.Unsupported, CreatedAt: now}
 	// Held by this process while it applies; taken back by the loop after
@@ -91,6 +92,16 @@ func (s *Service) Submit(ctx context.Context, readerID int64, p *Parsed) (store.
 		return j, err
 	}
 	return j, nil
+}
+
+// stampReads gives Progress without a read time the import's time.
+func stampReads(entries []store.ImportEntry, now time.Time) {
+	for i := range entries {
+		if entries[i].Number != "" && entries[i].ReadAt == nil {
+			t := now.UTC()
+			entries[i].ReadAt = &t
+		}
+	}
 }
 
 // apply admits a job's pending entries, updates its counts and state, and
@@ -203,7 +214,7 @@ func (s *Service) Start() {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.Lease)
 			if err := s.RunOnce(ctx); err != nil {
-				s.cfg.Log.Warn("imports: resume failed", "err", err)
+				s.cfg.Log.Warn("resume failed", "err", err)
 			}
 			cancel()
 			select {

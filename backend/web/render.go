@@ -65,6 +65,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Adm          *adminView
+	Imp          *importView
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,

@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -39,6 +40,7 @@ type Deps struct {
 	DiscordLogin   bool              // show the Discord button
 	Log            *slog.Logger
 	Now            func() time.Time
+	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
 // Handler serves every page; mount it with api.Server.MountWeb.
@@ -73,6 +75,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.importRoutes()
 	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
 	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

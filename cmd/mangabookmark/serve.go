@@ -157,7 +157,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	imp, err := newImports(st, reg, plain, log.With("component", "imports"))
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
+		Imports: imp,
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
@@ -174,7 +179,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"), Imports: imp,
 	})
 	srv.MountWeb(pages)
 	if o, ok := oauth.(*auth.OAuth); ok {
@@ -183,8 +188,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	return &app{
 		sites:   reg,
 		handler: srv,
-		start:   mgr.Start,
+		start: func(ctx context.Context) {
+			mgr.Start(ctx)
+			imp.Start()
+		},
 		stop: func() {
+			imp.Stop()
 			mgr.Stop()
 			if bro != nil {
 				_ = bro.Close()
