@@ -11,8 +11,9 @@ import (
 // "data":CustomList}) whose CustomList carries the list's name, visibility
 // and version as attributes and its manga (and owner) as relationships
 // ({"id","type":"manga"|"user"}). The shape follows MangaDex's OpenAPI
-// document (the CustomList schemas); MangaDexListID names the lists the
-// simulator serves.
+// document (api.yaml, the CustomList and CustomListResponse schemas, as
+// published at api.mangadex.org/docs; last checked 2026-12-01).
+// MangaDexListID names the lists the simulator serves.
 
 // listSalt keeps list ids apart from every Series id.
 const listSalt = 7
