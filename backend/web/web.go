@@ -80,8 +80,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
-	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
-	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.handle("GET /web/{file}", serveStatic)
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})
