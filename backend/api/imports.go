@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/imports"
@@ -42,17 +41,6 @@ func ImportJSON(j store.ImportJob) client.Import {
 	return out
 }
 
-// ImportStatus is the status an import's decode error is answered with.
-func ImportStatus(err error) int {
-	switch {
-	case errors.Is(err, imports.ErrTooLarge):
-		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, imports.ErrUnsupportedType):
-		return http.StatusUnsupportedMediaType
-	}
-	return http.StatusBadRequest
-}
-
 // postImport decodes the whole body before anything is written: a file that
 // cannot be read is 400/413 with the reason and leaves nothing behind.
 func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
@@ -73,7 +61,7 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 	}
 	parsed, err := imports.Decode(r.Header.Get("Content-Type"), body, s.Sites)
 	if err != nil {
-		writeError(w, ImportStatus(err), err.Error())
+		writeError(w, imports.Status(err), err.Error())
 		return
 	}
 	job, err := s.Imports.Submit(r.Context(), id.ReaderID, parsed)
@@ -136,20 +124,5 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "export", err)
 		return
 	}
-	WriteExport(w, exp, format)
-}
-
-// WriteExport answers an export as a download in format ("json" or "csv").
-func WriteExport(w http.ResponseWriter, exp imports.Export, format string) {
-	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "private, no-store")
-	h.Set("Content-Disposition", `attachment; filename="mangabookmark-export.`+format+`"`)
-	if strings.EqualFold(format, "csv") {
-		h.Set("Content-Type", "text/csv; charset=utf-8")
-		_ = imports.WriteCSV(w, exp)
-		return
-	}
-	h.Set("Content-Type", "application/json")
-	_ = imports.WriteJSON(w, exp)
+	imports.ServeExport(w, exp, format)
 }

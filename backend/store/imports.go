@@ -248,7 +248,7 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 	var err error
 	for attempt := 0; attempt < 3; attempt++ {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-			adm, err := s.admitBookmarks(ctx, tx, readerID, wants)
+			adm, err := s.admitBookmarks(ctx, tx, readerID, addedByReader, wants)
 			if err != nil {
 				return err
 			}
@@ -275,7 +275,8 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 			br := tx.SendBatch(ctx, b)
 			for _, i := range queued {
 				var have bool
-				if err := br.QueryRow().Scan(&have, &out[i].Moved); err != nil {
+				var past *string // the Latest Chapter a read far past it is held to: not moved
+				if err := br.QueryRow().Scan(&have, &out[i].Moved, &past); err != nil {
 					_ = br.Close()
 					return err
 				}

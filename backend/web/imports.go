@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/store"
 )
@@ -42,7 +41,7 @@ func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	p, err := imports.FromLines(r.PostFormValue("urls"))
 	if err != nil {
-		h.errorPage(w, r, api.ImportStatus(err), "Nothing to add", err.Error())
+		h.errorPage(w, r, imports.Status(err), "Nothing to add", err.Error())
 		return
 	}
 	job, ok := h.submit(w, r, v.ReaderID, p)
@@ -109,7 +108,7 @@ func (h *Handler) postImport(w http.ResponseWriter, r *http.Request) {
 			h.errorPage(w, r, http.StatusRequestEntityTooLarge, "That file cannot be imported", "The upload is larger than 32 MiB, the most one import may send; split it.")
 			return
 		}
-		h.errorPage(w, r, api.ImportStatus(err), "That file cannot be imported", lastLine(err))
+		h.errorPage(w, r, imports.Status(err), "That file cannot be imported", lastLine(err))
 		return
 	}
 	job, ok := h.submit(w, r, v.ReaderID, p)
@@ -210,6 +209,6 @@ func (h *Handler) export(format string) http.HandlerFunc {
 			h.unavailable(w, r, err)
 			return
 		}
-		api.WriteExport(w, exp, format)
+		imports.ServeExport(w, exp, format)
 	}
 }
