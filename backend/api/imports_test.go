@@ -403,3 +403,30 @@ func TestImportOverTheBookmarkCap(t *testing.T) {
 		t.Errorf("reason %q", j.Unsupported[0].Reason)
 	}
 }
+
+// An imported bookmark is added at the import, never at a time the file
+// gives: the Reader notices owe a New Chapter only for a Chapter Event
+// newer than the bookmark, so chapters out before the import owe nothing.
+func TestImportedBookmarkIsAddedAtTheImport(t *testing.T) {
+	t.Parallel()
+	e := newImportEnv(t)
+	tok := e.token("300000000000000011")
+	before := time.Now().Add(-time.Minute) // the database's clock, on this machine
+	doc := `{"version":1,"bookmarks":[{"site":"mangapill","series_id":"2","title":"","url":"https://mangapill.com/manga/2",` +
+		`"latest_number":"9","latest_seen_at":"2020-01-01T00:00:00Z","progress_number":"3","progress_read_at":"2020-01-01T00:00:00Z",` +
+		`"notify_mode":"each","added_at":"2020-01-01T00:00:00Z"}]}`
+	if code, j, raw := e.post(tok, "application/json", []byte(doc)); code != http.StatusAccepted || j.Added != 1 {
+		t.Fatalf("%d %+v %s", code, j, raw)
+	}
+	code, body := e.do(tok, "GET", "/api/export", "")
+	var exp imports.Export
+	if err := json.Unmarshal(body, &exp); code != http.StatusOK || err != nil || len(exp.Bookmarks) != 1 {
+		t.Fatalf("%d %s %v", code, body, err)
+	}
+	if b := exp.Bookmarks[0]; b.AddedAt.Before(before) {
+		t.Errorf("added_at %v is before the import (%v): the file's time was taken", b.AddedAt, before)
+	}
+	if b := exp.Bookmarks[0]; b.LatestNumber != nil {
+		t.Errorf("the file's Latest Chapter was taken as a Series fact: %v", *b.LatestNumber)
+	}
+}
