@@ -327,6 +327,7 @@ func TestImportRefusesHostileBodies(t *testing.T) {
 		{"zip bomb", "application/gzip", bombBody, 413, "256 MiB"},
 		{"absurd length", "application/octet-stream", gzipOf([]byte{0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f}), 413, "MiB"},
 		{"a million rows", "text/csv", million.Bytes(), 413, "more than 10000 Series"},
+		{"binary junk as CSV", "text/csv", []byte("url\n\xff\xfe\x00\x01junk\n"), 400, "not UTF-8 text"},
 		{"no url column", "text/csv", []byte("name\nx\n"), 400, `"url" column`},
 		{"bad csv", "text/csv", []byte("url\n\"unterminated\n"), 400, "line"},
 		{"not json", "application/json", []byte("{"), 400, "not valid JSON"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"mime"
 	"strings"
+	"unicode/utf8"
 
 	"mangabookmark/backend/sites"
 )
@@ -25,6 +26,9 @@ func Decode(contentType string, body []byte, reg *sites.Registry) (*Parsed, erro
 	case "application/json":
 		return DecodeJSON(bytes.NewReader(body))
 	case "text/csv":
+		if !utf8.Valid(body) {
+			return nil, errorf(ErrUnreadable, "the CSV is not UTF-8 text (is it a binary file? a .tachibk backup goes as application/octet-stream)")
+		}
 		return DecodeCSV(bytes.NewReader(body))
 	case "application/octet-stream", "application/gzip", "application/x-gzip":
 		return DecodeTachibk(bytes.NewReader(body), reg)
