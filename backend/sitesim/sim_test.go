@@ -29,8 +29,7 @@ func pagePaths(site, id string) []string {
 	case Kagane:
 		return []string{"/series/" + id, "/api/v2/series/" + id}
 	case Comix:
-		hid, _, _ := strings.Cut(id, "-")
-		return []string{"/title/" + id, "/api/v2/manga/" + hid + "/chapters"}
+		return []string{"/title/" + id}
 	case Natomanga:
 		return []string{"/manga/" + id, "/api/manga/" + id + "/chapters"}
 	}
