@@ -43,6 +43,16 @@ func TestServesRealShapes(t *testing.T) {
 		}
 	}
 
+	// WeebCentral: a Series that does not exist answers 307 to /404, and
+	// /404 answers 200.
+	wc = sim.Handler(WeebCentral)
+	if rec := get(t, wc, "/series/01J76XYCERXE60T7FKXVCCAQ0Z/full-chapter-list", nil); rec.Code != http.StatusTemporaryRedirect || rec.Header().Get("Location") != "/404" {
+		t.Errorf("weebcentral unknown Series: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if rec := get(t, wc, "/404", nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "404") {
+		t.Errorf("weebcentral /404: %d", rec.Code)
+	}
+
 	// Comix: the page's cache holds the bare camelCase detail with the
 	// Site's Latest Chapter aggregate, as the 2026-10-06 capture does; the
 	// retired chapter API answers 404; a WAF Series goes to /@waf/.
