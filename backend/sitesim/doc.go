@@ -13,8 +13,7 @@
 // answered without the language filter (other languages numbered ahead),
 // licensed titles whose English chapters are all external links with no
 // pages, null chapter titles, manga titled only in ja-ro or in altTitles;
-// a MangaPill header with its own h1; Kagane details without series_books
-// (the books then come from /api/v2/series/{id}/books/list); Natomanga
+// a MangaPill header with its own h1; Natomanga
 // chapter rows whose number is only in chapter_slug or disagrees with
 // chapter_num.
 //
