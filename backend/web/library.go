@@ -92,11 +92,11 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	}
 	p := page{Title: "Library", V: v, Lib: lv}
 	h.stream(w, r, "library", func(b *bufio.Writer) error {
-		if err := tmpl.ExecuteTemplate(b, "library_top", p); err != nil {
+		if err := executeParts(b, "library", p, "top", "content"); err != nil {
 			return err
 		}
 		writeItems(b, lv.Items, v.CSRF)
-		return tmpl.ExecuteTemplate(b, "library_bottom", p)
+		return executeParts(b, "library", p, "content_end", "bottom")
 	})
 }
 
