@@ -60,9 +60,9 @@ type crashEnv struct {
 	before  int // page targets before the Browser's first tab
 }
 
-func newCrashEnv(t *testing.T) *crashEnv {
+func newCrashEnv(t *testing.T, flags ...string) *crashEnv {
 	t.Helper()
-	e := &crashEnv{chrome: chromiumtest.Launch(t), waiting: make(chan struct{}, 1), log: &countingHandler{n: map[string]int{}}}
+	e := &crashEnv{chrome: chromiumtest.Launch(t, flags...), waiting: make(chan struct{}, 1), log: &countingHandler{n: map[string]int{}}}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		switch r.URL.Path {
@@ -70,6 +70,11 @@ func newCrashEnv(t *testing.T) *crashEnv {
 			w.WriteHeader(http.StatusForbidden)
 			fmt.Fprint(w, `<html><head><title>Just a moment...</title></head><body>`+
 				`<script>fetch("/running")</script></body></html>`)
+			return
+		case "/hog": // a page that allocates until its renderer dies
+			fmt.Fprint(w, `<html><head><title>Series</title></head><body><script>`+
+				`const keep = []; for (;;) keep.push(new Array(1 << 20).fill(keep.length));`+
+				`</script></body></html>`)
 			return
 		case "/running": // the challenge page runs in its own renderer now
 			select {
@@ -180,4 +185,18 @@ func TestTabCrashBetweenReadsIsReplaced(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	e.wantRead(t, "the read after a crash between reads")
+}
+
+// A hostile page that allocates until its renderer runs out of memory
+// crashes its own tab; the read is that page's unfetchable and the next
+// read goes on through a fresh tab. (The renderer's heap is capped small
+// so the crash comes in a moment.)
+func TestPageExhaustingItsRendererIsUnfetchable(t *testing.T) {
+	t.Parallel()
+	e := newCrashEnv(t, chromiumtest.SmallPageHeap)
+	_, err := e.fetch("/hog")
+	if !errors.Is(err, sites.ErrPageCrashed) || sites.ClassifyError(err) != sites.Unfetchable {
+		t.Fatalf("Fetch of a page exhausting its renderer: %v (%s), want sites.ErrPageCrashed (unfetchable)", err, sites.ClassifyError(err))
+	}
+	e.wantRead(t, "the read after the page crashed its tab")
 }
