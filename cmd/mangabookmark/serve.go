@@ -148,6 +148,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Sites:   reg,
 		Plain:   plain,
 		Browser: browserRoute,
+		Version: version,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
 		Notices: notices,
@@ -214,10 +215,10 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 }
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
-// plain Sites through; its User-Agent names this build's version.
+// plain Sites through; its User-Agent names this build's version (the
+// link flag -X main.version).
 func newPlainRoute() (sites.Fetcher, error) {
-	sites.Version = version
-	p, err := sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{Version: version})
 	if err != nil {
 		return nil, err
 	}
