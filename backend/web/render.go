@@ -21,6 +21,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Adm          *adminView
+	Welcome      *welcomeView
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,
@@ -94,7 +95,7 @@ func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error)
 }
 
 func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.DiscordLogin})
+	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.OAuth != nil})
 }
 
 // pathEscape escapes one path segment.
