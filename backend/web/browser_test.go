@@ -85,9 +85,9 @@ func TestBrowserReaderLibrary(t *testing.T) {
 		t.Fatalf("first item is not the New Chapter: %s", first.MustHTML())
 	}
 	// The cover loaded through the session cookie (a failed image has no
-	// size). Wait for the image to finish, loaded or not: under load it may
-	// still be in flight when the page's load event has fired.
-	p.MustWait(`() => { const i = document.querySelector('li.item img.cover'); return i !== null && i.complete }`)
+	// size). A lazy image does not hold the load event, so wait until the
+	// browser has finished with it (loaded or failed) before asking.
+	p.MustWait(`() => { const i = document.querySelector('li.item img.cover'); return !!i && i.complete }`)
 	if w := p.MustEval(`() => document.querySelector('li.item img.cover').naturalWidth`).Int(); w == 0 {
 		t.Fatal("the cover did not load with the session")
 	}

@@ -30,11 +30,13 @@ var twins = template.Must(template.New("").Funcs(template.FuncMap{
 {{if .LatestNumber}}<p class="chapter">Latest: <a href="{{site .LatestURL}}" rel="noreferrer noopener">Chapter {{.LatestNumber}}{{if .LatestTitle}}: {{.LatestTitle}}{{end}}</a></p>
 {{end}}{{if .ProgressNumber}}<p class="meta">Read up to chapter {{.ProgressNumber}}</p>
 {{else}}<p class="meta">Nothing read yet</p>
+{{end}}{{if .AddedByRead}}<p><span class="badge read">added from a read</span> <span class="muted small">not added by you: remove it if you did not read it</span></p>
 {{end}}{{if .Checking}}<p><span class="badge checking">checking…</span> <span class="muted small">its Lane has not read this Series yet</span></p>
 {{end}}{{if .Failing}}<p class="failing">The Site could not be read since {{.Failing}}.</p>
 {{end}}<div class="actions">
 {{if .CanMark}}<form method="post" action="{{.ActionPath}}/read"><input type="hidden" name="csrf" value="{{$csrf}}"><button type="submit" aria-label="Mark read: {{.Title}}, up to chapter {{.LatestNumber}}">Mark read</button></form>
-{{end}}<form method="post" action="{{.ActionPath}}/remove"><input type="hidden" name="csrf" value="{{$csrf}}"><button class="danger" type="submit" aria-label="Remove: {{.Title}}">Remove</button></form>
+{{end}}<form method="post" action="{{.ActionPath}}/progress"><input type="hidden" name="csrf" value="{{$csrf}}"><label class="small">Read up to <input name="number" inputmode="decimal" size="6" required value="{{.ProgressNumber}}"></label><button type="submit" aria-label="Set progress: {{.Title}}">Set progress</button></form>
+<form method="post" action="{{.ActionPath}}/remove"><input type="hidden" name="csrf" value="{{$csrf}}"><button class="danger" type="submit" aria-label="Remove: {{.Title}}">Remove</button></form>
 </div>
 </div>
 </li>
@@ -137,7 +139,7 @@ func FuzzItemsMatchTemplate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, title, site, id, link, latest, latestTitle, progress, failing, appeared, csrf string, flags uint8) {
 		it := libraryItem{Site: site, SeriesID: id, Title: title, URL: link, LatestNumber: latest, LatestTitle: latestTitle,
 			LatestURL: link + "/" + latest, ProgressNumber: progress, Failing: failing, Appeared: appeared,
-			New: flags&1 != 0, Checking: flags&2 != 0, CanMark: flags&4 != 0,
+			New: flags&1 != 0, Checking: flags&2 != 0, CanMark: flags&4 != 0, AddedByRead: flags&16 != 0,
 			ActionPath: "/library/" + pathEscape(site) + "/" + pathEscape(id), SearchKey: strings.ToLower(title + " " + site),
 			Initial: strings.ToUpper(string([]rune(title + "?")[:1]))}
 		if flags&8 != 0 {

@@ -74,6 +74,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /logout", h.post(h.logout))
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
+	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
