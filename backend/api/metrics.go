@@ -89,10 +89,6 @@ type promLogger func(msg string, args ...any)
 
 func (l promLogger) Println(v ...any) { l("cannot gather /metrics", "error", fmt.Sprint(v...)) }
 
-// laneStates is every Lane state word, so each gets a series even at zero.
-var laneStates = []string{client.StateRunning, client.StateIdle, client.StatePaused, client.StateRefusing,
-	client.StateBrowserDown, client.StateNoBrowser, client.StateAsleep, client.StateDisabled}
-
 // laneCollector reads the Lanes at each scrape: whether the database
 // answered (mangabookmark_up) and, when it did, one gauge family per Lane
 // fact the admin API shows.
@@ -150,7 +146,7 @@ func (c *laneCollector) Collect(ch chan<- prometheus.Metric) {
 			last = float64(l.LastPass.FinishedAt.Unix())
 		}
 		gauge(c.last, last, l.Site)
-		for _, st := range laneStates {
+		for _, st := range client.States { // every state gets a series, even at zero
 			v := 0.0
 			if l.State == st {
 				v = 1

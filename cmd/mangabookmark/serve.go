@@ -171,7 +171,6 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
-		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
 		Metrics: metrics,
@@ -181,12 +180,9 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"),
 	})
 	srv.MountWeb(pages)
-	if o, ok := oauth.(*auth.OAuth); ok {
-		o.StartSession = pages.StartSession
-	}
 	return &app{
 		sites:   reg,
 		handler: srv,
@@ -202,6 +198,15 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			}
 		},
 	}, nil
+}
+
+// discordLogin is the Discord login for the pages: nil (an untyped nil,
+// not a nil *auth.OAuth in the interface) when it is off.
+func discordLogin(o *auth.OAuth) web.Discord {
+	if o == nil {
+		return nil
+	}
+	return o
 }
 
 // newRegistry builds the Site registry with SITE_ORIGINS applied; the

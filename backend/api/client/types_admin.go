@@ -1,8 +1,12 @@
 package client
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
-// Lane states, as the admin API reports them.
+// Lane states, as the admin API reports them (the words of
+// backend/lanes' State).
 const (
 	StateRunning     = "running"      // Series are due and the Lane is polling
 	StateIdle        = "idle"         // nothing is due
@@ -13,6 +17,18 @@ const (
 	StateAsleep      = "asleep"       // a browser Lane waiting for enough due work to wake Chrome
 	StateDisabled    = "disabled"     // the poll switch is off (or no Lanes run in this process)
 )
+
+// States is every Lane state, in the Lanes' order of precedence (what
+// stops a Lane outright first); /metrics gives each a series.
+var States = []string{StateDisabled, StatePaused, StateRefusing, StateNoBrowser,
+	StateBrowserDown, StateIdle, StateAsleep, StateRunning}
+
+// FaultStates are the states that need the Owner (red on the console and
+// the pages): the Site or the browser is failing the Lane, not a choice.
+var FaultStates = []string{StateRefusing, StateBrowserDown, StateNoBrowser}
+
+// IsFault says whether state is one of FaultStates.
+func IsFault(state string) bool { return slices.Contains(FaultStates, state) }
 
 // Outcomes lists the failure outcomes a failing Series can hold (the
 // outcomes that write a failure row, in backend/sites' order).
