@@ -5,8 +5,8 @@
 -- in a row, how many Series the last good read made due, how many times a
 -- listing overflowed (page 2 did not reach what the last look saw), and the
 -- keys of the entries the last good look saw, newest first (the overlap
--- mark). The listing never writes a Latest Chapter; it only sets a
--- Series' force_poll_at, as a Forced Poll does.
+-- mark). The listing never writes a Latest Chapter; it only moves a
+-- Series' check time back to the due cutoff.
 CREATE TABLE lane_listings (
     site         text        PRIMARY KEY,
     last_at      timestamptz,

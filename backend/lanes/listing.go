@@ -43,8 +43,10 @@ func (m *Manager) listingWait(l *lane, now time.Time) time.Duration {
 }
 
 // readListing reads the Site's listing when it is due, through the same
-// Gap as reads, and makes the Series it names due at once (never less due
-// than Rest makes them; the ordinary read path reads them). It reports
+// Gap as reads, and makes the Series it names due at once by moving their
+// check time back to the due cutoff (never less due than Rest makes them,
+// and behind every Series Rest made due first; the ordinary read path
+// reads them). It reports
 // whether the listing was refused, which counts toward the pass's refusal
 // backoff. A failed listing writes no failure row for any Series.
 func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (refused bool) {
@@ -86,7 +88,7 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 		return false
 	}
 	res.Listing = true
-	next, n, err := listing.Record(ctx, m.cfg.Store, *prev, r, m.clock.Now())
+	next, n, err := listing.Record(ctx, m.cfg.Store, *prev, r, m.clock.Now(), l.site.Rest)
 	if err != nil {
 		l.log.Error("cannot record the listing read", "error", err)
 		return r.Outcome == sites.Refused

@@ -53,12 +53,13 @@ func Read(fetch func(page int) sites.Listing, prev []string) Result {
 	return r
 }
 
-// Record stores what a listing read learnt: the hints (HintSeries, which
-// only ever makes a Series more due) and the listing state. A failed read
+// Record stores what a listing read learnt: the hints (HintSeries with the
+// due cutoff now - rest, which only ever makes a Series more due) and the
+// listing state. A failed read
 // hints nothing, keeps the last look's keys and counts a failure in a row;
 // it never writes a failure row for any Series. It returns the new state
 // and how many Series were made due.
-func Record(ctx context.Context, st *store.Store, prev store.ListingState, r Result, now time.Time) (store.ListingState, int, error) {
+func Record(ctx context.Context, st *store.Store, prev store.ListingState, r Result, now time.Time, rest time.Duration) (store.ListingState, int, error) {
 	next := prev
 	next.LastAt = &now
 	next.LastOutcome = string(r.Outcome)
@@ -69,7 +70,7 @@ func Record(ctx context.Context, st *store.Store, prev store.ListingState, r Res
 		}
 		return next, 0, nil
 	}
-	n, err := st.HintSeries(ctx, prev.Site, r.Look.Hints, now)
+	n, err := st.HintSeries(ctx, prev.Site, r.Look.Hints, now.Add(-rest))
 	if err != nil {
 		return prev, 0, fmt.Errorf("listing: %w", err)
 	}

@@ -31,7 +31,7 @@ func NewRegistry(list []*Site) (*Registry, error) {
 		if s.Gap <= 0 {
 			s.Gap = DefaultGap
 		}
-		if s.ListingEvery <= 0 && s.ListerOf() != nil {
+		if s.ListingEvery == 0 && s.ListerOf() != nil {
 			s.ListingEvery = DefaultListingEvery
 		}
 		r.byName[s.Name] = s

@@ -26,7 +26,7 @@ type Site struct {
 
 	// ListingEvery is how often the Lane reads the Site's own "latest
 	// updates" listing, when its adapter is a Lister (DefaultListingEvery
-	// when zero; listing.go). Ignored otherwise.
+	// when zero, never when negative; listing.go). Ignored otherwise.
 	ListingEvery time.Duration
 
 	// Origin is where the Site is fetched from: scheme and host, no path

@@ -88,6 +88,17 @@ func (s *Sim) serveListing(site string, w http.ResponseWriter, r *http.Request) 
 	if s.misbehave(w, r, b, kind) {
 		return true
 	}
+	if b.Mode == Gone {
+		switch site {
+		case MangaDex:
+			mangadexError(w, "no route matched")
+		case MangaPill:
+			writeHTML(w, http.StatusNotFound, mangapillNotFound)
+		default:
+			writeHTML(w, http.StatusNotFound, weebcentralNotFound)
+		}
+		return true
+	}
 	now := s.cfg.Now()
 	rows := s.recent(site, now, page*size, size)
 	more := s.releasedBefore(site, now) > (page+1)*size

@@ -11,8 +11,8 @@ import (
 
 // This file holds the lane_listings table (one row per Site whose Lane
 // reads a listing) and the one write a listing makes on series: a hint,
-// which sets force_poll_at exactly as a Forced Poll does and never touches
-// a Latest Chapter (docs/adr/0015).
+// which moves a Series' check time back to the due cutoff and never
+// touches a Latest Chapter (docs/adr/0015).
 
 // MaxListingSeen bounds the keys a listing row keeps from its last look.
 const MaxListingSeen = 1000
@@ -102,26 +102,29 @@ type Hint struct {
 	Number   string
 }
 
-// hintSQL sets force_poll_at on the Site's Series the hints name when the
-// listed number is above the stored Latest Chapter (or no number is
-// listed, or none is stored), leaving alone a Series never checked (due
-// already) and one whose Forced Poll is pending (its earlier time stands).
-// It only ever makes a Series more due: the due cutoff still decides.
+// hintSQL moves the check time of the Site's Series the hints name back
+// to the due cutoff (now - Rest) when the listed number is above the
+// stored Latest Chapter (or no number is listed, or none is stored): the
+// Series becomes due through the same cutoff Rest uses, behind every Series
+// Rest made due before it, so a hint never delays another read. A Series
+// already due (never checked, rested, or a Forced Poll pending) is left
+// alone. It never touches a Latest Chapter.
 const hintSQL = `
 	WITH h AS (
 		SELECT series_id, max(nullif(number, '')::numeric) AS n, bool_or(number = '') AS bare
 		FROM unnest($2::text[], $3::text[]) AS h(series_id, number) GROUP BY series_id
 	)
-	UPDATE series s SET force_poll_at = $4
+	UPDATE series s SET latest_checked_at = $4
 	FROM h
 	WHERE s.site = $1 AND s.series_id = h.series_id
-		AND s.latest_checked_at IS NOT NULL
+		AND s.latest_checked_at > $4
 		AND (s.force_poll_at IS NULL OR s.force_poll_at <= s.latest_checked_at)
 		AND (h.bare OR s.latest_number IS NULL OR h.n > s.latest_number)`
 
-// HintSeries makes the hinted Series due now (see hintSQL) and reports how
-// many it made due. Numbers must be ParseNumber's decimals or "".
-func (s *Store) HintSeries(ctx context.Context, site string, hints []Hint, now time.Time) (int, error) {
+// HintSeries makes the hinted Series due at cutoff, the Site's due cutoff
+// now (now - Rest; see hintSQL), and reports how many it made due. Numbers
+// must be ParseNumber's decimals or "".
+func (s *Store) HintSeries(ctx context.Context, site string, hints []Hint, cutoff time.Time) (int, error) {
 	if len(hints) == 0 {
 		return 0, nil
 	}
@@ -130,7 +133,7 @@ func (s *Store) HintSeries(ctx context.Context, site string, hints []Hint, now t
 	for i, h := range hints {
 		ids[i], nums[i] = h.SeriesID, h.Number
 	}
-	tag, err := s.pool.Exec(ctx, hintSQL, site, ids, nums, now)
+	tag, err := s.pool.Exec(ctx, hintSQL, site, ids, nums, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("store: hint series: %w", err)
 	}
