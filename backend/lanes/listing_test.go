@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/listing"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -235,4 +236,49 @@ func getSeries(t testing.TB, st *store.Store, site, id string) store.Series {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// A refused listing counts toward the pass's refusal backoff like a
+// refused read: with one refused read after it, the Lane backs off.
+func TestRefusedListingJoinsTheBackoff(t *testing.T) {
+	t.Parallel()
+	h := newListHarness(t, listSpec{site: sitesim.MangaPill, perSite: 50, followed: 3})
+	ctx := context.Background()
+	if _, err := h.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = $2 WHERE site = 'mangapill' AND series_id = $1`,
+		h.followed[0], t0.Add(-2*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	h.sim.SetListing(sitesim.MangaPill, sitesim.Behavior{Mode: sitesim.Challenge})
+	h.sim.SetSeries(sitesim.MangaPill, h.followed[0], sitesim.Behavior{Mode: sitesim.Challenge})
+	h.clock.SetActors(1)
+	res, pace := h.m.RunPass(ctx, sitesim.MangaPill)
+	h.clock.SetActors(0)
+	if !res.Listing || res.Refused != 1 || pace != lanes.RefuseBackoff {
+		t.Fatalf("pass %+v, pace %v: a refused listing and a refused read did not back off", res, pace)
+	}
+	l, err := h.st.GetLane(ctx, sitesim.MangaPill)
+	if err != nil || !l.Refusing(h.clock.Now()) {
+		t.Fatalf("lane %+v %v", l, err)
+	}
+	if f := h.failureRows(t); f != 0 {
+		t.Fatalf("%d failure rows", f)
+	}
+}
+
+// A paused Lane reads no listing; once resumed it reads it again.
+func TestPausedLaneReadsNoListing(t *testing.T) {
+	t.Parallel()
+	h := newListHarness(t, listSpec{site: sitesim.WeebCentral, perSite: 50, followed: 3})
+	ctx := context.Background()
+	if _, err := h.st.PauseLane(ctx, sitesim.WeebCentral, t0.Add(30*time.Minute), "test"); err != nil {
+		t.Fatal(err)
+	}
+	h.drive(t, 29*time.Minute)
+	if n := len(h.listings(1)); n != 0 {
+		t.Fatalf("%d listing reads while paused", n)
+	}
+	h.drive(t, 10*time.Minute)
+	if n := len(h.listings(1)); n == 0 {
+		t.Fatal("no listing read after the pause ended")
+	}
 }
