@@ -1,11 +1,11 @@
-package api
+package admin
 
 import (
 	"testing"
 	"time"
 )
 
-func TestAdminEffectiveGap(t *testing.T) {
+func TestEffectiveGap(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		gap    time.Duration
@@ -19,24 +19,24 @@ func TestAdminEffectiveGap(t *testing.T) {
 		{500 * time.Millisecond, 1, time.Second},
 	}
 	for _, c := range cases {
-		if got := adminEffectiveGap(c.gap, c.series); got != c.want {
-			t.Errorf("adminEffectiveGap(%v, %d) = %v, want %v", c.gap, c.series, got, c.want)
+		if got := effectiveGap(c.gap, c.series); got != c.want {
+			t.Errorf("effectiveGap(%v, %d) = %v, want %v", c.gap, c.series, got, c.want)
 		}
 	}
 }
 
-func TestAdminBehindBy(t *testing.T) {
+func TestBehindBy(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	since := now.Add(-2 * time.Hour)
 	future := now.Add(time.Minute)
-	if got := adminBehindBy(now, &since); got != 2*time.Hour {
+	if got := behindBy(now, &since); got != 2*time.Hour {
 		t.Errorf("behind = %v, want 2h", got)
 	}
-	if got := adminBehindBy(now, &future); got != 0 {
+	if got := behindBy(now, &future); got != 0 {
 		t.Errorf("behind of a Series due in the future = %v, want 0", got)
 	}
-	if got := adminBehindBy(now, nil); got != 0 {
+	if got := behindBy(now, nil); got != 0 {
 		t.Errorf("behind with nothing due = %v, want 0", got)
 	}
 }
