@@ -50,6 +50,8 @@ type Pass struct {
 	Unreachable int       `json:"unreachable"`
 	Skip        string    `json:"skip"`
 	BehindByS   int64     `json:"behind_by_s"`
+	Listing     bool      `json:"listing"` // the pass read the Site's listing
+	Hinted      int       `json:"hinted"`  // Series that listing read made due
 }
 
 // LivePass is the pass a Lane has in flight: when it started, how many
@@ -62,23 +64,24 @@ type LivePass struct {
 
 // Lane is one Site's Poll Lane as the Owner sees it.
 type Lane struct {
-	Site          string     `json:"site"`
-	Browser       bool       `json:"browser"`
-	State         string     `json:"state"`
-	RestS         int64      `json:"rest_s"`
-	GapS          int64      `json:"gap_s"`
-	EffectiveGapS int64      `json:"effective_gap_s"`
-	Series        int        `json:"series"`
-	Due           int        `json:"due"`
-	BehindByS     int64      `json:"behind_by_s"`
-	ForcedPending int        `json:"forced_pending"`
-	Failing       int        `json:"failing"`
-	RefuseUntil   *time.Time `json:"refuse_until"`
-	PausedUntil   *time.Time `json:"paused_until"`
-	PauseReason   string     `json:"pause_reason"`
-	LastPass      *Pass      `json:"last_pass"`
-	Pass          *LivePass  `json:"pass"`         // the pass in flight, nil between passes
-	LastSeenAt    *time.Time `json:"last_seen_at"` // the holder's last heartbeat
+	Site          string       `json:"site"`
+	Browser       bool         `json:"browser"`
+	State         string       `json:"state"`
+	RestS         int64        `json:"rest_s"`
+	GapS          int64        `json:"gap_s"`
+	EffectiveGapS int64        `json:"effective_gap_s"`
+	Series        int          `json:"series"`
+	Due           int          `json:"due"`
+	BehindByS     int64        `json:"behind_by_s"`
+	ForcedPending int          `json:"forced_pending"`
+	Failing       int          `json:"failing"`
+	RefuseUntil   *time.Time   `json:"refuse_until"`
+	PausedUntil   *time.Time   `json:"paused_until"`
+	PauseReason   string       `json:"pause_reason"`
+	LastPass      *Pass        `json:"last_pass"`
+	Pass          *LivePass    `json:"pass"`         // the pass in flight, nil between passes
+	LastSeenAt    *time.Time   `json:"last_seen_at"` // the holder's last heartbeat
+	Listing       *LaneListing `json:"listing"`      // nil for a Site without a listing
 }
 
 // LanesResponse is the body of GET /api/admin/lanes.
