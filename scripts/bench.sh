@@ -21,6 +21,7 @@ run ./backend/api -bench 'ProgressRatio' -benchtime 5x
 run ./backend/api -bench 'Admin' -benchtime 300x -timeout 30m
 run ./backend/web -bench 'WebLibrary2000|WebAdmin1M' -benchtime 100x -timeout 30m
 run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
+run ./backend/imports -bench 'Import(Plan|Walk)5000' -benchtime 10x
 run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x

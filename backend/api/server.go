@@ -11,6 +11,7 @@ import (
 
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -29,9 +30,10 @@ type Config struct {
 	Now      func() time.Time
 	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	Version  string
-	Userjs   []byte   // the userscript template; nil serves 404
-	NoLimits bool     // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics // the /metrics registry, for this server alone; nil: New makes one
+	Userjs   []byte           // the userscript template; nil serves 404
+	NoLimits bool             // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics         // the /metrics registry, for this server alone; nil: New makes one
+	Imports  *imports.Service // runs POST /api/imports; nil answers 503 there
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -84,6 +86,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
 	s.readerRoutes()
+	s.importRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
@@ -102,11 +105,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
 		}
 	}()
-	if r.ContentLength > MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+	limit := bodyLimit(r)
+	if r.ContentLength > limit {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d MiB", limit>>20))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	rec := &statusRecorder{ResponseWriter: w}
 	start := time.Now() // wall time on purpose: latency is measured, not simulated
 	s.mux.ServeHTTP(rec, r)

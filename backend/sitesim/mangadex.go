@@ -11,11 +11,16 @@ import (
 
 // serveMangaDex stands in for both mangadex.org and its API host:
 // /manga/{id}, /manga/{id}/feed (API), /title/{id}/{slug} (page),
-// /covers/{id}/{file} (uploads host), /chapter/{id} (reader page, in reader_pages.go).
+// /covers/{id}/{file} (uploads host), /chapter/{id} (reader page, in reader_pages.go),
+// /list/{id} (API, a public custom list, in mangadex_list.go).
 func (s *Sim) serveMangaDex(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) >= 2 && p[0] == "covers" {
 		serveCover(w, r)
+		return
+	}
+	if len(p) == 2 && p[0] == "list" { // mangadex_list.go
+		s.serveMangaDexList(w, p[1])
 		return
 	}
 	api := len(p) >= 2 && p[0] == "manga" && (len(p) == 2 || (len(p) == 3 && p[2] == "feed"))

@@ -17,6 +17,7 @@ import (
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -65,6 +66,7 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
+	imports     *imports.Service
 	ownerToken  string
 	readerToken string
 	readerTokID int64
@@ -91,8 +93,11 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
 	adm := mustAdmin(t, admin.Config{Store: st, Sites: reg, Lanes: f.lanes, Now: f.clock.Now})
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now})
+	if f.imports, err = imports.New(imports.Config{Store: st, Sites: reg, Now: f.clock.Now}); err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

@@ -24,6 +24,7 @@ type page struct {
 	Lib          *libraryView
 	Adm          *adminView
 	Welcome      *welcomeView
+	Imp          *importView
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,

@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -45,6 +46,7 @@ type Deps struct {
 	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
+	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -81,6 +83,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.importRoutes()
 	h.handle("GET /web/{file}", serveStatic)
 	if d.OAuth != nil {
 		h.handle("GET "+auth.LoginPath, h.discordLogin)

@@ -164,7 +164,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	imp, err := newImports(st, reg, plain, log.With("component", "imports"))
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
+		Imports: imp,
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
@@ -180,7 +185,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"),
+		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
 	})
 	srv.MountWeb(pages)
 	return &app{
@@ -189,8 +194,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		start: func(ctx context.Context) {
 			adm.Start(ctx)
 			mgr.Start(ctx)
+			imp.Start()
 		},
 		stop: func() {
+			imp.Stop()
 			adm.Stop()
 			mgr.Stop()
 			if bro != nil {
