@@ -27,8 +27,8 @@ ol li{margin:.3rem 0}
 <code class="token" id="token">{{.Token}}</code>
 <ol>
 <li>Install the userscript from <a href="` + userscript.Path + `">` + userscript.Path + `</a> (Tampermonkey or Violentmonkey) if you have not yet.</li>
-<li>Open any chapter on one of the Sites and click the <b>mb</b> panel in the bottom corner, then <b>settings</b>.</li>
-<li>Paste the token into the <b>Token</b> field, check the backend URL, and save.</li>
+<li>Open any page of one of the Sites, open your userscript manager's menu (its toolbar icon) and choose <b>Set token…</b> under mangabookmark.</li>
+<li>Paste the token into that dialog: it is the browser's own, which the Site's page cannot read. Never paste it into a page.</li>
 </ol>
 {{if .Session}}<p><a href="/">Open your library</a></p>{{end}}
 <p class="note">Keep the token private: it is your password here. Logging in again makes a new one; ask the Owner to revoke a lost one.</p>
