@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
 
 	"mangabookmark/backend/sites"
 )
@@ -40,19 +44,28 @@ type evalParams struct {
 const readWorld = "mangabookmark_read"
 
 // evalIsolated is eval in a fresh isolated world of the tab's current
-// document (worlds end with their document).
+// document (worlds end with their document). A document swapped between
+// the world's creation and the evaluation is tried again in the new one,
+// whose URL the read then judges.
 func (b *Browser) evalIsolated(ctx context.Context, c *conn, t *tab, expr string, await bool, out any) error {
-	var w struct {
-		ExecutionContextID int `json:"executionContextId"`
+	for try := 0; try < 3; try++ {
+		var w struct {
+			ExecutionContextID int `json:"executionContextId"`
+		}
+		err := c.tabCall(ctx, t, "Page.createIsolatedWorld", map[string]any{"frameId": string(t.target), "worldName": readWorld}, &w)
+		if err != nil {
+			return fmt.Errorf("isolated world: %w", err)
+		}
+		if w.ExecutionContextID == 0 {
+			return &pageError{msg: "isolated world: no context"}
+		}
+		err = b.evalIn(ctx, c, t, evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await, ContextID: w.ExecutionContextID}, out)
+		var pe *cdp.Error
+		if !errors.As(err, &pe) || !strings.Contains(pe.Message, "Cannot find context") {
+			return err
+		}
 	}
-	err := c.tabCall(ctx, t, "Page.createIsolatedWorld", map[string]any{"frameId": string(t.target), "worldName": readWorld}, &w)
-	if err != nil {
-		return fmt.Errorf("isolated world: %w", err)
-	}
-	if w.ExecutionContextID == 0 {
-		return &pageError{msg: "isolated world: no context"}
-	}
-	return b.evalIn(ctx, c, t, evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await, ContextID: w.ExecutionContextID}, out)
+	return &pageError{msg: "isolated world: the page navigated on while it was read"}
 }
 
 // eval runs expr in the tab's page and decodes its value into out (when

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/browser/chromiumtest"
@@ -78,7 +79,7 @@ func TestOversizedDocumentIsRefusedBeforeItLeavesThePage(t *testing.T) {
 	srv := worldSite(t)
 	// A 256 KiB limit bounds frames to 2.5 MiB: the 3 MiB document could
 	// not cross it.
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 256 << 10})
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 256 << 10, ChallengeWait: 30 * time.Second})
 
 	_, err := fetch(t, b, srv.URL+"/grow/7", "")
 	if !errors.Is(err, sites.ErrTooLarge) {
