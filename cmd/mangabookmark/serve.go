@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/browser"
@@ -157,11 +158,16 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	// The Owner's read model, one for both HTTP faces.
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: mgr, Log: log.With("component", "admin")})
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
-		Lanes:   mgr,
+		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
 		OAuth:   oauth,
@@ -173,7 +179,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	pages := web.New(web.Deps{
-		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
+		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
 	})
 	srv.MountWeb(pages)
@@ -183,8 +189,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	return &app{
 		sites:   reg,
 		handler: srv,
-		start:   mgr.Start,
+		start: func(ctx context.Context) {
+			adm.Start(ctx)
+			mgr.Start(ctx)
+		},
 		stop: func() {
+			adm.Stop()
 			mgr.Stop()
 			if bro != nil {
 				_ = bro.Close()

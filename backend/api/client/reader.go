@@ -37,6 +37,16 @@ type Bookmark struct {
 	Latest   *Chapter  `json:"latest"`
 	Progress *Progress `json:"progress"`
 	New      bool      `json:"new"`
+	// AddedBy is "read" for a bookmark a reported read created, "reader"
+	// for one the Reader added.
+	AddedBy string `json:"added_by"`
+}
+
+// Preferences are a Reader's own settings (GET/PUT /api/me/preferences).
+type Preferences struct {
+	// AutoAddReads: a read of a Series the Reader has not bookmarked
+	// creates the bookmark (default true).
+	AutoAddReads bool `json:"auto_add_reads"`
 }
 
 // Read is one chapter read the userscript reports.
