@@ -67,6 +67,7 @@ func TestPageScriptsCannotChangeWhatTheReadReturns(t *testing.T) {
 	if body := string(res.Body); body != `{"chapters": [12]}` {
 		t.Errorf("the data read returned %.200q, not the Site's answer", body)
 	}
+	t.Logf("hostile inputs tried: %d", 4) // outerHTML, XMLSerializer, fetch, toBase64
 }
 
 // A document over the limit is refused in the page: too large, and the

@@ -364,6 +364,7 @@
 
   // ---- the write queue --------------------------------------------------------
   let flushing = false, authBlocked = false, retryTimer = null, attempt = 0;
+  const refusedReads = {}; // chapter URL -> why the server refused its read
 
   function enqueue(read) {
     const q = loadQueue();
@@ -411,7 +412,12 @@
       removeSent(batch);
       try {
         const body = JSON.parse(res.text);
-        (body.errors || []).forEach((e) => console.warn('mangabookmark: read refused:', batch[e.index], e.error));
+        (body.errors || []).forEach((e) => {
+          const r = batch[e.index];
+          console.warn('mangabookmark: read refused:', r, e.error);
+          // The panel of the page read says so: never ✓ for a refused read.
+          if (r && r.url) refusedReads[r.url] = String(e.error || 'refused').slice(0, 300);
+        });
       } catch (e) { /* the count is all we need */ }
       render();
       if (loadQueue().length) flush(); else refreshBookmarks(true);
@@ -692,7 +698,11 @@
     if (!statusEl) return;
     const n = loadQueue().length;
     const token = settings().token;
-    if (readState && readState.failed) {
+    const refused = !readState && refusedReads[location.href];
+    if (refused) {
+      statusEl.textContent = '⚠ not read';
+      statusEl.title = 'The server refused this read: ' + refused;
+    } else if (readState && readState.failed) {
       statusEl.textContent = '⚠ not read';
       statusEl.title = 'This chapter page was not read: ' + readState.why + '.';
     } else if (readState) {
