@@ -204,7 +204,7 @@ func TestLoginMemberGetsAWorkingToken(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no token on the page: %s", page)
 	}
-	if !strings.Contains(page, "settings") || !strings.Contains(page, "Reader 42") {
+	if !strings.Contains(page, "Set token…") || strings.Contains(page, "settings") || !strings.Contains(page, "Reader 42") {
 		t.Errorf("page lacks the paste instructions or the name: %s", page)
 	}
 	if !strings.Contains(page, `<link rel="stylesheet" href="/web/style.`) || strings.Contains(page, "<style") || !strings.Contains(page, `href="/userscript/mangabookmark.user.js"`) {

@@ -221,7 +221,7 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, wsURL)
+	c, err := dial(ctx, wsURL, maxFrame(b.opts.maxBody))
 	var bad *cdp.BadHandshakeError
 	if err != nil && errors.As(err, &bad) {
 		if u, perr := url.Parse(wsURL); perr == nil && (u.Scheme == "ws" || u.Scheme == "wss") {
@@ -230,7 +230,7 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 				scheme = "https"
 			}
 			if alt, rerr := resolveEndpoint(ctx, scheme+"://"+u.Host); rerr == nil && alt != wsURL {
-				return dial(ctx, alt)
+				return dial(ctx, alt, maxFrame(b.opts.maxBody))
 			}
 		}
 	}

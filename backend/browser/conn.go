@@ -51,9 +51,10 @@ var (
 	errConnLost = errors.New("connection lost")
 )
 
-// dial opens a DevTools connection to wsURL and starts its event pump.
-func dial(ctx context.Context, wsURL string) (*conn, error) {
-	d := &deadlineDialer{}
+// dial opens a DevTools connection to wsURL, whose frames are bounded to
+// frameMax bytes, and starts its event pump.
+func dial(ctx context.Context, wsURL string, frameMax int64) (*conn, error) {
+	d := &deadlineDialer{max: frameMax}
 	ws := &cdp.WebSocket{Dialer: d}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		if d.conn != nil {
@@ -64,6 +65,7 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 	// The handshake ran under the dial deadline; the connection itself
 	// lives until it is dropped.
 	_ = d.conn.SetDeadline(time.Time{})
+	d.frames.on = true
 	c := &conn{ws: ws, client: cdp.New().Start(ws), lost: make(chan struct{})}
 	go c.pump()
 	return c, nil
@@ -72,7 +74,9 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 // deadlineDialer dials TCP and holds the handshake to the context's
 // deadline, which rod's WebSocket would otherwise wait on forever.
 type deadlineDialer struct {
-	conn net.Conn
+	conn   net.Conn
+	max    int64       // the frame bound
+	frames *frameLimit // conn as rod reads it
 }
 
 func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -85,7 +89,8 @@ func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) 
 		_ = nc.SetDeadline(dl)
 	}
 	d.conn = nc
-	return nc, nil
+	d.frames = &frameLimit{Conn: nc, max: d.max}
+	return d.frames, nil
 }
 
 // pump drains every protocol event (rod's client blocks until each is
