@@ -28,8 +28,7 @@ type Config struct {
 	Admin    *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
-	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
-	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
+	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	Version  string
 	Userjs   []byte           // the userscript template; nil serves 404
 	NoLimits bool             // disable per-token write rate limits (benchmarks)
@@ -86,9 +85,6 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
-	if cfg.OAuth != nil {
-		s.mux.Handle("/auth/discord/", cfg.OAuth)
-	}
 	s.readerRoutes()
 	s.importRoutes()
 	s.adminRoutes()

@@ -24,6 +24,11 @@ type Site struct {
 	Gap     time.Duration // how long the Lane waits between fetches
 	Adapter Adapter
 
+	// ListingEvery is how often the Lane reads the Site's own "latest
+	// updates" listing, when its adapter is a Lister (DefaultListingEvery
+	// when zero, never when negative; listing.go). Ignored otherwise.
+	ListingEvery time.Duration
+
 	// SourceNames are the names other apps give the Site (a Mihon
 	// extension's source name, "Weeb Central"), matched case-insensitively
 	// when an import maps a backup's sources; SourceIDs are known source

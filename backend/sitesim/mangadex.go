@@ -109,10 +109,9 @@ func mangadexFeed(x simSeries, changed bool) any {
 		rows = append(rows, map[string]any{"id": id, "type": "chapter", "attributes": attrs,
 			"relationships": []any{map[string]any{"id": uuidFor("group", 4, uint64(x.i), 5), "type": "scanlation_group"}}})
 	}
-	if x.i%7 == 2 { // other translations run ahead of the English one
-		for k, lang := range []string{"fr", "es-la", "pt-br"} {
-			n := x.latest + 3 - k
-			row(uuidFor("chapter", 4, uint64(x.i)<<20|uint64(0xff000+k), 2), fmt.Sprint(n), nil, lang,
+	if hasTranslations(x) { // other translations run ahead of the English one
+		for k, lang := range translationLangs {
+			row(mangadexChapterID(x.i, translationKey+k), translationNumber(x, k), nil, lang,
 				x.released(x.latest, true), nil, 18)
 		}
 	}

@@ -33,6 +33,7 @@ var funcs = template.FuncMap{
 		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
 	},
 	"static": staticPath,
+	"fault":  client.IsFault,
 }
 
 // pages holds one template set per page: the layout and the partials,

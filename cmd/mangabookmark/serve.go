@@ -148,6 +148,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Sites:   reg,
 		Plain:   plain,
 		Browser: browserRoute,
+		Version: version,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
 		Notices: notices,
@@ -175,7 +176,6 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
-		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
 		Metrics: metrics,
@@ -185,12 +185,9 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"), Imports: imp,
+		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
 	})
 	srv.MountWeb(pages)
-	if o, ok := oauth.(*auth.OAuth); ok {
-		o.StartSession = pages.StartSession
-	}
 	return &app{
 		sites:   reg,
 		handler: srv,
@@ -210,6 +207,15 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}, nil
 }
 
+// discordLogin is the Discord login for the pages: nil (an untyped nil,
+// not a nil *auth.OAuth in the interface) when it is off.
+func discordLogin(o *auth.OAuth) web.Discord {
+	if o == nil {
+		return nil
+	}
+	return o
+}
+
 // newRegistry builds the Site registry with SITE_ORIGINS applied; the
 // Lanes and `probe` share it.
 func newRegistry(cfg config.Config) (*sites.Registry, error) {
@@ -221,10 +227,10 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 }
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
-// plain Sites through; its User-Agent names this build's version.
+// plain Sites through; its User-Agent names this build's version (the
+// link flag -X main.version).
 func newPlainRoute() (sites.Fetcher, error) {
-	sites.Version = version
-	p, err := sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{Version: version})
 	if err != nil {
 		return nil, err
 	}
