@@ -56,7 +56,7 @@ func TestPageScriptsCannotChangeWhatTheReadReturns(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	srv := worldSite(t)
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 1 << 20})
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 1 << 20, ChallengeWait: 25 * time.Second, ReadTimeout: 30 * time.Second})
 
 	res := mustFetch(t, b, srv.URL+"/outer/7", "")
 	if body := string(res.Body); strings.Contains(body, "PLANTED xxxx") || len(body) > 64<<10 || !strings.Contains(body, `<a class="latest" href="/series/7/chapter-12">`) ||
@@ -80,7 +80,7 @@ func TestOversizedDocumentIsRefusedBeforeItLeavesThePage(t *testing.T) {
 	srv := worldSite(t)
 	// A 16 KiB limit bounds frames to 1.1 MiB: the 1.5 MiB document could
 	// not cross it.
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 16 << 10, ChallengeWait: 25 * time.Second})
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 16 << 10, ChallengeWait: 25 * time.Second, ReadTimeout: 30 * time.Second})
 
 	_, err := fetch(t, b, srv.URL+"/grow/7", "")
 	if !errors.Is(err, sites.ErrTooLarge) {
