@@ -34,9 +34,9 @@ XMLSerializer.prototype.serializeToString = () => 'PLANTED';
 window.fetch = async () => new Response('{"planted": true}', { headers: { 'Content-Type': 'application/json' } });
 Uint8Array.prototype.toBase64 = function () { return btoa('{"planted": true}'); };`)
 	})
-	// The document itself grows to 3 MiB after load.
+	// The document itself grows to 1.5 MiB after load.
 	mux.HandleFunc("/grow/", func(w http.ResponseWriter, r *http.Request) {
-		page(w, `document.addEventListener('DOMContentLoaded', () => { document.body.append('y'.repeat(3 << 20)); });`)
+		page(w, `document.addEventListener('DOMContentLoaded', () => { document.body.append('y'.repeat(3 << 19)); });`)
 	})
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -56,7 +56,7 @@ func TestPageScriptsCannotChangeWhatTheReadReturns(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	srv := worldSite(t)
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 1 << 20})
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 1 << 20, ChallengeWait: 25 * time.Second, ReadTimeout: 30 * time.Second})
 
 	res := mustFetch(t, b, srv.URL+"/outer/7", "")
 	if body := string(res.Body); strings.Contains(body, "PLANTED xxxx") || len(body) > 64<<10 || !strings.Contains(body, `<a class="latest" href="/series/7/chapter-12">`) ||
@@ -78,13 +78,13 @@ func TestOversizedDocumentIsRefusedBeforeItLeavesThePage(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	srv := worldSite(t)
-	// A 256 KiB limit bounds frames to 2.5 MiB: the 3 MiB document could
+	// A 16 KiB limit bounds frames to 1.1 MiB: the 1.5 MiB document could
 	// not cross it.
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 256 << 10, ChallengeWait: 30 * time.Second})
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), MaxBody: 16 << 10, ChallengeWait: 25 * time.Second, ReadTimeout: 30 * time.Second})
 
 	_, err := fetch(t, b, srv.URL+"/grow/7", "")
 	if !errors.Is(err, sites.ErrTooLarge) {
-		t.Fatalf("a 3 MiB document under a 256 KiB limit: %v, want too large", err)
+		t.Fatalf("a 1.5 MiB document under a 16 KiB limit: %v, want too large", err)
 	}
 	res := mustFetch(t, b, srv.URL+"/api/7", "")
 	if !strings.Contains(string(res.Body), "chapters") {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+
+	"mangabookmark/backend/browser/chromiumtest"
 )
 
 // readsFor are the reads the script sent for URLs containing part.
@@ -145,4 +147,27 @@ func TestAPageScriptCannotMakeAReadWithoutTheReader(t *testing.T) {
 		t.Errorf("reads sent %v, want only 1184", p)
 	}
 	t.Logf("hostile inputs tried: %d", 1+20*(4*3+2))
+}
+
+// A tab behind another is not visible: the Reader's gestures there record
+// nothing until it is brought to the front and shown for a few seconds.
+func TestAHiddenTabRecordsNoRead(t *testing.T) {
+	e, hs := newRealSitesEnv(t)
+	const chapter = "https://mangapill.com/chapters/2-11184000/one-piece-chapter-1184"
+	ws := chromiumtest.Shared(t).WSURL()
+	page := openTab(t, ws, false)
+	routePages(t, page, map[string]string{chapter: fixture(t, "mangapill-reader.html")}, nil)
+	g := installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	nav(t, page, chapter)
+	waitPanel(t, page, "mb-status", "the panel waits for the Reader", func(text, _ string, _ bool) bool { return text == "⋯ reading" })
+	openTab(t, ws, false) // opened after it: now in front of it
+	evalUntil(t, page, `() => document.visibilityState === 'hidden'`, "the chapter's tab is behind the new one")
+	keepReading(t, page)
+	if seen, _ := watchStatus(page, 6*time.Second, nil); seen["✓"] || len(g.posted()) != 0 {
+		t.Fatalf("a hidden tab recorded a read: %v %v", seen, g.posted())
+	}
+	if _, err := page.Activate(); err != nil {
+		t.Fatal(err)
+	}
+	waitProgress(t, e.st, e.reader.ID, "mangapill", "2", "1184", 30*time.Second)
 }

@@ -26,6 +26,13 @@ func TestMain(m *testing.M) {
 // is closed and the connection dropped when the test ends.
 func newPage(t *testing.T, ws string) *rod.Page {
 	t.Helper()
+	return openTab(t, ws, true)
+}
+
+// openTab opens a blank tab, in its own window when newWindow is set (else
+// in the browser's first window, behind the tabs opened after it).
+func openTab(t *testing.T, ws string, newWindow bool) *rod.Page {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	b := rod.New().ControlURL(ws).Context(ctx)
 	if err := b.Connect(); err != nil {
@@ -34,7 +41,7 @@ func newPage(t *testing.T, ws string) *rod.Page {
 	}
 	// Its own window: only a window's front tab is visible, and a read
 	// counts only while its page is.
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank", NewWindow: true})
+	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank", NewWindow: newWindow})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
