@@ -30,7 +30,7 @@ func TestActsWakeTheLaneAndRefuseUnknowns(t *testing.T) {
 	if err := e.svc.Resume(ctx, "nosuch"); !errors.Is(err, admin.ErrNoSite) {
 		t.Fatalf("resume of an unknown Site: %v, want ErrNoSite", err)
 	}
-	if w := e.lanes.list(); len(w) != 0 {
+	if w := e.lanes.Wakes(); len(w) != 0 {
 		t.Fatalf("refused acts woke %v", w)
 	}
 	if err := e.svc.Pause(ctx, "comix", client.PauseRequest{ForS: &forS, Reason: "  mirror moving \n"}); err != nil {
@@ -46,7 +46,7 @@ func TestActsWakeTheLaneAndRefuseUnknowns(t *testing.T) {
 	if err := e.svc.Resume(ctx, "comix"); err != nil {
 		t.Fatal(err)
 	}
-	if w := e.lanes.list(); !slices.Equal(w, []string{"comix", "comix"}) {
+	if w := e.lanes.Wakes(); !slices.Equal(w, []string{"comix", "comix"}) {
 		t.Fatalf("wakes = %v, want comix twice", w)
 	}
 }
