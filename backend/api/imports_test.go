@@ -431,3 +431,33 @@ func TestImportedBookmarkIsAddedAtTheImport(t *testing.T) {
 		t.Errorf("the file's Latest Chapter was taken as a Series fact: %v", *b.LatestNumber)
 	}
 }
+
+// The typed client speaks the same contract.
+func TestImportThroughTheClient(t *testing.T) {
+	t.Parallel()
+	e := newImportEnv(t)
+	c, err := client.New(e.srv.URL, e.token("300000000000000012"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	j, err := c.ImportURLs(ctx, []string{"https://mangapill.com/manga/2", "https://example.org/x"})
+	if err != nil || j.State != "done" || j.Added != 1 || len(j.Unsupported) != 1 {
+		t.Fatalf("%+v %v", j, err)
+	}
+	got, err := c.GetImport(ctx, j.ID)
+	if err != nil || got.ID != j.ID || got.Added != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	list, err := c.Imports(ctx)
+	if err != nil || len(list) != 1 || list[0].ID != j.ID {
+		t.Fatalf("%+v %v", list, err)
+	}
+	if _, err := c.GetImport(ctx, j.ID+1); err == nil {
+		t.Error("an unknown import answered")
+	}
+	md, err := c.ImportMangaDexList(ctx, "https://mangadex.org/list/0d8f5e0e-5b8a-4c3b-9f4d-2f5a6b7c8d9e")
+	if err != nil || md.Kind != "mangadex_list" || md.State != "running" {
+		t.Fatalf("list: %+v %v", md, err)
+	}
+}

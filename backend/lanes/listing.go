@@ -36,10 +36,18 @@ func (m *Manager) listingWait(l *lane, now time.Time) time.Duration {
 	if l.site.ListerOf() == nil || l.site.ListingEvery <= 0 {
 		return sites.DefaultRest
 	}
-	if l.listing == nil || l.listing.LastAt == nil {
-		return 0
+	wait := l.listingNext.Sub(now)
+	if l.listing != nil && l.listing.LastAt != nil {
+		wait = max(wait, l.listing.LastAt.Add(l.site.ListingEvery).Sub(now))
 	}
-	return max(0, l.listing.LastAt.Add(l.site.ListingEvery).Sub(now))
+	return max(0, wait)
+}
+
+// skipListing puts the next listing read off by one ListingEvery: a read
+// that could not run (a store error, no Series) must not be retried at
+// every pass.
+func (m *Manager) skipListing(l *lane) {
+	l.listingNext = m.clock.Now().Add(l.site.ListingEvery)
 }
 
 // readListing reads the Site's listing when it is due, through the same
@@ -57,6 +65,7 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	prev, err := m.listingState(ctx, l)
 	if err != nil {
 		l.log.Error("cannot read the listing state; listing skipped", "error", err)
+		m.skipListing(l)
 		return false
 	}
 	if m.listingWait(l, m.clock.Now()) > 0 {
@@ -65,10 +74,12 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	eligible, err := m.cfg.Store.CountSeriesUpTo(ctx, l.site.Name, gapCountCap)
 	if err != nil {
 		l.log.Error("cannot count Series; listing skipped", "error", err)
+		m.skipListing(l)
 		return false
 	}
 	if eligible == 0 {
-		return false // nothing followed here: nothing a listing could hint
+		m.skipListing(l) // nothing followed here: nothing a listing could hint
+		return false
 	}
 	gap := m.gap(l, eligible, m.clock.Now())
 	fetch := func(page int) sites.Listing {
@@ -91,6 +102,7 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	next, n, err := listing.Record(ctx, m.cfg.Store, *prev, r, m.clock.Now(), l.site.Rest)
 	if err != nil {
 		l.log.Error("cannot record the listing read", "error", err)
+		m.skipListing(l)
 		return r.Outcome == sites.Refused
 	}
 	l.listing = &next

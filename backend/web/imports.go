@@ -28,10 +28,23 @@ type importView struct {
 func (h *Handler) importRoutes() {
 	h.handle("POST /library/add", h.post(h.addSeries))
 	h.handle("GET /import", h.session(h.importPage))
-	h.handle("POST /import", h.post(h.postImport))
+	h.handle("POST /import", h.bounded(h.post(h.postImport)))
 	h.handle("GET /import/{id}", h.session(h.importJobPage))
 	h.handle("GET /export.json", h.session(h.export("json")))
 	h.handle("GET /export.csv", h.session(h.export("csv")))
+}
+
+// bounded reads the multipart form before the csrf check, so an upload
+// past the 32 MiB the server takes is told so (413), not "form expired".
+func (h *Handler) bounded(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var maxErr *http.MaxBytesError
+		if err := r.ParseMultipartForm(8 << 20); errors.As(err, &maxErr) {
+			h.errorPage(w, r, http.StatusRequestEntityTooLarge, "That file cannot be imported", "The upload is larger than 32 MiB, the most one import may send; split it.")
+			return
+		}
+		next(w, r)
+	}
 }
 
 // addSeries is the library's "Add a Series" field: every line through the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -124,6 +125,18 @@ func TestImportPageUploadsAndShowsTheResult(t *testing.T) {
 	}
 	if n := len(f.importsOf(t, 2)); n != 1 {
 		t.Errorf("%d imports, want 1", n)
+	}
+	// An upload past 32 MiB sent without a length (chunked) is 413 too.
+	var big bytes.Buffer
+	mw := multipart.NewWriter(&big)
+	_ = mw.WriteField("csrf", tok)
+	fw, _ := mw.CreateFormFile("file", "huge.csv")
+	_, _ = fw.Write(bytes.Repeat([]byte("a"), 33<<20))
+	_ = mw.Close()
+	req, _ := http.NewRequest("POST", f.srv.URL+"/import", io.MultiReader(&big))
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	if a := f.do(t, c, req); a.code != http.StatusRequestEntityTooLarge || !strings.Contains(a.body, "32 MiB") {
+		t.Errorf("a chunked 33 MiB upload: %d %.300s", a.code, a.body)
 	}
 	// The export pages carry the session's bookmarks.
 	exp := f.get(t, c, "/export.csv")
