@@ -30,7 +30,13 @@ func TestActsWakeTheLaneAndRefuseUnknowns(t *testing.T) {
 	if err := e.svc.Resume(ctx, "nosuch"); !errors.Is(err, admin.ErrNoSite) {
 		t.Fatalf("resume of an unknown Site: %v, want ErrNoSite", err)
 	}
-	if w := e.lanes.list(); len(w) != 0 {
+	if _, err := e.svc.Passes(ctx, "nosuch", 10); !errors.Is(err, admin.ErrNoSite) {
+		t.Fatalf("passes of an unknown Site: %v, want ErrNoSite", err)
+	}
+	if ps, err := e.svc.Passes(ctx, "weebcentral", 2); err != nil || len(ps) != 2 || !ps[0].StartedAt.After(ps[1].StartedAt) {
+		t.Fatalf("weebcentral's last 2 passes, newest first: %+v %v", ps, err)
+	}
+	if w := e.lanes.Wakes(); len(w) != 0 {
 		t.Fatalf("refused acts woke %v", w)
 	}
 	if err := e.svc.Pause(ctx, "comix", client.PauseRequest{ForS: &forS, Reason: "  mirror moving \n"}); err != nil {
@@ -46,7 +52,7 @@ func TestActsWakeTheLaneAndRefuseUnknowns(t *testing.T) {
 	if err := e.svc.Resume(ctx, "comix"); err != nil {
 		t.Fatal(err)
 	}
-	if w := e.lanes.list(); !slices.Equal(w, []string{"comix", "comix"}) {
+	if w := e.lanes.Wakes(); !slices.Equal(w, []string{"comix", "comix"}) {
 		t.Fatalf("wakes = %v, want comix twice", w)
 	}
 }

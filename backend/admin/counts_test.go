@@ -20,7 +20,7 @@ func TestCountsRecountInLineBeforeStart(t *testing.T) {
 	if got := e.series(t, "mangapill"); got != before {
 		t.Fatalf("fresh counts moved within the TTL: %d, want %d", got, before)
 	}
-	e.clock.Add(admin.CountsTTL)
+	e.clock.Advance(admin.CountsTTL)
 	if got := e.series(t, "mangapill"); got != before+1 {
 		t.Fatalf("after the TTL: %d Series, want %d", got, before+1)
 	}
@@ -37,7 +37,7 @@ func TestCountsRecountInTheBackgroundOnceStarted(t *testing.T) {
 	t.Cleanup(e.svc.Stop)
 	before := e.series(t, "mangapill")
 	e.addSeries(t, "mangapill", "900")
-	e.clock.Add(admin.CountsTTL)
+	e.clock.Advance(admin.CountsTTL)
 	if got := e.series(t, "mangapill"); got != before {
 		t.Fatalf("a stale read waited for the recount: %d, want the last count %d", got, before)
 	}
@@ -62,7 +62,7 @@ func TestStopLeavesNoGoroutines(t *testing.T) {
 	e.svc.OnRecount(func() { done <- struct{}{} })
 	e.svc.Start(context.Background())
 	e.series(t, "kagane")
-	e.clock.Add(admin.CountsTTL)
+	e.clock.Advance(admin.CountsTTL)
 	e.series(t, "kagane")
 	select {
 	case <-done:
@@ -75,7 +75,7 @@ func TestStopLeavesNoGoroutines(t *testing.T) {
 	// A stopped Service still answers, recounting in line.
 	e.addSeries(t, "kagane", "901")
 	before := e.series(t, "kagane")
-	e.clock.Add(admin.CountsTTL)
+	e.clock.Advance(admin.CountsTTL)
 	if got := e.series(t, "kagane"); got != before+1 {
 		t.Fatalf("a stopped Service served stale counts: %d, want %d", got, before+1)
 	}

@@ -2,49 +2,22 @@ package admin_test
 
 import (
 	"context"
-	"sync"
 	"testing"
-	"time"
 
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
 
-// clock is a settable clock.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-
-func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.now = c.now.Add(d); c.mu.Unlock() }
-
-// wakes records the Lanes woken; every poll switch is on.
-type wakes struct {
-	mu    sync.Mutex
-	sites []string
-}
-
-func (w *wakes) Wake(site string) { w.mu.Lock(); w.sites = append(w.sites, site); w.mu.Unlock() }
-
-func (w *wakes) Runtime(string) lanes.Runtime { return lanes.Runtime{Enabled: true} }
-
-func (w *wakes) list() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return append([]string(nil), w.sites...)
-}
-
-// env is a Service over admintest's seeded world.
+// env is a Service over admintest's seeded world, on a clock the test
+// moves (Advance) and Lanes that record their wakes.
 type env struct {
 	st    *store.Store
 	svc   *admin.Service
-	clock *clock
-	lanes *wakes
+	clock *lanestest.FakeClock
+	lanes *admintest.FakeLanes
 }
 
 func newEnv(t *testing.T) *env {
@@ -53,7 +26,7 @@ func newEnv(t *testing.T) *env {
 	if err := admintest.Seed(context.Background(), st, admintest.Now); err != nil {
 		t.Fatal(err)
 	}
-	e := &env{st: st, clock: &clock{now: admintest.Now}, lanes: &wakes{}}
+	e := &env{st: st, clock: lanestest.NewFakeClock(admintest.Now), lanes: admintest.NewFakeLanes()}
 	svc, err := admin.New(admin.Config{Store: st, Sites: admintest.Registry(t), Lanes: e.lanes, Now: e.clock.Now})
 	if err != nil {
 		t.Fatal(err)

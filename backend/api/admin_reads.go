@@ -29,7 +29,7 @@ func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	passes, err := s.Store.ListPasses(r.Context(), site.Name, limit)
+	passes, err := s.Admin.Passes(r.Context(), site.Name, limit)
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
@@ -59,7 +59,7 @@ func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Limit = limit
-	rows, total, err := s.Store.AdminFailingList(r.Context(), f)
+	rows, total, err := s.Admin.Failing(r.Context(), f)
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
@@ -72,7 +72,7 @@ func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.Store.ListNotices(r.Context())
+	rows, err := s.Admin.Notices(r.Context())
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return

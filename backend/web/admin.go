@@ -46,7 +46,7 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	ns, err := h.Store.ListNotices(r.Context())
+	ns, err := h.Admin.Notices(r.Context())
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -80,12 +80,12 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "No such Site", "There is no Lane by that name.")
 		return
 	}
-	if av.Passes, err = h.Store.ListPasses(r.Context(), site.Name, adminPassRows); err != nil {
+	if av.Passes, err = h.Admin.Passes(r.Context(), site.Name, adminPassRows); err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
 	av.Chart = behindChart(av.Passes)
-	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
+	av.Failing, av.FailingTotal, err = h.Admin.Failing(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -105,7 +105,7 @@ func (h *Handler) failingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	av.Back = r.URL.RequestURI()
 	var err error
-	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: av.Site, Outcome: av.Outcome, Limit: adminFailingRows})
+	av.Failing, av.FailingTotal, err = h.Admin.Failing(r.Context(), store.AdminFailingFilter{Site: av.Site, Outcome: av.Outcome, Limit: adminFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return

@@ -23,14 +23,18 @@ const SessionTTL = 30 * 24 * time.Hour
 const renewEvery = time.Hour
 
 // Admin is what the Owner's pages need of the Owner's read model: the
-// Lanes as GET /api/admin/lanes shows them, and the acts with the admin
-// API's rules. *admin.Service implements it; cmd gives the same Service to
+// Lanes as GET /api/admin/lanes shows them, their passes, the failing
+// worklist and the open notices, and the acts with the admin API's rules.
+// The Owner's pages read nothing else (no store call of their own). *admin.Service implements it; cmd gives the same Service to
 // both HTTP faces.
 type Admin interface {
 	LaneViews(ctx context.Context) ([]client.Lane, error)
 	Force(ctx context.Context, site, seriesID string) (time.Time, error)
 	Pause(ctx context.Context, site string, req client.PauseRequest) error
 	Resume(ctx context.Context, site string) error
+	Passes(ctx context.Context, site string, limit int) ([]store.Pass, error)
+	Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error)
+	Notices(ctx context.Context) ([]store.Notice, error)
 }
 
 var _ Admin = (*admin.Service)(nil)

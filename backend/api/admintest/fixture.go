@@ -53,11 +53,7 @@ func start(t testing.TB, seed bool) *Fixture {
 	t.Helper()
 	st := dbtest.New(t)
 	reg := Registry(t)
-	fl := &FakeLanes{runtime: map[string]lanes.Runtime{}}
-	for _, n := range SiteNames {
-		fl.runtime[n] = lanes.Runtime{Enabled: true}
-	}
-	fl.runtime["natomanga"] = lanes.Runtime{Enabled: true, NoBrowser: true}
+	fl := NewFakeLanes()
 	if seed {
 		if err := Seed(context.Background(), st, Now); err != nil {
 			t.Fatalf("admintest: seed: %v", err)
@@ -114,6 +110,17 @@ type FakeLanes struct {
 	mu      sync.Mutex
 	runtime map[string]lanes.Runtime
 	wakes   []string
+}
+
+// NewFakeLanes is the fixture's Lanes: every poll switch on, natomanga a
+// browser Site without a sidecar.
+func NewFakeLanes() *FakeLanes {
+	fl := &FakeLanes{runtime: map[string]lanes.Runtime{}}
+	for _, n := range SiteNames {
+		fl.runtime[n] = lanes.Runtime{Enabled: true}
+	}
+	fl.runtime["natomanga"] = lanes.Runtime{Enabled: true, NoBrowser: true}
+	return fl
 }
 
 // Wake records the Site woken.
