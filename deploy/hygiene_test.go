@@ -110,3 +110,24 @@ func TestOnlyTheBackendReachesDatabaseAndDevTools(t *testing.T) {
 		}
 	}
 }
+
+// Every container has a memory limit, and the backend's Go heap a soft
+// limit under it, in the image, compose and the systemd unit (issue 23
+// item 1: one Reader's bodies once took 5 GiB).
+func TestMemoryIsBounded(t *testing.T) {
+	for name, body := range services(t, read(t, "../compose.yaml")) {
+		if !strings.Contains(body, "mem_limit:") {
+			t.Errorf("service %s has no mem_limit", name)
+		}
+		if name == "backend" && !strings.Contains(body, "GOMEMLIMIT:") {
+			t.Errorf("service backend sets no GOMEMLIMIT")
+		}
+	}
+	if !strings.Contains(read(t, "../Dockerfile"), "ENV GOMEMLIMIT=") {
+		t.Error("Dockerfile sets no GOMEMLIMIT")
+	}
+	unit := lines(read(t, "mangabookmark.service"))
+	if !unit["MemoryMax=512M"] || !unit["Environment=GOMEMLIMIT=400MiB"] {
+		t.Error("mangabookmark.service sets no MemoryMax and GOMEMLIMIT")
+	}
+}

@@ -74,7 +74,13 @@
 //     the survivor sees its heartbeat go stale, judges the stall, ends its
 //     lock session and polls the Lane; resumed, the hung process stays off.
 //
-// Scenarios 8, 9 and 10 log how many hostile inputs they tried
+//  12. TestSecurityMemory (security_memory_test.go): 120 maximal progress
+//     bodies (1 MiB of empty reads each) at once, over 15 tokens and then
+//     from one; each is stopped at read 501 or refused past the token's
+//     requests in flight, nothing is written, and the backend's peak RSS
+//     (logged) stays under 128 MiB.
+//
+// Scenarios 8, 9, 10 and 12 log how many hostile inputs they tried
 // ("hostile inputs tried: N"), scenario 6 its request counts.
 //
 // # Running

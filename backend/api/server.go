@@ -62,8 +62,10 @@ type Server struct {
 	Config
 	mux     *routeMux
 	limiter *writeLimiter
-	counts  adminCountCache // the admin API's periodically recounted totals
-	userjs  []byte          // Config.Userjs rendered for BaseURL once, at New
+	// inflight bounds each token's requests in progress (inflight.go).
+	inflight *inFlight
+	counts   adminCountCache // the admin API's periodically recounted totals
+	userjs   []byte          // Config.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes, or says what in cfg is wrong.
@@ -86,7 +88,7 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
-	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now)}
+	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now), inflight: newInFlight()}
 	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
 		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
 	}
