@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
 )
 
@@ -61,7 +62,7 @@ func (s *Server) readerOrSession(h http.HandlerFunc) http.HandlerFunc {
 			bearer(w, r)
 			return
 		}
-		_, err = s.Store.SessionByHash(r.Context(), store.SessionHash(c.Value), s.Now())
+		sess, err := s.Store.SessionByHash(r.Context(), store.SessionHash(c.Value), s.Now())
 		if errors.Is(err, store.ErrNotFound) {
 			bearer(w, r) // answers 401 as for a missing token
 			return
@@ -72,6 +73,7 @@ func (s *Server) readerOrSession(h http.HandlerFunc) http.HandlerFunc {
 			writeError(w, http.StatusServiceUnavailable, "the server cannot check your session right now; try again shortly")
 			return
 		}
-		h(w, r)
+		id := auth.Identity{ReaderID: sess.ReaderID, TokenID: sess.TokenID, DiscordID: sess.DiscordID, Name: sess.ReaderName}
+		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
 	}
 }
