@@ -174,11 +174,17 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	// No session yet, so no csrf field: refuse a form posted from another
 	// origin instead (login CSRF would put the victim in someone's session).
-	if o := r.Header.Get("Origin"); o != "" {
-		if u, err := url.Parse(o); err != nil || (u.Host != r.Host && u.Host != h.publicHost()) {
-			h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
-			return
-		}
+	// A browser sends Origin or Sec-Fetch-Site with every form POST; a
+	// request with neither is not our login page's form.
+	o := r.Header.Get("Origin")
+	sameSite := r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	if o != "" {
+		u, err := url.Parse(o)
+		sameSite = err == nil && (u.Host == r.Host || u.Host == h.publicHost())
+	}
+	if !sameSite {
+		h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
+		return
 	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
 	if token == "" || h.Auth == nil {
