@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
 )
@@ -71,41 +70,20 @@ func (h *Handler) StartSession(w http.ResponseWriter, r *http.Request, tokenID i
 }
 
 func (h *Handler) setCookie(w http.ResponseWriter, value string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{
-		Name: api.SessionCookie, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
-	})
+	auth.SetSessionCookie(w, value, maxAge, h.secure())
 }
 
-// viewer resolves the request's session: nil without a live one. The
-// session's end slides forward by SessionTTL from its use (at most once
-// per renewEvery).
+// viewer resolves the request's session (auth.LookupSession, which slides
+// it): nil without a live one.
 func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*viewer, error) {
-	c, err := r.Cookie(api.SessionCookie)
-	if err != nil || c.Value == "" || len(c.Value) > 100 {
-		return nil, nil
-	}
-	hash := store.SessionHash(c.Value)
-	now := h.Now()
-	s, err := h.Store.SessionByHash(r.Context(), hash, now)
-	if errors.Is(err, store.ErrNotFound) {
-		h.setCookie(w, "", -1)
-		return nil, nil
-	}
-	if err != nil {
+	s, id, ok, err := auth.LookupSession(r.Context(), w, r, h.Store, h.Now(), h.secure(), h.Log)
+	if err != nil || !ok {
 		return nil, err
-	}
-	if s.ExpiresAt.Before(now.Add(SessionTTL - renewEvery)) {
-		if err := h.Store.ExtendSession(r.Context(), hash, now.Add(SessionTTL)); err != nil {
-			h.Log.Warn("session renewal failed", "reader_id", s.ReaderID, "error", err)
-		} else {
-			h.setCookie(w, c.Value, int(SessionTTL/time.Second))
-		}
 	}
 	return &viewer{
 		ReaderID: s.ReaderID, TokenID: s.TokenID, Name: s.ReaderName, DiscordID: s.DiscordID,
 		Owner: h.OwnerDiscordID != "" && subtle.ConstantTimeCompare([]byte(s.DiscordID), []byte(h.OwnerDiscordID)) == 1,
-		CSRF:  csrfFor(c.Value), idHash: hash,
+		CSRF:  csrfFor(id), idHash: store.SessionHash(id),
 	}, nil
 }
 

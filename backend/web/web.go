@@ -9,16 +9,14 @@ import (
 
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
 
-// SessionTTL is how long a session lives after its last use (sliding).
-const SessionTTL = 30 * 24 * time.Hour
-
-// renewEvery throttles the sliding expiry: a session's end is moved at
-// most once per renewEvery, not written on every page view.
-const renewEvery = time.Hour
+// SessionTTL is how long a session lives after its last use (sliding);
+// the session cookie and its lookup are auth's (auth/session_cookie.go).
+const SessionTTL = auth.SessionTTL
 
 // Admin is what the Owner's pages need of the API server: the Lanes as
 // GET /api/admin/lanes computes them, and waking a Lane after an act.
