@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 )
 
 // POST /login with neither Origin nor Sec-Fetch-Site was taken (login
@@ -36,5 +37,27 @@ func TestLoginNeedsOriginOrSameOriginFetch(t *testing.T) {
 		if c.want == http.StatusForbidden && strings.Contains(a.header.Get("Set-Cookie"), "=") && !strings.Contains(a.header.Get("Set-Cookie"), "Max-Age=0") {
 			t.Errorf("%s: a refused login set a cookie: %s", c.name, a.header.Get("Set-Cookie"))
 		}
+	}
+}
+
+// Wrong tokens from one address are throttled: after the burst the next
+// attempt is 429 even with the right token, and the bucket refills.
+func TestFailedLoginsAreThrottled(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	try := func(token string) int {
+		return f.postForm(t, f.client(t), "/login", url.Values{"token": {token}}).code
+	}
+	for i := 0; i < 10; i++ {
+		if code := try("mb_" + strings.Repeat("x", 43)); code != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d, want 401", i, code)
+		}
+	}
+	if code := try(f.readerToken); code != http.StatusTooManyRequests {
+		t.Fatalf("after 10 wrong tokens: %d, want 429", code)
+	}
+	f.clock.Add(time.Minute)
+	if code := try(f.readerToken); code != http.StatusSeeOther {
+		t.Fatalf("a minute later: %d, want the login to go through", code)
 	}
 }

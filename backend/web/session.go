@@ -164,6 +164,12 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
 		return
 	}
+	if h.logins.blocked(r) {
+		w.Header().Set("Retry-After", "60")
+		h.errorPage(w, r, http.StatusTooManyRequests, "Too many failed logins",
+			"This address has tried too many wrong tokens. Wait a minute, then paste your token again.")
+		return
+	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
 	if token == "" || h.Auth == nil {
 		h.loginPage(w, r, http.StatusUnauthorized, "Paste your API token to log in.")
@@ -175,6 +181,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
+		h.logins.failed(r)
 		h.Log.Info("web login refused", "reason", "unknown or revoked token")
 		h.loginPage(w, r, http.StatusUnauthorized, "That token is unknown or revoked. Check it, or log in again to get a new one.")
 		return

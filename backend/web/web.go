@@ -44,6 +44,7 @@ type Handler struct {
 	Deps
 	mux      *http.ServeMux
 	patterns []string
+	logins   *loginThrottle // failed logins per client address (login_throttle.go)
 }
 
 // New builds the pages' handler.
@@ -57,7 +58,7 @@ func New(d Deps) *Handler {
 	if d.Sites == nil {
 		d.Sites, _ = sites.NewRegistry(nil)
 	}
-	h := &Handler{Deps: d, mux: http.NewServeMux()}
+	h := &Handler{Deps: d, mux: http.NewServeMux(), logins: newLoginThrottle(d.Now)}
 	h.handle("GET /{$}", h.home)
 	h.handle("POST /login", h.login)
 	h.handle("GET /login", func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, "/") })
