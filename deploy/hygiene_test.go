@@ -110,3 +110,54 @@ func TestOnlyTheBackendReachesDatabaseAndDevTools(t *testing.T) {
 		}
 	}
 }
+
+// Every container has a memory limit, and the backend's Go heap a soft
+// limit under it, in the image, compose and the systemd unit (issue 23
+// item 1: one Reader's bodies once took 5 GiB).
+func TestMemoryIsBounded(t *testing.T) {
+	for name, body := range services(t, read(t, "../compose.yaml")) {
+		if !strings.Contains(body, "mem_limit:") {
+			t.Errorf("service %s has no mem_limit", name)
+		}
+		if name == "backend" && !strings.Contains(body, "GOMEMLIMIT:") {
+			t.Errorf("service backend sets no GOMEMLIMIT")
+		}
+	}
+	if !strings.Contains(read(t, "../Dockerfile"), "ENV GOMEMLIMIT=") {
+		t.Error("Dockerfile sets no GOMEMLIMIT")
+	}
+	unit := lines(read(t, "mangabookmark.service"))
+	if !unit["MemoryMax=512M"] || !unit["Environment=GOMEMLIMIT=400MiB"] {
+		t.Error("mangabookmark.service sets no MemoryMax and GOMEMLIMIT")
+	}
+}
+
+// Every container runs without root and without privileges: a non-root
+// user, no capabilities, no new privileges, a read-only root; secrets come
+// as files, never as `environment:` values; and the backend connects as a
+// role that is no superuser (issue 23).
+func TestContainersRunUnprivileged(t *testing.T) {
+	compose := read(t, "../compose.yaml")
+	for name, body := range services(t, compose) {
+		for _, want := range []string{"user: \"", "cap_drop: [ALL]", `security_opt: ["no-new-privileges:true"]`, "read_only: true"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("service %s lacks %s", name, want)
+			}
+		}
+		if strings.Contains(body, `user: "0`) || strings.Contains(body, "user: root") {
+			t.Errorf("service %s runs as root", name)
+		}
+		for _, secret := range []string{"PASSWORD:", "TOKEN_KEY:", "DATABASE_URL:", "CLIENT_SECRET:", "WEBHOOK_URL:"} {
+			if strings.Contains(body, secret) {
+				t.Errorf("service %s passes %s in its environment; mount it as a secret file", name, strings.TrimSuffix(secret, ":"))
+			}
+		}
+	}
+	if !strings.Contains(compose, "\nsecrets:\n") {
+		t.Error("compose.yaml declares no secrets")
+	}
+	role := read(t, "initdb/10-app-role.sh")
+	if !strings.Contains(role, "NOSUPERUSER") || !strings.Contains(compose, "mangabookmark_app:") {
+		t.Error("the backend's database role is not a non-superuser role of its own")
+	}
+}

@@ -25,10 +25,12 @@
 //     restart /healthz is 200 again, a pass started after the restart reads
 //     a Forced Poll within a minute, and every progress write that returned
 //     2xx is stored exactly once.
+//
 //  2. TestKillMidPass: SIGKILL in the middle of a pass. The Series not yet
 //     read stay unstamped (still due), a restarted process takes the Lane
 //     at once (no stuck advisory lock) and reads them, retried progress
 //     writes leave one row each.
+//
 //  3. TestHostileSites: Series that hang, stream an endless body, redirect
 //     forever, announce a 1 TiB Content-Length, serve malformed HTML or
 //     JSON, or challenge every request. Each must end with its outcome word
@@ -36,20 +38,24 @@
 //     VmRSS stays under 150 MB, and a healthy Site polled at the same time
 //     keeps its pace (reads about one Gap apart). The short form keeps three
 //     of the modes.
+//
 //  4. TestBrowserSidecarKilled (long): Chromium started by chromiumtest is
 //     killed under browser Lanes. They turn browser_down, write no failure
 //     rows for the unreachable reads, and plain Lanes keep polling. The
 //     15-minute decay of the browser-lost gate runs on wall time in the
 //     binary; it is covered on a fake clock by backend/lanes' tests.
+//
 //  5. TestTwoBackendsFailover: two processes on one database; the one that
 //     holds the Lanes is SIGKILLed and the other takes them (its log says
 //     so and it writes pass rows) within 30 seconds.
+//
 //  6. TestAPIFuzz: random and mutated JSON bodies, headers, paths, huge and
 //     empty bodies and bad tokens against the running binary: no 5xx but
 //     503, no crash, /healthz still answers. The counts are logged. The
 //     native fuzz targets (URL canonicaliser, every Site parser) run from
 //     faults/fuzz.sh, which CI does not run; crashers land in the owning
 //     package's testdata/fuzz.
+//
 //  7. TestSecurity: admin routes refuse a missing (401), Reader (403),
 //     revoked (401) and foreign-key (401) token; bookmark and progress URLs
 //     of other hosts, IP literals and userinfo tricks are refused with
@@ -57,24 +63,34 @@
 //     Every scenario runs the binary with LOG_LEVEL=debug and fails when any
 //     log holds a secret (TOKEN_KEY, tokens, the webhook URL, the Discord
 //     client secret, the database password).
+//
 //  8. TestSecurityBrowserSidecar (long, needs Chromium;
 //     security_browser_test.go): comix read through a real sidecar whose
 //     pages attack it: a download leaves no file, page timers stop with the
 //     read, and a page sent to the DevTools port or a local service is never
 //     read as the Site's (outcome errors, nothing stored).
+//
 //  9. TestSecurityFlood (security_flood_test.go): one Reader floods progress
 //     with made-up Series and bookmarks; the hour's allowance and the
 //     bookmark cap hold, every refusal is listed, and a second Reader's new
 //     bookmark is still among the first Series read.
+//
 //  10. TestSecurityText (security_text_test.go): titles with terminal
 //     escapes and covers on another local service; the real mbctl's output
 //     holds no escape, the store no control character, and the other
 //     service is never fetched.
+//
 //  11. TestHungHolderStall (stall_test.go): the Lane holder is SIGSTOPped;
 //     the survivor sees its heartbeat go stale, judges the stall, ends its
 //     lock session and polls the Lane; resumed, the hung process stays off.
 //
-// Scenarios 8, 9 and 10 log how many hostile inputs they tried
+//  12. TestSecurityMemory (security_memory_test.go): 120 maximal progress
+//     bodies (1 MiB of empty reads each) at once, over 15 tokens and then
+//     from one; each is stopped at read 501 or refused past the token's
+//     requests in flight, nothing is written, and the backend's peak RSS
+//     (logged) stays under 128 MiB.
+//
+// Scenarios 8, 9, 10 and 12 log how many hostile inputs they tried
 // ("hostile inputs tried: N"), scenario 6 its request counts.
 //
 // # Running

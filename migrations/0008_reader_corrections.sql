@@ -12,6 +12,17 @@ ALTER TABLE bookmarks ADD COLUMN added_by text NOT NULL DEFAULT 'reader'
 -- Series the Reader has not bookmarked creates nothing.
 ALTER TABLE readers ADD COLUMN auto_add_reads boolean NOT NULL DEFAULT true;
 
+-- A slow Series has only ever read not_found (it never read ok: no
+-- latest_seen_at) and no Reader bookmarked it or moved Progress on it for
+-- a week, as of its last read. The Lanes read it at most once a day
+-- instead of at its Site's Rest, so junk bookmarks cannot speed a Lane up
+-- (docs/adr/0018-forged-reads-and-junk-series.md). The Lane sets it with
+-- each failure it records; a good read clears it.
+ALTER TABLE series ADD COLUMN slow boolean NOT NULL DEFAULT false;
+CREATE INDEX series_slow_idx ON series (site, latest_checked_at) WHERE slow;
+
 -- +goose Down
+DROP INDEX series_slow_idx;
+ALTER TABLE series DROP COLUMN slow;
 ALTER TABLE readers DROP COLUMN auto_add_reads;
 ALTER TABLE bookmarks DROP COLUMN added_by;

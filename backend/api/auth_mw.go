@@ -24,6 +24,13 @@ func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
 		if !ok {
 			return
 		}
+		if !s.NoLimits {
+			if !s.inflight.acquire(id.TokenID) {
+				writeInFlightRefusal(w)
+				return
+			}
+			defer s.inflight.release(id.TokenID)
+		}
 		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
 	}
 }

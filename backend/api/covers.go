@@ -18,9 +18,13 @@ func (s *Server) getCover(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	c, err := s.Store.GetCover(r.Context(), site.Name, r.PathValue("series_id"))
+	// Only covers of the Reader's own bookmarks: a Series the Reader does
+	// not follow answers exactly as one with no cover, so the answer
+	// tells nothing of what other Readers follow.
+	id, _ := identityFrom(r.Context())
+	c, err := s.Store.GetReaderCover(r.Context(), id.ReaderID, site.Name, r.PathValue("series_id"))
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no cover is stored for that Series yet")
+		writeError(w, http.StatusNotFound, "no cover is stored for that Series in your library")
 		return
 	}
 	if err != nil {
@@ -35,6 +39,8 @@ func (s *Server) getCover(w http.ResponseWriter, r *http.Request) {
 	// Private: the path sits behind a Reader token.
 	h.Set("Cache-Control", "private, max-age=86400")
 	h.Set("X-Content-Type-Options", "nosniff")
+	// An image never runs anything, even opened on its own.
+	h.Set("Content-Security-Policy", "default-src 'none'")
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
 		if inm == etag || inm == "*" {
 			w.WriteHeader(http.StatusNotModified)

@@ -1,11 +1,11 @@
 package api
 
 import (
-	"errors"
+	"context"
 	"net/http"
+	"strings"
 
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/store"
 )
 
 // webPrefixes are the paths the web pages answer, routed to MountWeb's
@@ -26,23 +26,26 @@ func (s *Server) MountWeb(h http.Handler) {
 // page's <img> tags): used for /covers/ only.
 func (s *Server) readerOrSession(h http.HandlerFunc) http.HandlerFunc {
 	bearer := s.reader(h)
+	secure := strings.HasPrefix(s.BaseURL, "https://")
 	return func(w http.ResponseWriter, r *http.Request) {
-		c, err := r.Cookie(auth.SessionCookie)
-		if r.Header.Get("Authorization") != "" || err != nil || c.Value == "" || s.Store == nil {
+		if r.Header.Get("Authorization") != "" || auth.SessionID(r, secure) == "" || s.Store == nil {
 			bearer(w, r)
 			return
 		}
-		_, err = s.Store.SessionByHash(r.Context(), store.SessionHash(c.Value), s.Now())
-		if errors.Is(err, store.ErrNotFound) {
-			bearer(w, r) // answers 401 as for a missing token
-			return
-		}
+		// The cookie's one owner (auth.LookupSession) caps its length and
+		// slides the session, as the pages do.
+		sess, _, ok, err := auth.LookupSession(r.Context(), w, r, s.Store, s.Now(), secure, s.Log)
 		if err != nil {
 			s.Log.Warn("session check failed", "path", r.URL.Path, "error", err)
 			w.Header().Set("Retry-After", "5")
 			writeError(w, http.StatusServiceUnavailable, "the server cannot check your session right now; try again shortly")
 			return
 		}
-		h(w, r)
+		if !ok {
+			bearer(w, r) // answers 401 as for a missing token
+			return
+		}
+		id := auth.Identity{ReaderID: sess.ReaderID, TokenID: sess.TokenID, DiscordID: sess.DiscordID, Name: sess.ReaderName}
+		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
 	}
 }

@@ -32,10 +32,6 @@ type readJSON struct {
 	ReadAt   string `json:"read_at"`
 }
 
-type progressBody struct {
-	Reads *[]readJSON `json:"reads"`
-}
-
 // ProgressResultJSON answers POST /api/progress. Applied reads created or
 // moved Progress; ignored reads were valid but changed nothing (a replay,
 // or not beyond the stored Progress); each refused read is listed under
@@ -51,17 +47,12 @@ type ProgressResultJSON struct {
 // store.ProgressUpsertSQL), so the call is idempotent in any order.
 func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
-	var body progressBody
-	if !decodeJSON(w, r, &body) {
+	reads, present, ok := decodeReads(w, r)
+	if !ok {
 		return
 	}
-	if body.Reads == nil {
+	if !present {
 		writeError(w, http.StatusBadRequest, `field "reads" is required: send {"reads":[...]}`)
-		return
-	}
-	reads := *body.Reads
-	if len(reads) > MaxReadsPerBatch {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`field "reads" holds %d reads; send at most %d per request`, len(reads), MaxReadsPerBatch))
 		return
 	}
 	res := ProgressResultJSON{Errors: []client.ReadError{}}

@@ -19,8 +19,8 @@ import (
 // PUT /api/bookmarks/{site}/{series_id}/progress.
 func (s *Server) correctionRoutes() {
 	s.mux.HandleFunc("GET /api/me/preferences", s.reader(s.getPreferences))
-	s.mux.HandleFunc("PUT /api/me/preferences", s.reader(s.limitWrites(s.putPreferences)))
-	s.mux.HandleFunc("PUT /api/bookmarks/{site}/{series_id}/progress", s.reader(s.limitWrites(s.putProgress)))
+	s.mux.HandleFunc("PUT /api/me/preferences", s.reader(s.limitWrites(capBody(smallBodyBytes, s.putPreferences))))
+	s.mux.HandleFunc("PUT /api/bookmarks/{site}/{series_id}/progress", s.reader(s.limitWrites(capBody(urlBodyBytes, s.putProgress))))
 }
 
 // pastLatestReason explains a read refused as too far past the Latest

@@ -23,6 +23,10 @@ func (s *Server) limitReason(err error) string {
 		return fmt.Sprintf("new_series_limit: this names a Series the server does not follow yet, and you have "+
 			"added %d new Series in the last hour, the most one Reader may; nothing was saved for it; "+
 			"send it again later (one more is allowed about every %s)", l.NewSeriesPerHour, newSeriesEvery(l))
+	case errors.Is(err, store.ErrNeverReadLimit):
+		return fmt.Sprintf("never_read_limit: you keep %d bookmarks of Series the server has never read a chapter of, "+
+			"the most one Reader may; nothing was saved for it; remove the ones that are not real Series, "+
+			"or wait until the server reads them, then send it again", l.MaxNeverRead)
 	case errors.Is(err, store.ErrBookmarkLimit):
 		return fmt.Sprintf("bookmark_limit: you keep %d bookmarks, the most one Reader may; nothing was saved "+
 			"for it; remove bookmarks you no longer read, then send it again", l.MaxBookmarks)
@@ -47,7 +51,7 @@ func (s *Server) writeLimitRefusal(w http.ResponseWriter, err error) bool {
 	case errors.Is(err, store.ErrNewSeriesLimit):
 		w.Header().Set("Retry-After", strconv.Itoa(int(newSeriesEvery(s.Store.ReaderLimits()).Seconds())))
 		writeError(w, http.StatusTooManyRequests, s.limitReason(err))
-	case errors.Is(err, store.ErrBookmarkLimit):
+	case errors.Is(err, store.ErrBookmarkLimit), errors.Is(err, store.ErrNeverReadLimit):
 		writeError(w, http.StatusConflict, s.limitReason(err))
 	default:
 		return false

@@ -129,11 +129,12 @@ func TestBookmarkCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 5000 bookmarks already (straight in SQL: the cap, not the rate, is
-	// under test), and a Series another Reader follows.
+	// under test), and a Series another Reader follows; all of them read
+	// ok once, so the never-read cap (ADR 0018) does not apply.
 	_, err = e.st.Pool().Exec(ctx, `
 		WITH s AS (
-			INSERT INTO series (site, series_id, url)
-			SELECT 'mangapill', i::text, 'https://mangapill.com/manga/' || i FROM generate_series(1, 5001) i
+			INSERT INTO series (site, series_id, url, latest_number, latest_seen_at)
+			SELECT 'mangapill', i::text, 'https://mangapill.com/manga/' || i, 1, now() FROM generate_series(1, 5001) i
 		)
 		INSERT INTO bookmarks (reader_id, site, series_id)
 		SELECT $1, 'mangapill', i::text FROM generate_series(1, 5000) i`, r.ID)
@@ -194,5 +195,35 @@ func TestProgressLimitErrorsKeepTheirIndex(t *testing.T) {
 		if er.Index != want.index || strings.HasPrefix(er.Error, "new_series_limit: ") != want.limit {
 			t.Fatalf("error %d: %+v, want index %d (limit refusal %v)", k, er, want.index, want.limit)
 		}
+	}
+}
+
+// A Reader who piles up bookmarks of made-up Series stops at the
+// never-read cap (200 by default), far below the bookmark cap.
+func TestNeverReadCapAPI(t *testing.T) {
+	t.Parallel()
+	e := newReaderEnv(t)
+	tok := e.token(floodReader)
+	ctx := context.Background()
+	r, err := e.st.GetReaderByDiscordID(ctx, floodReader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.Pool().Exec(ctx, `
+		WITH s AS (
+			INSERT INTO series (site, series_id, url)
+			SELECT 'mangapill', 'j' || i, 'https://mangapill.com/manga/j' || i FROM generate_series(1, 200) i
+		)
+		INSERT INTO bookmarks (reader_id, site, series_id)
+		SELECT $1, 'mangapill', 'j' || i FROM generate_series(1, 200) i`, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	code, body := e.do(tok, "POST", "/api/bookmarks", `{"url":"https://mangapill.com/manga/777"}`)
+	if code != http.StatusConflict || !strings.HasPrefix(errorOf(t, body), "never_read_limit: ") {
+		t.Fatalf("bookmark 201 of never-read Series: %d %s, want 409 never_read_limit", code, body)
+	}
+	got := postReads(t, e, tok, batch(read("mangapill", "778", "3", "2026-05-01T10:00:00Z")))
+	if len(got.Errors) != 1 || !strings.HasPrefix(got.Errors[0].Error, "never_read_limit: ") {
+		t.Fatalf("a read of one more never-read Series: %+v", got)
 	}
 }

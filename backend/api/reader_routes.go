@@ -31,7 +31,7 @@ import "mangabookmark/backend/userscript"
 func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("GET /api/me", s.reader(s.getMe))
 	s.mux.HandleFunc("GET /api/bookmarks", s.reader(s.listBookmarks))
-	s.mux.HandleFunc("POST /api/bookmarks", s.reader(s.limitWrites(s.addBookmark)))
+	s.mux.HandleFunc("POST /api/bookmarks", s.reader(s.limitWrites(capBody(urlBodyBytes, s.addBookmark))))
 	s.mux.HandleFunc("DELETE /api/bookmarks/{site}/{series_id}", s.reader(s.limitWrites(s.removeBookmark)))
 	s.mux.HandleFunc("POST /api/progress", s.reader(s.limitWrites(s.postProgress)))
 	s.correctionRoutes()

@@ -25,8 +25,7 @@ func writeError(w http.ResponseWriter, status int, msg string) {
 // decodeJSON reads one strict JSON object into dst. It answers the client
 // itself (413, 415 or 400 naming the field) and returns false on failure.
 func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+	if !jsonContentType(w, r) {
 		return false
 	}
 	dec := json.NewDecoder(r.Body)
@@ -43,13 +42,23 @@ func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) bool {
 	return true
 }
 
+// jsonContentType answers 415 and returns false unless the request's
+// Content-Type is absent or JSON.
+func jsonContentType(w http.ResponseWriter, r *http.Request) bool {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		writeError(w, http.StatusUnsupportedMediaType, "send the body as JSON with Content-Type: application/json")
+		return false
+	}
+	return true
+}
+
 func describeDecodeError(err error) (int, string) {
 	var maxErr *http.MaxBytesError
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &maxErr):
-		return http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB"
+		return http.StatusRequestEntityTooLarge, "the request body is larger than " + byteSize(maxErr.Limit) + ", the most this path takes"
 	case errors.Is(err, io.EOF):
 		return http.StatusBadRequest, "the body is empty: send a JSON object"
 	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
@@ -80,4 +89,15 @@ func jsonKind(goKind string) string {
 		return "a value of the documented type"
 	}
 	return "a number"
+}
+
+// byteSize writes a body limit for a person: "1 MiB", "16 KiB".
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -45,7 +45,9 @@ type Server struct {
 	Config
 	mux     *routeMux
 	limiter *writeLimiter
-	userjs  []byte // Config.Userjs rendered for BaseURL once, at New
+	// inflight bounds each token's requests in progress (inflight.go).
+	inflight *inFlight
+	userjs   []byte // Config.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes, or says what in cfg is wrong.
@@ -75,7 +77,7 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.Admin = a
 	}
-	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now)}
+	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now), inflight: newInFlight()}
 	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
 		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
 	}

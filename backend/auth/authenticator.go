@@ -12,8 +12,3 @@ type Authenticator interface {
 }
 
 var _ Authenticator = (*Service)(nil)
-
-// SessionCookie is the web pages' session cookie. The JSON API never reads
-// it (a cookie must not authenticate /api/*); only the pages and /covers/
-// do (docs/adr/0009-web-pages-and-sessions.md).
-const SessionCookie = "mb_session"

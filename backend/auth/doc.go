@@ -4,4 +4,7 @@
 // member of the guild. Service implements Authenticator; the Identity it
 // resolves to lives here, so backend/api depends on auth and never the
 // reverse. The Owner is the Reader whose Discord id is OWNER_DISCORD_ID.
+// It also owns the web session cookie (session_cookie.go): its name, how it
+// is read and set, and the lookup that slides a session, for the web pages
+// and the covers path alike.
 package auth

@@ -75,6 +75,7 @@ func Load(getenv func(string) string) (Config, error) {
 func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	var errs []error
 	bad := func(name, reason string) { errs = append(errs, &Error{Var: name, Reason: reason}) }
+	lookup = withSecretFiles(lookup, bad)
 	getenv := func(name string) string { v, _ := lookup(name); return v }
 	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -136,10 +135,6 @@ func (h *coverHealer) fetch(ctx context.Context, s *sites.Site, rawURL string) (
 	if resp.StatusCode != http.StatusOK {
 		return store.Cover{}, fmt.Errorf("lanes: cover fetch: HTTP %d", resp.StatusCode)
 	}
-	ct, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	if err != nil || !strings.HasPrefix(ct, "image/") || strings.Contains(ct, "svg") {
-		return store.Cover{}, fmt.Errorf("lanes: cover content type %q is not a raster image", resp.Header.Get("Content-Type"))
-	}
 	if resp.ContentLength > h.limit {
 		return store.Cover{}, fmt.Errorf("lanes: cover declares %d bytes, over %d", resp.ContentLength, h.limit)
 	}
@@ -152,6 +147,10 @@ func (h *coverHealer) fetch(ctx context.Context, s *sites.Site, rawURL string) (
 	}
 	if len(body) == 0 {
 		return store.Cover{}, errors.New("lanes: empty cover")
+	}
+	ct, ok := sniffImage(body)
+	if !ok {
+		return store.Cover{}, fmt.Errorf("lanes: cover is not a JPEG, PNG, WebP, GIF or AVIF image (its bytes, whatever its Content-Type %q says)", resp.Header.Get("Content-Type"))
 	}
 	return store.Cover{ContentType: ct, Body: body, SourceURL: rawURL}, nil
 }

@@ -36,6 +36,14 @@ func coverServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write([]byte("<html></html>"))
 	})
+	mux.HandleFunc("/lie.png", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "image/png") // the header lies: the bytes are a page
+		_, _ = w.Write([]byte("<html><script>alert(1)</script></html>"))
+	})
+	mux.HandleFunc("/octet", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream") // the bytes are a PNG
+		_, _ = w.Write(pngBytes)
+	})
 	mux.HandleFunc("/away", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "http://localhost:1/cover.png", http.StatusFound)
 	})
@@ -52,16 +60,16 @@ func TestCoverHeals(t *testing.T) {
 	e := newEnv(t, nil, siteSpec{name: "over"}, siteSpec{name: "public"})
 	e.sites["over"].Origin, e.sites["over"].Overridden = srv.URL, true
 	ctx := context.Background()
-	e.seed(t, "over", 6, t0.Add(-time.Hour))
+	e.seed(t, "over", 8, t0.Add(-time.Hour))
 	e.seed(t, "public", 1, t0.Add(-time.Hour))
-	for id, path := range map[string]string{"1": "/cover.png", "2": "/big.png", "3": "/evil.svg", "4": "/page.html", "5": "/away", "6": "/cover.png"} {
+	for id, path := range map[string]string{"1": "/cover.png", "2": "/big.png", "3": "/evil.svg", "4": "/page.html", "5": "/away", "6": "/cover.png", "7": "/lie.png", "8": "/octet"} {
 		e.ad["over"].set(id, okResult("1", srv.URL+path))
 	}
 	e.ad["over"].set("6", okResult("1", "javascript:alert(1)"))
 	// Same loopback server, but this Site is not overridden: refused at dial.
 	e.ad["public"].set("1", okResult("1", srv.URL+"/cover.png"))
 
-	if res, _ := e.runPass(t, "over"); res.OK != 6 {
+	if res, _ := e.runPass(t, "over"); res.OK != 8 {
 		t.Fatalf("pass %+v", res)
 	}
 	if res, _ := e.runPass(t, "public"); res.OK != 1 {
@@ -72,7 +80,11 @@ func TestCoverHeals(t *testing.T) {
 	if err != nil || !bytes.Equal(c.Body, pngBytes) || c.ContentType != "image/png" || c.SourceURL != srv.URL+"/cover.png" {
 		t.Fatalf("cover 1: %+v %v", c, err)
 	}
-	for _, id := range []string{"2", "3", "4", "5", "6"} {
+	// Stored by what the bytes are, not by the header.
+	if c, err := e.st.GetCover(ctx, "over", "8"); err != nil || c.ContentType != "image/png" {
+		t.Fatalf("cover 8 (a PNG sent as octet-stream): %+v %v", c.ContentType, err)
+	}
+	for _, id := range []string{"2", "3", "4", "5", "6", "7"} {
 		if _, err := e.st.GetCover(ctx, "over", id); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("cover %s stored (%v); it should have been refused", id, err)
 		}
@@ -85,7 +97,7 @@ func TestCoverHeals(t *testing.T) {
 	}
 	// A stored cover with the same URL is not fetched again.
 	e.clock.Advance(2 * time.Hour)
-	if res, _ := e.runPass(t, "over"); res.OK != 6 {
+	if res, _ := e.runPass(t, "over"); res.OK != 8 {
 		t.Fatalf("second pass %+v", res)
 	}
 	e.m.WaitCovers()

@@ -16,15 +16,23 @@ func IsControl(r rune) bool {
 	return r < 0x20 || (r >= 0x7f && r <= 0x9f)
 }
 
+// IsBidiOverride reports whether r is a bidirectional embedding, override
+// or isolate (U+202A to U+202E, U+2066 to U+2069): in a Site's title they
+// reorder what a Reader sees, so "evil.exe" can show as "exe.live".
+func IsBidiOverride(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
+
 // Line cleans one line of text for storage: whitespace controls (tab, line
-// breaks) become a space, every other control character is dropped,
+// breaks) become a space, every other control character and every bidi
+// override (IsBidiOverride) is dropped,
 // invalid UTF-8 becomes U+FFFD, the ends are trimmed and the result is cut
 // to MaxLine characters.
 func Line(s string) string {
 	return clean(s, MaxLine, true)
 }
 
-// URL cleans a URL for storage: control characters (and invalid UTF-8) are
+// URL cleans a URL for storage: control characters, bidi overrides (and invalid UTF-8) are
 // dropped and the result is cut to MaxURL characters.
 func URL(s string) string {
 	return clean(s, MaxURL, false)
@@ -66,7 +74,7 @@ func clean(s string, limit int, spaces bool) string {
 				continue
 			}
 			r = ' '
-		case IsControl(r):
+		case IsControl(r), IsBidiOverride(r):
 			continue
 		}
 		b.WriteRune(r)
@@ -80,7 +88,7 @@ func clean(s string, limit int, spaces bool) string {
 func isClean(s string, limit int) bool {
 	n := 0
 	for _, r := range s {
-		if r == utf8.RuneError || IsControl(r) {
+		if r == utf8.RuneError || IsControl(r) || IsBidiOverride(r) {
 			return false
 		}
 		n++

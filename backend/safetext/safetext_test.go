@@ -121,3 +121,20 @@ func BenchmarkLineHostile4MiB(b *testing.B) {
 		_ = safetext.Line(s)
 	}
 }
+
+// A Site's title with bidi overrides would show reordered text to a
+// Reader (issue 23): every embedding, override and isolate is dropped.
+func TestLineDropsBidiOverrides(t *testing.T) {
+	for _, r := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+		in := "Chapter " + string(r) + "01 txt.exe"
+		if got := safetext.Line(in); got != "Chapter 01 txt.exe" {
+			t.Errorf("safetext.Line(%q) = %q, want the override dropped", in, got)
+		}
+		if got := safetext.URL("https://x.test/" + string(r) + "a"); got != "https://x.test/a" {
+			t.Errorf("URL with U+%04X = %q", r, got)
+		}
+	}
+	if got := safetext.Line("עברית and العربية"); got != "עברית and العربية" {
+		t.Errorf("right-to-left text itself must stay: %q", got)
+	}
+}

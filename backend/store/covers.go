@@ -39,3 +39,16 @@ func (s *Store) GetCover(ctx context.Context, site, seriesID string) (Cover, err
 	}
 	return c, nil
 }
+
+// GetReaderCover is GetCover for a Reader: only the cover of a Series the
+// Reader bookmarks; any other is ErrNotFound, as a Series with no cover.
+func (s *Store) GetReaderCover(ctx context.Context, readerID int64, site, seriesID string) (Cover, error) {
+	var c Cover
+	err := s.pool.QueryRow(ctx, `SELECT c.content_type, c.body, c.fetched_at, c.source_url FROM covers c
+		JOIN bookmarks b ON b.site = c.site AND b.series_id = c.series_id AND b.reader_id = $1
+		WHERE c.site = $2 AND c.series_id = $3`, readerID, site, seriesID).Scan(&c.ContentType, &c.Body, &c.FetchedAt, &c.SourceURL)
+	if err != nil {
+		return Cover{}, notFound("get cover", err)
+	}
+	return c, nil
+}

@@ -16,7 +16,8 @@ import (
 // Owner's Forced Poll. A Series is due when it was never checked, when it
 // was last checked at or before now - Rest, or when a Forced Poll is pending
 // (force_poll_at later than latest_checked_at). That cutoff is the only rate
-// authority; nothing here joins poll_failures.
+// authority; nothing here joins poll_failures. A slow Series (slow.go)
+// rests SlowRest instead.
 
 // DueCountCap bounds each of the two large arms of the due count (never
 // checked, and rested), so a pass's count costs the same at 10k and at 1M
@@ -64,16 +65,19 @@ const dueSummarySQL = `
 		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL
 			ORDER BY created_at LIMIT $4) n),
 		(SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at <= $2
+			AND (NOT slow OR latest_checked_at <= $5)
 			ORDER BY latest_checked_at NULLS FIRST LIMIT $4) r),
 		f.pending, f.extra,
 		least(
 			(SELECT created_at FROM series WHERE site = $1 AND latest_checked_at IS NULL ORDER BY created_at LIMIT 1),
-			(SELECT latest_checked_at FROM series WHERE site = $1 AND latest_checked_at <= $2
+			(SELECT latest_checked_at FROM series WHERE site = $1 AND latest_checked_at <= $2 AND NOT slow
 				ORDER BY latest_checked_at NULLS FIRST LIMIT 1) + $3 * interval '1 microsecond',
+			(SELECT latest_checked_at FROM series WHERE site = $1 AND slow AND latest_checked_at <= $5
+				ORDER BY latest_checked_at LIMIT 1) + $6 * interval '1 microsecond',
 			f.oldest)
 	FROM (
 		SELECT count(*) AS pending,
-			count(*) FILTER (WHERE latest_checked_at > $2) AS extra,
+			count(*) FILTER (WHERE latest_checked_at > $2 OR (slow AND latest_checked_at > $5)) AS extra,
 			min(CASE WHEN latest_checked_at IS NULL THEN created_at
 				ELSE least(force_poll_at, latest_checked_at + $3 * interval '1 microsecond') END) AS oldest
 		FROM series WHERE site = $1 AND force_poll_at IS NOT NULL
@@ -85,7 +89,9 @@ const dueSummarySQL = `
 func (s *Store) DueSummary(ctx context.Context, site string, rest time.Duration, now time.Time) (DueStats, error) {
 	var d DueStats
 	var rested, extra int
-	err := s.pool.QueryRow(ctx, dueSummarySQL, site, now.Add(-rest), rest.Microseconds(), DueCountCap).
+	slow := slowRest(rest)
+	err := s.pool.QueryRow(ctx, dueSummarySQL, site, now.Add(-rest), rest.Microseconds(), DueCountCap,
+		now.Add(-slow), slow.Microseconds()).
 		Scan(&d.NeverChecked, &rested, &d.Forced, &extra, &d.OldestDueSince)
 	if err != nil {
 		return DueStats{}, fmt.Errorf("store: due summary: %w", err)
@@ -136,6 +142,7 @@ const dueBatchSQL = `
 		UNION ALL
 		(SELECT 2, 0, latest_checked_at, series_id
 			FROM series WHERE site = $1 AND latest_checked_at <= $2
+				AND (NOT slow OR latest_checked_at <= $4)
 				AND (force_poll_at IS NULL OR force_poll_at <= latest_checked_at)
 			ORDER BY latest_checked_at NULLS FIRST LIMIT $3)
 	) due ORDER BY arm, rn, k, series_id LIMIT $3`
@@ -146,7 +153,7 @@ func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, n
 	if limit <= 0 {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, dueBatchSQL, site, now.Add(-rest), limit)
+	rows, err := s.pool.Query(ctx, dueBatchSQL, site, now.Add(-rest), limit, now.Add(-slowRest(rest)))
 	if err != nil {
 		return nil, fmt.Errorf("store: due batch: %w", err)
 	}
@@ -169,21 +176,33 @@ func (s *Store) DueBatch(ctx context.Context, site string, rest time.Duration, n
 // already is); ok is false when the Site has no Series at all.
 func (s *Store) NextDueAt(ctx context.Context, site string, rest time.Duration, now time.Time) (next time.Time, ok bool, err error) {
 	var pending bool
-	var oldest *time.Time
+	var oldest, oldestSlow *time.Time
 	err = s.pool.QueryRow(ctx, `
 		SELECT EXISTS (SELECT 1 FROM series WHERE site = $1 AND latest_checked_at IS NULL)
 			OR EXISTS (SELECT 1 FROM series WHERE site = $1 AND force_poll_at IS NOT NULL AND force_poll_at > latest_checked_at),
-			(SELECT min(latest_checked_at) FROM series WHERE site = $1)`, site).Scan(&pending, &oldest)
+			(SELECT latest_checked_at FROM series WHERE site = $1 AND latest_checked_at IS NOT NULL AND NOT slow
+				ORDER BY latest_checked_at LIMIT 1),
+			(SELECT min(latest_checked_at) FROM series WHERE site = $1 AND slow)`, site).Scan(&pending, &oldest, &oldestSlow)
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("store: next due: %w", err)
 	}
 	switch {
 	case pending:
 		return now, true, nil
-	case oldest == nil:
+	case oldest == nil && oldestSlow == nil:
 		return time.Time{}, false, nil
 	}
-	next = oldest.Add(rest)
+	switch {
+	case oldest == nil:
+		next = oldestSlow.Add(slowRest(rest))
+	case oldestSlow == nil:
+		next = oldest.Add(rest)
+	default:
+		next = oldest.Add(rest)
+		if s := oldestSlow.Add(slowRest(rest)); s.Before(next) {
+			next = s
+		}
+	}
 	if next.Before(now) {
 		next = now
 	}
@@ -267,7 +286,7 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 			FROM series WHERE site = $1 AND series_id = $2
 		), upd AS (
 			UPDATE series s SET title = old.new_title, cover_url = old.new_cover,
-				latest_number = $5::numeric, latest_title = $6, latest_url = $7, latest_released_at = $8,
+				latest_number = $5::numeric, latest_title = $6, latest_url = $7, latest_released_at = $8, slow = false,
 				latest_seen_at = CASE WHEN old.latest_number IS DISTINCT FROM $5::numeric OR old.latest_seen_at IS NULL
 					THEN $9 ELSE old.latest_seen_at END
 			FROM old WHERE s.site = old.site AND s.series_id = old.series_id

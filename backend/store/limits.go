@@ -19,10 +19,15 @@ type ReaderLimits struct {
 	NewSeriesPerHour int
 	// MaxBookmarks is the most bookmarks one Reader may keep.
 	MaxBookmarks int
+	// MaxNeverRead is the most of a Reader's bookmarks whose Series never
+	// read ok (no Latest Chapter seen yet) the Reader may keep: junk
+	// Series count towards this smaller cap as well as MaxBookmarks. Zero
+	// means no such cap.
+	MaxNeverRead int
 }
 
 // DefaultReaderLimits are the limits a Store starts with.
-var DefaultReaderLimits = ReaderLimits{NewSeriesPerHour: 100, MaxBookmarks: 5000}
+var DefaultReaderLimits = ReaderLimits{NewSeriesPerHour: 100, MaxBookmarks: 5000, MaxNeverRead: 200}
 
 // ErrNewSeriesLimit refuses a bookmark or read that would create a Series
 // when the Reader has used the hour's allowance of new Series.
@@ -31,6 +36,11 @@ var ErrNewSeriesLimit = errors.New("store: new Series limit reached")
 // ErrBookmarkLimit refuses a new bookmark (or a read that would create one)
 // when the Reader already keeps ReaderLimits.MaxBookmarks bookmarks.
 var ErrBookmarkLimit = errors.New("store: bookmark limit reached")
+
+// ErrNeverReadLimit refuses a new bookmark of a Series that never read ok
+// (or a read that would create one) when the Reader already keeps
+// ReaderLimits.MaxNeverRead such bookmarks.
+var ErrNeverReadLimit = errors.New("store: never-read bookmark limit reached")
 
 // SetReaderLimits replaces the limits. Call it before the Store is shared
 // (start-up, tests).
@@ -76,13 +86,15 @@ type admission struct {
 func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, addedBy string, wants []wantedBookmark) ([]admission, error) {
 	perHour := float64(s.limits.NewSeriesPerHour)
 	var tokens float64
-	var have int
+	var have, neverRead int
 	err := tx.QueryRow(ctx, `
 		INSERT INTO reader_limits AS l (reader_id, tokens, at) VALUES ($1, $2, $3)
 		ON CONFLICT (reader_id) DO UPDATE SET
 			tokens = least($2, l.tokens + greatest(0, extract(epoch FROM $3 - l.at)) * $2 / 3600.0),
 			at = $3
-		RETURNING tokens, (SELECT count(*) FROM bookmarks WHERE reader_id = $1)`, readerID, perHour, s.clock()).Scan(&tokens, &have)
+		RETURNING tokens, (SELECT count(*) FROM bookmarks WHERE reader_id = $1),
+			(SELECT count(*) FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+				WHERE b.reader_id = $1 AND s.latest_seen_at IS NULL)`, readerID, perHour, s.clock()).Scan(&tokens, &have, &neverRead)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +103,7 @@ func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, a
 		sites[i], ids[i] = w.Site, w.SeriesID
 	}
 	rows, err := tx.Query(ctx, `
-		SELECT s.series_id IS NOT NULL, b.reader_id IS NOT NULL
+		SELECT s.series_id IS NOT NULL, b.reader_id IS NOT NULL, s.latest_seen_at IS NOT NULL
 		FROM unnest($2::text[], $3::text[]) WITH ORDINALITY AS u(site, series_id, i)
 		LEFT JOIN series s ON s.site = u.site AND s.series_id = u.series_id
 		LEFT JOIN bookmarks b ON b.reader_id = $1 AND b.site = u.site AND b.series_id = u.series_id
@@ -99,14 +111,14 @@ func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, a
 	if err != nil {
 		return nil, err
 	}
-	exists, marked := make([]bool, 0, len(wants)), make([]bool, 0, len(wants))
+	exists, marked, everRead := make([]bool, 0, len(wants)), make([]bool, 0, len(wants)), make([]bool, 0, len(wants))
 	for rows.Next() {
-		var e, m bool
-		if err := rows.Scan(&e, &m); err != nil {
+		var e, m, r bool
+		if err := rows.Scan(&e, &m, &r); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		exists, marked = append(exists, e), append(marked, m)
+		exists, marked, everRead = append(exists, e), append(marked, m), append(everRead, r)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -126,10 +138,15 @@ func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, a
 		case marked[i]:
 		case have >= s.limits.MaxBookmarks:
 			verdict = ErrBookmarkLimit
+		case !everRead[i] && s.limits.MaxNeverRead > 0 && neverRead >= s.limits.MaxNeverRead:
+			verdict = ErrNeverReadLimit
 		case !exists[i] && tokens < 1:
 			verdict = ErrNewSeriesLimit
 		default:
 			have++
+			if !everRead[i] {
+				neverRead++
+			}
 			if !exists[i] {
 				tokens--
 			}

@@ -88,9 +88,10 @@ func (s *Store) CountSeries(ctx context.Context, site string) (int, error) {
 // every count past 1h / GapFloor (3600), so it never needs more. The
 // ORDER BY keeps the walk on the primary key's index (a sequential scan
 // would read the whole table when the Site's rows sit at its end).
+// Slow Series (slow.go) are not counted: they rest a day, not the Rest.
 func (s *Store) CountSeriesUpTo(ctx context.Context, site string, limit int) (int, error) {
 	var n int
-	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 ORDER BY series_id LIMIT $2) s`, site, limit).Scan(&n)
+	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT 1 FROM series WHERE site = $1 AND NOT slow ORDER BY series_id LIMIT $2) s`, site, limit).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: count series: %w", err)
 	}

@@ -29,16 +29,31 @@ func SessionHash(id string) []byte {
 
 // CreateSession stores a new session for the token, ending at expires.
 func (s *Store) CreateSession(ctx context.Context, idHash []byte, tokenID int64, now, expires time.Time) error {
+	// One statement: the new session, and the token's oldest sessions past
+	// MaxSessionsPerToken ended (a stolen token cannot pile up sessions).
 	if _, err := s.pool.Exec(ctx, `
-		INSERT INTO web_sessions (id_hash, token_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`,
-		idHash, tokenID, now, expires); err != nil {
+		WITH ins AS (
+			INSERT INTO web_sessions (id_hash, token_id, created_at, expires_at) VALUES ($1, $2, $3, $4)
+		)
+		DELETE FROM web_sessions WHERE id_hash IN (
+			SELECT id_hash FROM web_sessions WHERE token_id = $2
+			ORDER BY created_at DESC, id_hash OFFSET $5)`,
+		idHash, tokenID, now, expires, MaxSessionsPerToken-1); err != nil {
 		return fmt.Errorf("store: create session: %w", err)
 	}
 	return nil
 }
 
+// MaxSessionsPerToken is how many web sessions one token keeps; starting
+// one more ends the oldest.
+const MaxSessionsPerToken = 20
+
+// SessionLifetime is a session's absolute lifetime: however often it
+// slides, a session created longer ago than this is over.
+const SessionLifetime = 90 * 24 * time.Hour
+
 // SessionByHash returns the live session with that id hash: not expired at
-// now, and its token not revoked. Anything else is ErrNotFound.
+// now, created less than SessionLifetime ago, and its token not revoked. Anything else is ErrNotFound.
 func (s *Store) SessionByHash(ctx context.Context, idHash []byte, now time.Time) (Session, error) {
 	var out Session
 	err := s.pool.QueryRow(ctx, `
@@ -46,7 +61,7 @@ func (s *Store) SessionByHash(ctx context.Context, idHash []byte, now time.Time)
 		FROM web_sessions w
 		JOIN tokens t ON t.id = w.token_id AND t.revoked_at IS NULL
 		JOIN readers r ON r.id = t.reader_id
-		WHERE w.id_hash = $1 AND w.expires_at > $2`, idHash, now).
+		WHERE w.id_hash = $1 AND w.expires_at > $2 AND w.created_at > $3`, idHash, now, now.Add(-SessionLifetime)).
 		Scan(&out.TokenID, &out.ReaderID, &out.DiscordID, &out.ReaderName, &out.ExpiresAt)
 	if err != nil {
 		return Session{}, notFound("session", err)

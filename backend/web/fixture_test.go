@@ -182,6 +182,7 @@ func (f *fixture) postForm(t testing.TB, c *http.Client, path string, form url.V
 	t.Helper()
 	req, _ := http.NewRequest("POST", f.srv.URL+path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", f.srv.URL) // as a browser sends with every form POST
 	return f.do(t, c, req)
 }
 

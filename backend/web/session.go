@@ -70,41 +70,20 @@ func (h *Handler) StartSession(w http.ResponseWriter, r *http.Request, tokenID i
 }
 
 func (h *Handler) setCookie(w http.ResponseWriter, value string, maxAge int) {
-	http.SetCookie(w, &http.Cookie{
-		Name: auth.SessionCookie, Value: value, Path: "/", MaxAge: maxAge,
-		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
-	})
+	auth.SetSessionCookie(w, value, maxAge, h.secure())
 }
 
-// viewer resolves the request's session: nil without a live one. The
-// session's end slides forward by SessionTTL from its use (at most once
-// per renewEvery).
+// viewer resolves the request's session (auth.LookupSession, which slides
+// it): nil without a live one.
 func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*viewer, error) {
-	c, err := r.Cookie(auth.SessionCookie)
-	if err != nil || c.Value == "" || len(c.Value) > 100 {
-		return nil, nil
-	}
-	hash := store.SessionHash(c.Value)
-	now := h.Now()
-	s, err := h.Store.SessionByHash(r.Context(), hash, now)
-	if errors.Is(err, store.ErrNotFound) {
-		h.setCookie(w, "", -1)
-		return nil, nil
-	}
-	if err != nil {
+	s, id, ok, err := auth.LookupSession(r.Context(), w, r, h.Store, h.Now(), h.secure(), h.Log)
+	if err != nil || !ok {
 		return nil, err
-	}
-	if s.ExpiresAt.Before(now.Add(SessionTTL - renewEvery)) {
-		if err := h.Store.ExtendSession(r.Context(), hash, now.Add(SessionTTL)); err != nil {
-			h.Log.Warn("session renewal failed", "reader_id", s.ReaderID, "error", err)
-		} else {
-			h.setCookie(w, c.Value, int(SessionTTL/time.Second))
-		}
 	}
 	return &viewer{
 		ReaderID: s.ReaderID, TokenID: s.TokenID, Name: s.ReaderName, DiscordID: s.DiscordID,
 		Owner: h.OwnerDiscordID != "" && subtle.ConstantTimeCompare([]byte(s.DiscordID), []byte(h.OwnerDiscordID)) == 1,
-		CSRF:  csrfFor(c.Value), idHash: hash,
+		CSRF:  csrfFor(id), idHash: store.SessionHash(id),
 	}, nil
 }
 
@@ -173,11 +152,23 @@ func (h *Handler) home(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	// No session yet, so no csrf field: refuse a form posted from another
 	// origin instead (login CSRF would put the victim in someone's session).
-	if o := r.Header.Get("Origin"); o != "" {
-		if u, err := url.Parse(o); err != nil || (u.Host != r.Host && u.Host != h.publicHost()) {
-			h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
-			return
-		}
+	// A browser sends Origin or Sec-Fetch-Site with every form POST; a
+	// request with neither is not our login page's form.
+	o := r.Header.Get("Origin")
+	sameSite := r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	if o != "" {
+		u, err := url.Parse(o)
+		sameSite = err == nil && (u.Host == r.Host || u.Host == h.publicHost())
+	}
+	if !sameSite {
+		h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
+		return
+	}
+	if h.logins.blocked(r) {
+		w.Header().Set("Retry-After", "60")
+		h.errorPage(w, r, http.StatusTooManyRequests, "Too many failed logins",
+			"This address has tried too many wrong tokens. Wait a minute, then paste your token again.")
+		return
 	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
 	if token == "" || h.Auth == nil {
@@ -190,6 +181,7 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
+		h.logins.failed(r)
 		h.Log.Info("web login refused", "reason", "unknown or revoked token")
 		h.loginPage(w, r, http.StatusUnauthorized, "That token is unknown or revoked. Check it, or log in again to get a new one.")
 		return

@@ -15,12 +15,9 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// SessionTTL is how long a session lives after its last use (sliding).
-const SessionTTL = 30 * 24 * time.Hour
-
-// renewEvery throttles the sliding expiry: a session's end is moved at
-// most once per renewEvery, not written on every page view.
-const renewEvery = time.Hour
+// SessionTTL is how long a session lives after its last use (sliding);
+// the session cookie and its lookup are auth's (auth/session_cookie.go).
+const SessionTTL = auth.SessionTTL
 
 // Admin is what the Owner's pages need of the Owner's read model: the
 // Lanes as GET /api/admin/lanes shows them, their passes, the failing
@@ -59,6 +56,7 @@ type Handler struct {
 	Deps
 	mux      *http.ServeMux
 	patterns []string
+	logins   *loginThrottle // failed logins per client address (login_throttle.go)
 }
 
 // New builds the pages' handler.
@@ -72,7 +70,7 @@ func New(d Deps) *Handler {
 	if d.Sites == nil {
 		d.Sites, _ = sites.NewRegistry(nil)
 	}
-	h := &Handler{Deps: d, mux: http.NewServeMux()}
+	h := &Handler{Deps: d, mux: http.NewServeMux(), logins: newLoginThrottle(d.Now)}
 	h.handle("GET /{$}", h.home)
 	h.handle("POST /login", h.login)
 	h.handle("GET /login", func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, "/") })

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"mangabookmark/backend/sites"
@@ -84,7 +85,7 @@ func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Re
 				m.FinalURL = e.resp.FinalURL.String()
 			}
 			m.File = fmt.Sprintf("%02d-%s.%s", i+1, pathSlug(e.req.Target()), extFor(m.ContentType))
-			if err := os.WriteFile(filepath.Join(dir, m.File), e.resp.Body, 0o644); err != nil {
+			if err := writeNew(filepath.Join(dir, m.File), e.resp.Body); err != nil {
 				return nil, fmt.Errorf("probe: --save: %w", err)
 			}
 			files[i] = m.File
@@ -95,7 +96,7 @@ func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Re
 	if err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(mj, '\n'), 0o644); err != nil {
+	if err := writeNew(filepath.Join(dir, "manifest.json"), append(mj, '\n')); err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
 	readme := saveReadme(rawURL, ref, route, res, manifest, at)
@@ -180,4 +181,19 @@ func extFor(contentType string) string {
 		return "txt"
 	}
 	return "bin"
+}
+
+// writeNew creates path and writes b. O_EXCL|O_NOFOLLOW: a file or symlink
+// planted in the directory while the probe read the Site is never
+// followed or overwritten; the save fails instead.
+func writeNew(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Failed logins are throttled per client address: a token is 256 random
+// bits, so guessing is hopeless, but each attempt costs an HMAC and a
+// database lookup. An address may fail loginBurst times at once, then once
+// per loginEvery; past that POST /login is 429 until the bucket refills.
+const (
+	loginBurst    = 10
+	loginEvery    = 6 * time.Second
+	loginHostsMax = 10000 // past it the map starts over
+)
+
+// loginThrottle holds a bucket of failed logins per client address.
+type loginThrottle struct {
+	mu    sync.Mutex
+	now   func() time.Time
+	hosts map[string]*rate.Limiter
+}
+
+func newLoginThrottle(now func() time.Time) *loginThrottle {
+	return &loginThrottle{now: now, hosts: map[string]*rate.Limiter{}}
+}
+
+func clientHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (l *loginThrottle) limiter(host string) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.hosts[host]
+	if !ok {
+		if len(l.hosts) >= loginHostsMax {
+			l.hosts = map[string]*rate.Limiter{}
+		}
+		lim = rate.NewLimiter(rate.Every(loginEvery), loginBurst)
+		l.hosts[host] = lim
+	}
+	return lim
+}
+
+// blocked reports whether the address has no failed login left now.
+func (l *loginThrottle) blocked(r *http.Request) bool {
+	return l.limiter(clientHost(r)).TokensAt(l.now()) < 1
+}
+
+// failed spends one failed login of the address.
+func (l *loginThrottle) failed(r *http.Request) {
+	l.limiter(clientHost(r)).AllowN(l.now(), 1)
+}
