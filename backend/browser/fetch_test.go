@@ -124,7 +124,9 @@ func TestChallengeThatNeverClearsIsRefused(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	s := newSite(t)
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: time.Second})
+	// A challenge is refused only once it has been seen: the bound leaves a
+	// loaded machine the time to load the page.
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 8 * time.Second})
 
 	_, err := fetch(t, b, s.URL+"/never/series/7", "")
 	if !errors.Is(err, sites.ErrChallenge) {
