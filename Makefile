@@ -35,7 +35,7 @@ test-short: ## the quick subset (no browser, no long drives)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -short -count=1 ./...
 
-test-loaded: ## the suite twice at once beside a CPU hog, as a loaded CI machine runs it (about 25 minutes)
+test-loaded: ## the suite twice at once beside a CPU hog, as a loaded CI machine runs it
 	scripts/test-loaded.sh
 
 test-race: ## every test but the fault suite's long forms, under the race detector
