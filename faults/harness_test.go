@@ -128,7 +128,9 @@ func newDeployment(t *testing.T, dsn string) *deployment {
 // with the rest of the logs.
 func (d *deployment) run(extra map[string]string, args ...string) (string, string) {
 	d.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// A bound against a hung command, not a measure: a loaded machine has
+	// taken over a minute to start the binary and reach PostgreSQL.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, proctest.Binary(d.t), args...)
 	cmd.Env = proctest.CleanEnv(d.envList(extra)...)

@@ -129,7 +129,12 @@ func (e *crashEnv) wantRead(t *testing.T, when string) {
 	if n := e.log.count("reconnecting"); n != 0 {
 		t.Errorf("%s: %d reconnects, want none; the Browser's log:\n%s", when, n, strings.Join(e.log.logs, "\n"))
 	}
-	if n := e.pages(t); n != e.before+1 {
+	// Chrome lists a closed tab a while after answering the close.
+	n := e.pages(t)
+	for deadline := time.Now().Add(time.Minute); n != e.before+1 && time.Now().Before(deadline); n = e.pages(t) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n != e.before+1 {
 		t.Errorf("%s: %d page targets, want one tab more than %d (the crashed tab closed)", when, n, e.before)
 	}
 }

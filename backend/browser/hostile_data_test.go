@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/browser/chromiumtest"
@@ -23,7 +24,8 @@ func TestDataReadRedirectedOffSiteIsUnfetchable(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
 	h := newHostileSite(t, chrome.HTTPURL()+"/json/version")
-	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
+	// No bound is under test: a minute, room for a loaded machine.
+	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: time.Minute, ReadTimeout: time.Minute})
 	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Content-Type", "application/json")

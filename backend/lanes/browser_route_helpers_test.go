@@ -40,6 +40,8 @@ type routeEnv struct {
 type routeOpts struct {
 	// origins replaces Sites' simulator origins (a wrapping server).
 	origins map[string]string
+	// readTimeout bounds the browser's in-page read (10s when zero).
+	readTimeout time.Duration
 }
 
 // newRouteEnv builds the environment with a Browser on the endpoint whose
@@ -75,7 +77,11 @@ func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts)
 		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	e.plain = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 5 * time.Second})
-	e.b, err = browser.New(browser.Config{WSURL: endpoint, ChallengeWait: wait, ReadTimeout: 10 * time.Second,
+	readTimeout := o.readTimeout
+	if readTimeout == 0 {
+		readTimeout = 10 * time.Second
+	}
+	e.b, err = browser.New(browser.Config{WSURL: endpoint, ChallengeWait: wait, ReadTimeout: readTimeout,
 		PollInterval: 50 * time.Millisecond, Log: log})
 	if err != nil {
 		t.Fatal(err)

@@ -92,8 +92,10 @@ func (s *Sim) StartOn(baseAddr string) error {
 
 func (s *Sim) listen(addrs []string) error {
 	lns := make([]net.Listener, 0, len(addrs))
+	var lc net.ListenConfig
 	for _, a := range addrs {
-		ln, err := net.Listen("tcp", a)
+		// Binding a loopback port never blocks: no caller's context to honour.
+		ln, err := lc.Listen(context.Background(), "tcp", a)
 		if err != nil {
 			for _, l := range lns {
 				l.Close()

@@ -40,10 +40,15 @@ func TestLaneLockExclusiveAndReleasedWithConnection(t *testing.T) {
 	}
 	for rows.Next() {
 		var p int32
-		_ = rows.Scan(&p)
+		if err := rows.Scan(&p); err != nil {
+			t.Fatal(err)
+		}
 		pids = append(pids, p)
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 	if len(pids) != 1 {
 		t.Fatalf("holders of comix lock: %v", pids)
 	}

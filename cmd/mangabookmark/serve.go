@@ -62,7 +62,8 @@ func runServer(ctx context.Context, env *Env, cfg config.Config, shutdown time.D
 		}
 	}
 
-	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", cfg.ListenAddr)
 	if err != nil {
 		return fmt.Errorf("serve: cannot listen on LISTEN_ADDR %s: %w", cfg.ListenAddr, err)
 	}
