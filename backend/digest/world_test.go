@@ -177,3 +177,7 @@ func (w *world) run() {
 		w.t.Fatal(err)
 	}
 }
+
+func storeFacts(title, number string) store.ReadFacts {
+	return store.ReadFacts{Title: title, Number: number, ChTitle: "Ch " + number, ChURL: "https://mangapill.example/a/" + number}
+}
