@@ -83,6 +83,14 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 	for i, n := range rows {
 		out.Notices[i] = client.Notice{Kind: n.Kind, Site: n.Site, Since: n.OpenedAt.UTC(), NotifiedAt: adminUTC(n.NotifiedAt)}
 	}
+	if s.Notices != nil {
+		rn, err := s.readerNotices(r)
+		if err != nil {
+			s.adminInternalError(w, r, err)
+			return
+		}
+		out.Readers = rn
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -48,9 +49,10 @@ type Config struct {
 	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
 	Version  string
-	Userjs   []byte   // the userscript template; nil serves 404
-	NoLimits bool     // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics // the /metrics registry, for this server alone; nil: New makes one
+	Userjs   []byte          // the userscript template; nil serves 404
+	NoLimits bool            // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics        // the /metrics registry, for this server alone; nil: New makes one
+	Notices  *digest.Service // Reader notices (settings, feed); nil: none here
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -100,6 +102,7 @@ func New(cfg Config) (*Server, error) {
 		s.mux.Handle("/auth/discord/", cfg.OAuth)
 	}
 	s.readerRoutes()
+	s.noticeRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")

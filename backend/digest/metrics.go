@@ -3,52 +3,44 @@ package digest
 import (
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"mangabookmark/backend/store"
 )
 
-// Metrics are the notice service's Prometheus collectors.
-type Metrics struct {
-	notices *prometheus.CounterVec
-	delay   prometheus.Histogram
+// Recorder receives the notice service's measures; backend/api's /metrics
+// implements it (only it may import Prometheus).
+type Recorder interface {
+	// Notice counts one notice or delivery of an outlet ("" for notices
+	// settled unsent) by result: owed (a delivery made), sent, failed,
+	// dropped, gone, caught_up, off.
+	Notice(outlet, result string)
+	// Delay observes one delivery's time from its first Chapter Event seen
+	// to sent.
+	Delay(d time.Duration)
 }
 
-// NewMetrics makes the collectors; Collectors lists them for a registry.
-func NewMetrics() *Metrics {
-	return &Metrics{
-		notices: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mb_reader_notices_total",
-			Help: "Reader notices by outlet and result: owed (made owed into a Digest), sent, failed (an attempt), dropped (after 24 h), gone (push subscription ended), caught_up and off (settled unsent).",
-		}, []string{"outlet", "result"}),
-		delay: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "mb_notice_delay_seconds",
-			Help:    "From a Digest's first Chapter Event seen to the Digest sent, per delivery.",
-			Buckets: []float64{0.5, 1, 2, 5, 10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600},
-		}),
-	}
-}
+type nopRecorder struct{}
 
-// Collectors returns every collector, to register on /metrics.
-func (m *Metrics) Collectors() []prometheus.Collector {
-	return []prometheus.Collector{m.notices, m.delay}
-}
+func (nopRecorder) Notice(string, string) {}
+func (nopRecorder) Delay(time.Duration)   {}
 
-func (m *Metrics) result(outlet, result string) { m.notices.WithLabelValues(outlet, result).Inc() }
+// recorder wraps the configured Recorder with the service's counting.
+type recorder struct{ Recorder }
 
-func (m *Metrics) sent(outlet string, delay time.Duration) {
-	m.result(outlet, "sent")
-	m.delay.Observe(delay.Seconds())
+func (m recorder) result(outlet, result string) { m.Notice(outlet, result) }
+
+func (m recorder) sent(outlet string, delay time.Duration) {
+	m.Notice(outlet, "sent")
+	m.Delay(delay)
 }
 
 // owed counts a plan's settled notices and deliveries made.
-func (m *Metrics) owed(p store.DigestPlan) {
+func (m recorder) owed(p store.DigestPlan) {
 	for _, o := range p.Outcomes {
 		if o != store.NoticeSent {
-			m.result("", o)
+			m.Notice("", o)
 		}
 	}
 	for _, d := range p.Deliveries {
-		m.result(d.Outlet, "owed")
+		m.Notice(d.Outlet, "owed")
 	}
 }

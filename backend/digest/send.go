@@ -75,10 +75,10 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery) error {
 	now = s.cfg.Now()
 	switch {
 	case err == nil:
-		s.cfg.Metrics.sent(d.Outlet, now.Sub(d.FirstSeen))
+		s.metrics.sent(d.Outlet, now.Sub(d.FirstSeen))
 		return s.cfg.Store.MarkDelivered(ctx, d, now)
 	case errors.Is(err, ErrGone):
-		s.cfg.Metrics.result(d.Outlet, "gone")
+		s.metrics.result(d.Outlet, "gone")
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, err.Error())
 	}
 	if ctx.Err() != nil {
@@ -86,9 +86,9 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery) error {
 	}
 	drop := !now.Before(d.CreatedAt.Add(RetryFor))
 	if drop {
-		s.cfg.Metrics.result(d.Outlet, "dropped")
+		s.metrics.result(d.Outlet, "dropped")
 	} else {
-		s.cfg.Metrics.result(d.Outlet, "failed")
+		s.metrics.result(d.Outlet, "failed")
 	}
 	s.cfg.Log.Info("reader notices: send failed", "outlet", d.Outlet, "reader", d.ReaderID, "attempt", d.Attempts, "dropped", drop, "err", err)
 	return s.cfg.Store.MarkFailed(ctx, d, now, now.Add(backoff(d.Attempts)), drop, err.Error())

@@ -37,14 +37,15 @@ type Config struct {
 	Interval time.Duration
 	// Workers bounds concurrent sends; 0: 16. A slow outlet holds one
 	// worker for at most the guard's timeout, never the others.
-	Workers int
-	Metrics *Metrics // nil: New makes one
+	Workers  int
+	Recorder Recorder // the measures for /metrics; nil: none
 }
 
 // Service owes, groups and sends Reader notices, and answers the settings
 // and feed requests of the HTTP faces.
 type Service struct {
 	cfg     Config
+	metrics recorder
 	outlets map[string]Outlet
 	order   []Outlet
 
@@ -72,11 +73,11 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
 	}
-	if cfg.Metrics == nil {
-		cfg.Metrics = NewMetrics()
+	if cfg.Recorder == nil {
+		cfg.Recorder = nopRecorder{}
 	}
 	client := cfg.Guard.Client()
-	s := &Service{cfg: cfg, outlets: map[string]Outlet{}}
+	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}}
 	builtin := []Outlet{
 		discord{client: &http.Client{Timeout: 10 * time.Second}, url: cfg.DiscordURL},
 		ntfy{client: client, baseURL: cfg.BaseURL},
@@ -88,9 +89,6 @@ func New(cfg Config) (*Service, error) {
 	}
 	return s, nil
 }
-
-// Metrics returns the service's collectors, for /metrics.
-func (s *Service) Metrics() *Metrics { return s.cfg.Metrics }
 
 // DiscordAvailable reports whether the Owner configured the readers'
 // Discord channel.
@@ -151,7 +149,7 @@ func (s *Service) RunOnce(ctx context.Context) error {
 	for {
 		n, err := s.cfg.Store.MakeDigests(ctx, s.cfg.Now(), batch, func(in store.DigestInput) store.DigestPlan {
 			p := plan(in, s.cfg.Now(), s.order)
-			s.cfg.Metrics.owed(p)
+			s.metrics.owed(p)
 			return p
 		})
 		if err != nil {

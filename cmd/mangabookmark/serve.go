@@ -157,7 +157,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	readerNotices, err := newReaderNotices(cfg, st, log, metrics.NoticeRecorder())
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
+		Notices: readerNotices,
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
@@ -183,8 +188,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	return &app{
 		sites:   reg,
 		handler: srv,
-		start:   mgr.Start,
+		start: func(ctx context.Context) {
+			mgr.Start(ctx)
+			readerNotices.Start(ctx)
+		},
 		stop: func() {
+			readerNotices.Stop()
 			mgr.Stop()
 			if bro != nil {
 				_ = bro.Close()

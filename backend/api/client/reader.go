@@ -37,6 +37,8 @@ type Bookmark struct {
 	Latest   *Chapter  `json:"latest"`
 	Progress *Progress `json:"progress"`
 	New      bool      `json:"new"`
+	// Notify is how the bookmark's New Chapters reach the Reader.
+	Notify *BookmarkNotify `json:"notify,omitempty"`
 }
 
 // Read is one chapter read the userscript reports.
