@@ -69,12 +69,16 @@ func (s *Store) ReaderChapters(ctx context.Context, readerID int64, since time.T
 	return out, nil
 }
 
-// PruneChapterEvents deletes Chapter Events seen before cutoff (the notices
-// they owed go with them) and reports how many.
+// PruneChapterEvents deletes Chapter Events seen before cutoff and the
+// notices they owed (reader_notices has no foreign key, see migration
+// 0006) and reports how many events went.
 func (s *Store) PruneChapterEvents(ctx context.Context, cutoff time.Time) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM chapter_events WHERE seen_at < $1`, cutoff)
+	var n int64
+	err := s.pool.QueryRow(ctx, `WITH gone AS (DELETE FROM chapter_events WHERE seen_at < $1 RETURNING id),
+		owed AS (DELETE FROM reader_notices WHERE event_id IN (SELECT id FROM gone))
+		SELECT count(*) FROM gone`, cutoff).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("store: prune chapter events: %w", err)
 	}
-	return tag.RowsAffected(), nil
+	return n, nil
 }

@@ -160,10 +160,12 @@ func TestOneNoticePerNumberEver(t *testing.T) {
 	// Even if the highest mark were lost (a Series row rebuilt), the same
 	// number owes nothing twice.
 	w.exec(`UPDATE series SET max_number = 10`)
-	w.exec(`DELETE FROM chapter_events`) // the notice row goes with it by cascade
+	if _, err := w.st.PruneChapterEvents(w.ctx, t0.Add(time.Hour)); err != nil { // the notice goes with its event
+		t.Fatal(err)
+	}
 	w.exec(`UPDATE series SET max_number = 10`)
 	if n := w.count(`SELECT count(*) FROM reader_notices`); n != 0 {
-		t.Fatalf("cascade left %d notices", n)
+		t.Fatalf("the prune left %d notices of pruned events", n)
 	}
 	w.read("mangapill", "1", "11", t0.Add(2*time.Minute))
 	w.read("mangapill", "1", "11", t0.Add(3*time.Minute))
@@ -207,5 +209,33 @@ func TestReaderChaptersAndPrune(t *testing.T) {
 	}
 	if got, _ := w.st.ReaderChapters(w.ctx, r, time.Time{}, 50); len(got) != 1 {
 		t.Fatalf("after prune %d events", len(got))
+	}
+}
+
+func TestRemovedBookmarkTakesItsNotices(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	a, b := w.reader("1"), w.reader("2")
+	w.bookmark(a, "mangapill", "1", t0.Add(-time.Hour))
+	w.bookmark(b, "mangapill", "1", t0.Add(-time.Hour))
+	w.bookmark(a, "mangapill", "2", t0.Add(-time.Hour))
+	w.read("mangapill", "1", "1", t0)
+	w.read("mangapill", "2", "1", t0)
+	w.read("mangapill", "1", "2", t0.Add(time.Minute))
+	w.read("mangapill", "2", "2", t0.Add(time.Minute))
+	if err := w.st.RemoveBookmark(w.ctx, a, "mangapill", "1"); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.count(`SELECT count(*) FROM reader_notices WHERE reader_id = $1 AND series_id = '1'`, a); n != 0 {
+		t.Fatalf("a removed bookmark kept %d notices", n)
+	}
+	if n := w.count(`SELECT count(*) FROM reader_notices`); n != 2 {
+		t.Fatalf("%d notices left, want the other Reader's and the other Series' (2)", n)
+	}
+	if err := w.st.DeleteSeries(w.ctx, "mangapill", "2"); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.count(`SELECT count(*) FROM reader_notices WHERE series_id = '2'`); n != 0 {
+		t.Fatalf("a deleted Series kept %d notices", n)
 	}
 }
