@@ -17,6 +17,8 @@ import (
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
+	"mangabookmark/backend/digest/netguard"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -65,6 +67,7 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
+	notices     *digest.Service
 	ownerToken  string
 	readerToken string
 	readerTokID int64
@@ -91,8 +94,13 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
 	adm := mustAdmin(t, admin.Config{Store: st, Sites: reg, Lanes: f.lanes, Now: f.clock.Now})
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now})
+	f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
+		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Notices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Notices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

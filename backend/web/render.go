@@ -21,6 +21,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Adm          *adminView
+	Notify       *noticesView // the notices settings page (notices.go)
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,

@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -45,6 +46,7 @@ type Deps struct {
 	DiscordLogin   bool               // show the Discord button
 	Log            *slog.Logger
 	Now            func() time.Time
+	Notices        *digest.Service // Reader notices: the settings page; nil hides it
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -75,6 +77,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
+	h.noticeRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
