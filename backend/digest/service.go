@@ -191,6 +191,10 @@ func (s *Service) prune(ctx context.Context) error {
 	if _, err := s.cfg.Store.PruneChapterEvents(ctx, now.Add(-EventsKept)); err != nil {
 		return err
 	}
-	_, err := s.cfg.Store.PruneDeliveries(ctx, now.Add(-DeliveriesKept))
-	return err
+	if _, err := s.cfg.Store.PruneDeliveries(ctx, now.Add(-DeliveriesKept)); err != nil {
+		return err
+	}
+	// The claim's plan depends on fresh statistics of the notice tables,
+	// which a fan-out to many Readers grows fast (ADR 0016).
+	return s.cfg.Store.AnalyzeNotices(ctx)
 }

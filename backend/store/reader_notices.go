@@ -283,3 +283,15 @@ func (s *Store) CountNotices(ctx context.Context, since time.Time) (NoticeCounts
 	}
 	return c, nil
 }
+
+// AnalyzeNotices refreshes the planner's statistics of the notice tables.
+// A fan-out to thousands of Readers can grow reader_notices faster than
+// autovacuum analyzes it, and with stale statistics the claim may join
+// bookmarks through the Series index (every bookmark of a popular Series
+// per notice) instead of the primary key.
+func (s *Store) AnalyzeNotices(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, `ANALYZE reader_notices, notice_deliveries`); err != nil {
+		return fmt.Errorf("store: analyze notices: %w", err)
+	}
+	return nil
+}
