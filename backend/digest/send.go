@@ -26,7 +26,7 @@ func backoff(n int) time.Duration {
 
 // deliver claims one batch of due deliveries and sends them concurrently.
 func (s *Service) deliver(ctx context.Context) (int, error) {
-	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, batch)
+	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, deliveryBatch)
 	if err != nil || len(ds) == 0 {
 		return 0, err
 	}

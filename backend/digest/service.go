@@ -134,9 +134,13 @@ func (s *Service) loop(ctx context.Context, done chan struct{}) {
 	}
 }
 
-// batch is how many Readers one digest transaction claims, and how many
-// deliveries one claim leases.
-const batch = 100
+// Batch sizes: how many Readers one digest transaction claims (each claim
+// evaluates the owed notices whole, so fewer, larger claims drain a big
+// fan-out faster), and how many deliveries one claim leases.
+const (
+	batch         = 500
+	deliveryBatch = 100
+)
 
 // lease is how long a claimed delivery is another sender's to skip: longer
 // than any send (the guard's timeout), short enough that a crashed
@@ -164,7 +168,7 @@ func (s *Service) RunOnce(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if n < batch {
+		if n < deliveryBatch {
 			break
 		}
 	}
