@@ -81,6 +81,14 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 	for i, n := range rows {
 		out.Notices[i] = admin.NoticeView(n)
 	}
+	if s.Notices != nil {
+		rn, err := s.readerNotices(r)
+		if err != nil {
+			s.adminInternalError(w, r, err)
+			return
+		}
+		out.Readers = rn
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

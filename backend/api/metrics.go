@@ -26,6 +26,7 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	latency   *prometheus.HistogramVec
 	laneReads *prometheus.HistogramVec
+	notice    noticeMetrics // Reader notices (metrics_notices.go)
 }
 
 // NewMetrics builds the registry with every family but the Lane gauges,

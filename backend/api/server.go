@@ -11,6 +11,7 @@ import (
 
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -33,6 +34,7 @@ type Config struct {
 	Userjs   []byte           // the userscript template; nil serves 404
 	NoLimits bool             // disable per-token write rate limits (benchmarks)
 	Metrics  *Metrics         // the /metrics registry, for this server alone; nil: New makes one
+	Notices  *digest.Service  // Reader notices (settings, feed); nil: none here
 	Imports  *imports.Service // runs POST /api/imports; nil answers 503 there
 }
 
@@ -88,6 +90,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
 	s.readerRoutes()
+	s.noticeRoutes()
 	s.importRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

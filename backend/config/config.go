@@ -46,6 +46,13 @@ type Config struct {
 	BrowserWSURL        string
 	SiteOrigins         string // raw; parsed against the registry by the caller
 	PollEnabled         bool
+
+	// DiscordReadersWebhookURL is DISCORD_READERS_WEBHOOK_URL: the channel
+	// Readers who opt in hear of New Chapters in ("" : no Discord outlet).
+	DiscordReadersWebhookURL string
+	// NotifyAllowPrivate is NOTIFY_ALLOW_PRIVATE: Reader outlet URLs may
+	// point at private and loopback addresses (tests, home setups).
+	NotifyAllowPrivate bool
 }
 
 // OAuthEnabled reports whether Discord login is configured.
@@ -156,6 +163,21 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		if u, err := url.Parse(c.DiscordWebhookURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			bad("DISCORD_WEBHOOK_URL", "must be the https URL Discord shows for the webhook")
 		}
+	}
+
+	c.DiscordReadersWebhookURL = get("DISCORD_READERS_WEBHOOK_URL")
+	if c.DiscordReadersWebhookURL != "" {
+		// The URL embeds the webhook's secret token: the reason never quotes it.
+		if u, err := url.Parse(c.DiscordReadersWebhookURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			bad("DISCORD_READERS_WEBHOOK_URL", "must be the https URL Discord shows for the readers' channel webhook")
+		}
+	}
+	if v := get("NOTIFY_ALLOW_PRIVATE"); v != "" {
+		on, ok := parseBool(v)
+		if !ok {
+			bad("NOTIFY_ALLOW_PRIVATE", fmt.Sprintf("%q is not a boolean (true/false, 1/0, yes/no, on/off)", v))
+		}
+		c.NotifyAllowPrivate = on
 	}
 
 	if c.BrowserWSURL != "" {

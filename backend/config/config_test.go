@@ -59,6 +59,8 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"webhook", "DISCORD_WEBHOOK_URL", "::not a url::/secret-token"},
 		{"browser", "BROWSER_WS_URL", "file:///etc/passwd"},
 		{"poll switch", "LATEST_CHAPTER_POLL_ENABLED", "maybe"},
+		{"readers webhook", "DISCORD_READERS_WEBHOOK_URL", "::not a url::/secret-token"},
+		{"allow private", "NOTIFY_ALLOW_PRIVATE", "perhaps"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -77,16 +79,17 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 func TestSecretsNeverInErrors(t *testing.T) {
 	t.Parallel()
 	secrets := map[string]string{
-		"DATABASE_URL":          "postgres://u:hunter2secret@h:bad/db",
-		"TOKEN_KEY":             "tooshort-but-secret",
-		"DISCORD_WEBHOOK_URL":   "https://discord.example/api/webhooks/1/sekrit-webhook-token\x7f",
-		"DISCORD_CLIENT_SECRET": "oauth-client-secret",
+		"DATABASE_URL":                "postgres://u:hunter2secret@h:bad/db",
+		"TOKEN_KEY":                   "tooshort-but-secret",
+		"DISCORD_WEBHOOK_URL":         "https://discord.example/api/webhooks/1/sekrit-webhook-token\x7f",
+		"DISCORD_CLIENT_SECRET":       "oauth-client-secret",
+		"DISCORD_READERS_WEBHOOK_URL": "ftp://discord.example/api/webhooks/2/readers-webhook-token",
 	}
 	_, err := Load(env(secrets))
 	if err == nil {
 		t.Fatal("bad config accepted")
 	}
-	for _, leak := range []string{"hunter2secret", "tooshort-but-secret", "sekrit-webhook-token", "oauth-client-secret"} {
+	for _, leak := range []string{"hunter2secret", "tooshort-but-secret", "sekrit-webhook-token", "oauth-client-secret", "readers-webhook-token"} {
 		if strings.Contains(err.Error(), leak) {
 			t.Errorf("error leaks %q: %v", leak, err)
 		}
@@ -112,5 +115,16 @@ func TestPollSwitch(t *testing.T) {
 		if err != nil || c.PollEnabled != want {
 			t.Errorf("%q: got %v %v", v, c.PollEnabled, err)
 		}
+	}
+}
+
+func TestNotifySettings(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(map[string]string{"DISCORD_READERS_WEBHOOK_URL": "https://discord.example/api/webhooks/2/x", "NOTIFY_ALLOW_PRIVATE": "1"}))
+	if err != nil || c.DiscordReadersWebhookURL != "https://discord.example/api/webhooks/2/x" || !c.NotifyAllowPrivate {
+		t.Fatalf("notify settings: %+v %v", c, err)
+	}
+	if c, _ := Load(env(map[string]string{})); c.NotifyAllowPrivate || c.DiscordReadersWebhookURL != "" {
+		t.Fatalf("defaults: private %v, readers webhook %q", c.NotifyAllowPrivate, c.DiscordReadersWebhookURL)
 	}
 }

@@ -40,6 +40,11 @@ type Bookmark struct {
 	// numeric in SQL). A bookmark with no Progress is not New: nothing has
 	// been read that a chapter could be new relative to.
 	New bool
+
+	// The bookmark's notify mode (each, off, pile) and its pile thresholds.
+	NotifyMode     string
+	NotifyPile     int
+	NotifyPileDays int
 }
 
 const bookmarkSelect = `
@@ -48,7 +53,8 @@ const bookmarkSelect = `
 		b.created_at, b.added_by,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
-		coalesce(s.latest_number > p.number, false)
+		coalesce(s.latest_number > p.number, false),
+		b.notify_mode, b.notify_pile, b.notify_pile_days
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id`
@@ -57,7 +63,8 @@ func scanBookmark(row scanner) (Bookmark, error) {
 	var b Bookmark
 	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
-		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New)
+		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
+		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays)
 	return b, err
 }
 

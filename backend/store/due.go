@@ -268,6 +268,8 @@ type OKResult struct {
 	New       bool   // the Latest Chapter number moved from a known one
 	CoverURL  string // the cover URL now stored
 	NeedCover bool   // no stored image from CoverURL: a cover heal is due
+	Event     bool   // the number passed the Series' highest: a Chapter Event was recorded
+	Owed      int    // notices the Chapter Event made owed to Readers
 }
 
 // RecordOK stores a good read in one statement: title, cover URL and Latest
@@ -275,11 +277,17 @@ type OKResult struct {
 // failure row. A read that changes nothing writes no new row version (most
 // hourly reads find nothing new). ErrNotFound when the Series was deleted
 // meanwhile.
+//
+// In the same statement (so in the same transaction) a number above the
+// Series' highest ever (max_number) records a Chapter Event and the
+// notices it owes (chapter_events.go); the first good read only sets
+// max_number, the baseline, and a number that fell and came back records
+// nothing.
 func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
 	var r OKResult
 	err := s.pool.QueryRow(ctx, `
 		WITH old AS (
-			SELECT site, series_id, latest_number, latest_seen_at,
+			SELECT site, series_id, latest_number, latest_seen_at, max_number,
 				CASE WHEN $3 <> '' THEN $3 ELSE title END AS new_title,
 				CASE WHEN $4 <> '' THEN $4 ELSE cover_url END AS new_cover,
 				(title, cover_url, latest_number, latest_title, latest_url, latest_released_at) AS cur
@@ -288,18 +296,24 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 			UPDATE series s SET title = old.new_title, cover_url = old.new_cover,
 				latest_number = $5::numeric, latest_title = $6, latest_url = $7, latest_released_at = $8, slow = false,
 				latest_seen_at = CASE WHEN old.latest_number IS DISTINCT FROM $5::numeric OR old.latest_seen_at IS NULL
-					THEN $9 ELSE old.latest_seen_at END
+					THEN $9 ELSE old.latest_seen_at END,
+				max_number = greatest(old.max_number, $5::numeric)
 			FROM old WHERE s.site = old.site AND s.series_id = old.series_id
 				AND (old.cur IS DISTINCT FROM (old.new_title, old.new_cover, $5::numeric, $6::text, $7::text, $8::timestamptz)
-					OR old.latest_seen_at IS NULL)
+					OR old.latest_seen_at IS NULL OR old.max_number IS NULL)
 		), del AS (
 			DELETE FROM poll_failures WHERE site = $1 AND series_id = $2
+		), ev AS (
+			`+eventInsert+`
+		), owed AS (
+			`+owedInsert+`
 		)
 		SELECT coalesce(old.latest_number <> $5::numeric, false), old.new_cover,
 			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c
-				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover)
+				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover),
+			EXISTS (SELECT 1 FROM ev), (SELECT count(*) FROM owed)
 		FROM old`,
-		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover)
+		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover, &r.Event, &r.Owed)
 	if err != nil {
 		return OKResult{}, notFound("record ok", err)
 	}

@@ -17,6 +17,8 @@ import (
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
+	"mangabookmark/backend/digest/netguard"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
@@ -66,6 +68,7 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
+	notices     *digest.Service
 	imports     *imports.Service
 	ownerToken  string
 	readerToken string
@@ -96,8 +99,13 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	if f.imports, err = imports.New(imports.Config{Store: st, Sites: reg, Now: f.clock.Now}); err != nil {
 		t.Fatal(err)
 	}
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports})
+	f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
+		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, Notices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, Notices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

@@ -75,6 +75,7 @@ func writeItems(b io.StringWriter, items []libraryItem, csrf string) {
 		w(`<form method="post" action="`, action, `/progress"><input type="hidden" name="csrf" value="`, csrf,
 			`"><label class="small">Read up to <input name="number" inputmode="decimal" size="6" required value="`, esc(it.ProgressNumber),
 			`"></label><button type="submit" aria-label="Set progress: `, title, `">Set progress</button></form>`+"\n")
+		writeNotifyControl(w, action, csrf, title, it)
 		w(`<form method="post" action="`, action, `/remove"><input type="hidden" name="csrf" value="`, csrf,
 			`"><button class="danger" type="submit" aria-label="Remove: `, title, "\">Remove</button></form>\n</div>\n</div>\n</li>\n")
 	}

@@ -38,6 +38,8 @@ type libraryItem struct {
 	Appeared                   string // how long ago the Latest Chapter appeared
 	CanMark                    bool   // a Latest Chapter is known and is past the Progress
 	AddedByRead                bool   // a reported read created the bookmark, not the Reader
+	NotifyMode                 string // each, off or pile (notices.go)
+	NotifyPile, NotifyPileDays int
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 }
 
@@ -86,6 +88,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		}
 		li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
 		li.AddedByRead = it.AddedBy == "read"
+		li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
 		lv.Items = append(lv.Items, li)
 	}
 	for _, s := range h.Sites.All() {

@@ -23,6 +23,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Adm          *adminView
+	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView
 	Imp          *importView
 }

@@ -36,6 +36,7 @@ var twins = template.Must(template.New("").Funcs(template.FuncMap{
 {{end}}<div class="actions">
 {{if .CanMark}}<form method="post" action="{{.ActionPath}}/read"><input type="hidden" name="csrf" value="{{$csrf}}"><button type="submit" aria-label="Mark read: {{.Title}}, up to chapter {{.LatestNumber}}">Mark read</button></form>
 {{end}}<form method="post" action="{{.ActionPath}}/progress"><input type="hidden" name="csrf" value="{{$csrf}}"><label class="small">Read up to <input name="number" inputmode="decimal" size="6" required value="{{.ProgressNumber}}"></label><button type="submit" aria-label="Set progress: {{.Title}}">Set progress</button></form>
+<form class="notify" method="post" action="{{.ActionPath}}/notify"><input type="hidden" name="csrf" value="{{$csrf}}"><label class="small">Notices <select name="mode" aria-label="Notices for {{.Title}}"><option value="each"{{if eq .NotifyMode "each"}} selected{{end}}>each chapter</option><option value="pile"{{if eq .NotifyMode "pile"}} selected{{end}}>in a pile</option><option value="off"{{if eq .NotifyMode "off"}} selected{{end}}>off</option></select></label> <label class="small">pile of <input name="pile" inputmode="numeric" size="3" value="{{.NotifyPile}}"></label> <label class="small">or days <input name="pile_days" inputmode="numeric" size="2" value="{{.NotifyPileDays}}"></label><button type="submit" aria-label="Save notices: {{.Title}}">Save</button></form>
 <form method="post" action="{{.ActionPath}}/remove"><input type="hidden" name="csrf" value="{{$csrf}}"><button class="danger" type="submit" aria-label="Remove: {{.Title}}">Remove</button></form>
 </div>
 </div>
@@ -145,6 +146,7 @@ func FuzzItemsMatchTemplate(f *testing.F) {
 		if flags&8 != 0 {
 			it.CoverPath = "/covers/" + pathEscape(site) + "/" + pathEscape(id)
 		}
+		it.NotifyMode, it.NotifyPile, it.NotifyPileDays = []string{"each", "pile", "off", ""}[flags>>5&3], len(title), len(site)
 		items := []libraryItem{it, it}
 		items[1].New, items[1].CoverPath = !it.New, ""
 		var hand strings.Builder

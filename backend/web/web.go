@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -47,6 +48,7 @@ type Deps struct {
 	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
+	Notices        *digest.Service  // Reader notices: the settings page; nil hides it
 	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
@@ -79,6 +81,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
+	h.noticeRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))

@@ -165,11 +165,16 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	readerNotices, err := newReaderNotices(cfg, st, log, metrics.NoticeRecorder())
+	if err != nil {
+		return nil, err
+	}
 	imp, err := newImports(st, reg, plain, log.With("component", "imports"))
 	if err != nil {
 		return nil, err
 	}
 	srv, err := api.New(api.Config{
+		Notices: readerNotices,
 		Imports: imp,
 		Store:   st,
 		Sites:   reg,
@@ -187,6 +192,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
+		Notices: readerNotices,
 	})
 	srv.MountWeb(pages)
 	return &app{
@@ -195,10 +201,12 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		start: func(ctx context.Context) {
 			adm.Start(ctx)
 			mgr.Start(ctx)
+			readerNotices.Start(ctx)
 			imp.Start()
 		},
 		stop: func() {
 			imp.Stop()
+			readerNotices.Stop()
 			adm.Stop()
 			mgr.Stop()
 			if bro != nil {

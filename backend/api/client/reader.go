@@ -37,6 +37,8 @@ type Bookmark struct {
 	Latest   *Chapter  `json:"latest"`
 	Progress *Progress `json:"progress"`
 	New      bool      `json:"new"`
+	// Notify is how the bookmark's New Chapters reach the Reader.
+	Notify *BookmarkNotify `json:"notify,omitempty"`
 	// AddedBy is "read" for a bookmark a reported read created, "reader"
 	// for one the Reader added.
 	AddedBy string `json:"added_by"`

@@ -143,4 +143,7 @@ type Notice struct {
 // NoticesResponse is the body of GET /api/admin/notices.
 type NoticesResponse struct {
 	Notices []Notice `json:"notices"`
+	// Readers is the Reader notices' delivery health; nil when the server
+	// runs no notice service.
+	Readers *ReaderNotices `json:"readers,omitempty"`
 }

@@ -1,34 +1,54 @@
 package cli
 
 import (
-	"mangabookmark/backend/api/client"
+	"fmt"
+
 	"mangabookmark/tui/views"
 )
 
-// NoticesCmd prints the open owner notices.
+// NoticesCmd prints the open owner notices and the Readers' notice
+// delivery health.
 type NoticesCmd struct{}
 
-// Run prints the notices table or JSON.
+// Run prints the notices tables or JSON.
 func (NoticesCmd) Run(d *Deps) error {
 	c, err := d.Client()
 	if err != nil {
 		return err
 	}
-	notices, err := c.Notices(d.Context())
+	rep, err := c.NoticesReport(d.Context())
 	if err != nil {
 		return err
 	}
 	if d.JSON() {
-		return d.printJSON(client.NoticesResponse{Notices: notices})
+		return d.printJSON(rep)
 	}
 	now := d.Now()
 	t := &table{head: []string{"KIND", "SITE", "OPEN FOR", "NOTIFIED"}}
-	for _, n := range notices {
+	for _, n := range rep.Notices {
 		notified := cell{text: views.Ago(now, n.NotifiedAt)}
 		if n.NotifiedAt == nil {
 			notified = cell{text: "not yet (webhook failing or off)", color: ansiWarn}
 		}
 		t.add(cell{text: n.Kind, color: ansiFault}, txt(dash(n.Site)), txt(views.Human(now.Sub(n.Since))), notified)
 	}
-	return t.write(d.Out(), d.Color())
+	if err := t.write(d.Out(), d.Color()); err != nil {
+		return err
+	}
+	if rep.Readers == nil {
+		return nil
+	}
+	r := rep.Readers
+	if _, err := fmt.Fprintf(d.Out(), "\nReader notices: %d owed, %d sent in 24h\n", r.Owed, r.Sent24h); err != nil {
+		return err
+	}
+	if len(r.FailingOutlets) == 0 {
+		_, err := fmt.Fprintln(d.Out(), "no Reader outlet is failing")
+		return err
+	}
+	ft := &table{head: []string{"OUTLET", "FAILING FOR READERS"}}
+	for _, o := range r.FailingOutlets {
+		ft.add(cell{text: o.Outlet, color: ansiFault}, txt(fmt.Sprint(o.Readers)))
+	}
+	return ft.write(d.Out(), d.Color())
 }

@@ -1,0 +1,70 @@
+package netguard
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"syscall"
+	"time"
+)
+
+// maxRedirects is how many redirects an outlet request follows.
+const maxRedirects = 3
+
+// Client returns an HTTP client for outlet requests: no proxy, every
+// connection's address checked at dial time (after DNS, so a name that
+// resolves differently from Check's answer still cannot reach a private
+// address), each redirect's URL checked again, at most three redirects,
+// and the whole request bounded by Timeout.
+func (g Guard) Client() *http.Client {
+	timeout := g.Timeout
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	d := &net.Dialer{Timeout: timeout, Control: g.control}
+	tr := &http.Transport{
+		Proxy:                 nil,
+		DialContext:           d.DialContext,
+		TLSHandshakeTimeout:   timeout,
+		ResponseHeaderTimeout: timeout,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       90 * time.Second,
+	}
+	return &http.Client{
+		Transport: tr,
+		Timeout:   timeout,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) > maxRedirects {
+				return fmt.Errorf("netguard: more than %d redirects", maxRedirects)
+			}
+			if _, err := g.parse(req.URL.String()); err != nil {
+				return fmt.Errorf("netguard: redirect refused: %w", err)
+			}
+			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil && !g.AllowPrivate && Private(ip) && ip != g.stand {
+				return fmt.Errorf("%w: a redirect to %s was refused", ErrPrivate, ip)
+			}
+			return nil
+		},
+	}
+}
+
+// control runs on every socket before it connects, with the address the
+// resolver chose.
+func (g Guard) control(network, address string, _ syscall.RawConn) error {
+	if g.AllowPrivate {
+		return nil
+	}
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("netguard: dial %s: unreadable address", network)
+	}
+	if Private(ap.Addr()) && ap.Addr() != g.stand {
+		return fmt.Errorf("%w: connecting to %s was refused", ErrPrivate, ap.Addr().Unmap())
+	}
+	return nil
+}
+
+// IsPrivate reports whether err is a refusal to reach a private address.
+func IsPrivate(err error) bool { return errors.Is(err, ErrPrivate) }

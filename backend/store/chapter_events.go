@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// eventInsert is RecordOK's Chapter Event step (a CTE body over its "old"
+// row and parameters): a number above the Series' highest ever records one
+// event; a Series with no highest yet (its first good read) records none.
+const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title, url, seen_at)
+			SELECT old.site, old.series_id, $5::numeric, $6, $7, $9 FROM old
+			WHERE old.max_number IS NOT NULL AND $5::numeric > old.max_number
+			ON CONFLICT (site, series_id, number) DO NOTHING
+			RETURNING id, site, series_id, number, seen_at`
+
+// owedInsert is RecordOK's fan-out step over the event just recorded: each
+// Reader who bookmarked the Series before the event (no backfill), whose
+// Progress is below the number (or who has none) and whose bookmark is not
+// muted is owed one notice; the primary key keeps it to one per number,
+// ever.
+const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at)
+			SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at
+			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
+			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
+			WHERE b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND (p.number IS NULL OR p.number < ev.number)
+			ON CONFLICT DO NOTHING
+			RETURNING 1`
+
+// ChapterEvent is one row of chapter_events joined with its Series' title.
+type ChapterEvent struct {
+	ID           int64
+	Site         string
+	SeriesID     string
+	SeriesTitle  string
+	Number       string // decimal string
+	ChapterTitle string
+	URL          string
+	SeenAt       time.Time
+}
+
+// ReaderChapters returns the Chapter Events of a Reader's bookmarks seen at
+// or after since, newest first, at most limit.
+func (s *Store) ReaderChapters(ctx context.Context, readerID int64, since time.Time, limit int) ([]ChapterEvent, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
+		FROM bookmarks b
+		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
+		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		WHERE b.reader_id = $1 AND e.seen_at >= $2
+		ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`, readerID, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: reader chapters: %w", err)
+	}
+	defer rows.Close()
+	out := []ChapterEvent{}
+	for rows.Next() {
+		var e ChapterEvent
+		if err := rows.Scan(&e.ID, &e.Site, &e.SeriesID, &e.SeriesTitle, &e.Number, &e.ChapterTitle, &e.URL, &e.SeenAt); err != nil {
+			return nil, fmt.Errorf("store: reader chapters: %w", err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reader chapters: %w", err)
+	}
+	return out, nil
+}
+
+// PruneChapterEvents deletes Chapter Events seen before cutoff and the
+// notices they owed (reader_notices has no foreign key, see migration
+// 0006) and reports how many events went.
+func (s *Store) PruneChapterEvents(ctx context.Context, cutoff time.Time) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `WITH gone AS (DELETE FROM chapter_events WHERE seen_at < $1 RETURNING id),
+		owed AS (DELETE FROM reader_notices WHERE event_id IN (SELECT id FROM gone))
+		SELECT count(*) FROM gone`, cutoff).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: prune chapter events: %w", err)
+	}
+	return n, nil
+}
+
+// SetBaseline gives a Series a highest number as if an earlier read had
+// seen it, so the next read above it records a Chapter Event. It is for
+// the demo's seeding and for tests; the Lanes never call it.
+func (s *Store) SetBaseline(ctx context.Context, site, seriesID, number string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE series SET max_number = $3::numeric WHERE site = $1 AND series_id = $2`, site, seriesID, number)
+	if err != nil {
+		return fmt.Errorf("store: set baseline: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

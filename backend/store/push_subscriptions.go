@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// PushSubscription is one browser's Web Push subscription.
+type PushSubscription struct {
+	ReaderID int64
+	Endpoint string
+	P256dh   string
+	Auth     string
+}
+
+// PushEndpoints lists a Reader's push subscription endpoints, oldest first.
+func (s *Store) PushEndpoints(ctx context.Context, readerID int64) ([]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT endpoint FROM push_subscriptions WHERE reader_id = $1 ORDER BY id`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: push endpoints: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("store: push endpoints: %w", err)
+	}
+	return out, nil
+}
+
+// SavePushSubscription stores a subscription for the Reader; an endpoint
+// already stored (for this Reader or, after a browser changed hands,
+// another) is moved to them with its new keys.
+func (s *Store) SavePushSubscription(ctx context.Context, p PushSubscription) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO push_subscriptions (reader_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (endpoint) DO UPDATE SET reader_id = $1, p256dh = $3, auth = $4`, p.ReaderID, p.Endpoint, p.P256dh, p.Auth)
+	if err != nil {
+		return fmt.Errorf("store: save push subscription: %w", err)
+	}
+	return nil
+}
+
+// GetPushSubscription returns the Reader's subscription at endpoint, or
+// ErrNotFound.
+func (s *Store) GetPushSubscription(ctx context.Context, readerID int64, endpoint string) (PushSubscription, error) {
+	p := PushSubscription{ReaderID: readerID, Endpoint: endpoint}
+	err := s.pool.QueryRow(ctx, `SELECT p256dh, auth FROM push_subscriptions WHERE reader_id = $1 AND endpoint = $2`,
+		readerID, endpoint).Scan(&p.P256dh, &p.Auth)
+	if err != nil {
+		return p, notFound("get push subscription", err)
+	}
+	return p, nil
+}
+
+// DeletePushSubscription removes the Reader's subscription at endpoint and
+// reports whether one was there.
+func (s *Store) DeletePushSubscription(ctx context.Context, readerID int64, endpoint string) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM push_subscriptions WHERE reader_id = $1 AND endpoint = $2`, readerID, endpoint)
+	if err != nil {
+		return false, fmt.Errorf("store: delete push subscription: %w", err)
+	}
+	return tag.RowsAffected() == 1, nil
+}
