@@ -61,15 +61,6 @@ const comixWAF = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><ti
 <meta name="robots" content="noindex, nofollow"></head><body><main><h1>Verify you&#39;re human</h1>
 <p>Drag to rotate the circle until the picture stands upright.</p><div class="dial"></div></main></body></html>`
 
-// comixIndexByHid finds the Series whose id is "{hid}-{slug}".
-func comixIndexByHid(s *Sim, hid string) (int, bool) {
-	n, ok := unbase26(hid)
-	if !ok || n < hidOffset || base26(n) != hid {
-		return 0, false
-	}
-	return s.lookup(Comix, seriesID(Comix, n-hidOffset))
-}
-
 const comixNotFound = `<!DOCTYPE html><html><head><title>Page not found | Comix</title></head>
 <body><div id="app"><main><h1>404</h1><p>The page you are looking for does not exist.</p></main></div></body></html>`
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -66,7 +67,7 @@ func dom(t testing.TB, markup string) []string {
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
-			if z.Err() != io.EOF {
+			if !errors.Is(z.Err(), io.EOF) {
 				t.Fatalf("tokenize: %v", z.Err())
 			}
 			return out

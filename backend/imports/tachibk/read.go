@@ -59,7 +59,7 @@ func Read(r io.Reader, lim Limits) (*Backup, error) {
 	head, err := br.Peek(2)
 	if len(head) == 0 {
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: the file could not be read: %v", ErrMalformed, err)
+			return nil, fmt.Errorf("%w: the file could not be read: %w", ErrMalformed, err)
 		}
 		return nil, fmt.Errorf("%w: the file is empty", ErrMalformed)
 	}
@@ -67,7 +67,7 @@ func Read(r io.Reader, lim Limits) (*Backup, error) {
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: the gzip header is damaged (%v)", ErrMalformed, err)
+			return nil, fmt.Errorf("%w: the gzip header is damaged (%w)", ErrMalformed, err)
 		}
 		defer zr.Close()
 		src = zr
@@ -126,9 +126,9 @@ func truncated(err error) error {
 		return fmt.Errorf("%w: the file ends in the middle of an entry (truncated?)", ErrMalformed)
 	}
 	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-		return fmt.Errorf("%w: the gzip data is damaged (%v)", ErrMalformed, err)
+		return fmt.Errorf("%w: the gzip data is damaged (%w)", ErrMalformed, err)
 	}
-	return fmt.Errorf("%w: %v", ErrMalformed, err)
+	return fmt.Errorf("%w: %w", ErrMalformed, err)
 }
 
 func (d *decoder) backup() (*Backup, error) {
