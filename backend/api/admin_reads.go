@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
 )
@@ -28,14 +29,14 @@ func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	passes, err := s.Store.ListPasses(r.Context(), site.Name, limit)
+	passes, err := s.Admin.Passes(r.Context(), site.Name, limit)
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}
 	out := client.PassesResponse{Passes: make([]client.Pass, len(passes))}
 	for i, p := range passes {
-		out.Passes[i] = adminPassView(p)
+		out.Passes[i] = admin.PassView(p)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -58,30 +59,27 @@ func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.Limit = limit
-	rows, total, err := s.Store.AdminFailingList(r.Context(), f)
+	rows, total, err := s.Admin.Failing(r.Context(), f)
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}
 	out := client.FailingResponse{Failing: make([]client.Failing, len(rows)), Total: total}
 	for i, a := range rows {
-		out.Failing[i] = client.Failing{
-			Site: a.Site, SeriesID: a.SeriesID, Title: a.Title, URL: a.URL, Outcome: a.Outcome,
-			FailingSince: a.FailingSince.UTC(), LatestCheckedAt: adminUTC(a.LatestCheckedAt),
-		}
+		out.Failing[i] = admin.FailingView(a)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
-	rows, err := s.Store.ListNotices(r.Context())
+	rows, err := s.Admin.Notices(r.Context())
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}
 	out := client.NoticesResponse{Notices: make([]client.Notice, len(rows))}
 	for i, n := range rows {
-		out.Notices[i] = client.Notice{Kind: n.Kind, Site: n.Site, Since: n.OpenedAt.UTC(), NotifiedAt: adminUTC(n.NotifiedAt)}
+		out.Notices[i] = admin.NoticeView(n)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -4,15 +4,14 @@ import (
 	"context"
 	"net/http"
 	"strings"
-	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
 )
 
 // webPrefixes are the paths the web pages answer, routed to MountWeb's
 // handler; everything else stays the JSON API's.
-var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/admin", "/admin/", "/web/"}
+var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/admin", "/admin/", "/web/", "/auth/discord/",
+	"/import", "/import/", "/export.json", "/export.csv"}
 
 // MountWeb routes the web pages' paths to h (the backend/web handler).
 // Call it once, before serving.
@@ -21,29 +20,6 @@ func (s *Server) MountWeb(h http.Handler) {
 		s.mux.Handle(p, h)
 	}
 }
-
-// LaneViews is every Lane exactly as GET /api/admin/lanes answers it, in
-// registry order: the web pages show the same computation.
-func (s *Server) LaneViews(ctx context.Context) ([]client.Lane, error) {
-	return s.adminLaneViews(ctx, s.Sites.All())
-}
-
-// WakeLane wakes the running Lane of site (after a Force or a pause), as
-// the admin API does; a no-op when no Lanes run here.
-func (s *Server) WakeLane(site string) {
-	if s.Lanes != nil {
-		s.Lanes.Wake(site)
-	}
-}
-
-// PauseUntil validates a pause as POST /api/admin/lanes/{site}/pause does
-// and returns its end, or a message saying what is wrong.
-func PauseUntil(req client.PauseRequest, now time.Time) (time.Time, string) {
-	return adminPauseUntil(req, now)
-}
-
-// MaxPauseReason is the longest pause reason accepted, in characters.
-const MaxPauseReason = adminMaxReason
 
 // readerOrSession wraps h like reader, but a request without an
 // Authorization header may instead carry a live web session (the library

@@ -9,8 +9,9 @@ import (
 	"net/url"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -19,38 +20,20 @@ import (
 // MaxBodyBytes is the largest request body accepted (413 above it).
 const MaxBodyBytes = 1 << 20
 
-// Authenticator resolves a bearer token to an auth.Identity. It returns an
-// error for a missing, unknown or revoked token (answered 401), or one
-// wrapping auth.ErrUnavailable when it cannot tell (answered 503).
-// *auth.Service implements it; tests plug in fixed identities.
-type Authenticator interface {
-	Authenticate(ctx context.Context, token string) (auth.Identity, error)
-}
-
-var _ Authenticator = (*auth.Service)(nil)
-
-// Lanes is what the admin API needs of the running Poll Lanes: waking a Lane
-// so a Forced Poll or a pause takes effect at once, and the in-process facts
-// the database does not hold. A nil Lanes means polling is not running here.
-type Lanes interface {
-	Wake(site string)
-	Runtime(site string) lanes.Runtime
-}
-
 // Config is the server's collaborators and settings.
 type Config struct {
 	Store    *store.Store
 	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
-	Auth     Authenticator
-	Lanes    Lanes
+	Auth     auth.Authenticator
+	Admin    *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
-	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
-	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
+	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	Version  string
-	Userjs   []byte   // the userscript template; nil serves 404
-	NoLimits bool     // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics // the /metrics registry, for this server alone; nil: New makes one
+	Userjs   []byte           // the userscript template; nil serves 404
+	NoLimits bool             // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics         // the /metrics registry, for this server alone; nil: New makes one
+	Imports  *imports.Service // runs POST /api/imports; nil answers 503 there
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -64,8 +47,7 @@ type Server struct {
 	limiter *writeLimiter
 	// inflight bounds each token's requests in progress (inflight.go).
 	inflight *inFlight
-	counts   adminCountCache // the admin API's periodically recounted totals
-	userjs   []byte          // Config.Userjs rendered for BaseURL once, at New
+	userjs   []byte // Config.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes, or says what in cfg is wrong.
@@ -88,6 +70,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
+	if cfg.Admin == nil && cfg.Store != nil {
+		a, err := admin.New(admin.Config{Store: cfg.Store, Sites: cfg.Sites, Log: cfg.Log, Now: cfg.Now})
+		if err != nil {
+			return nil, fmt.Errorf("api: new: %w", err)
+		}
+		cfg.Admin = a
+	}
 	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now), inflight: newInFlight()}
 	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
 		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
@@ -98,10 +87,8 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
-	if cfg.OAuth != nil {
-		s.mux.Handle("/auth/discord/", cfg.OAuth)
-	}
 	s.readerRoutes()
+	s.importRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
@@ -120,11 +107,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
 		}
 	}()
-	if r.ContentLength > MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+	limit := bodyLimit(r)
+	if r.ContentLength > limit {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d MiB", limit>>20))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	rec := &statusRecorder{ResponseWriter: w}
 	start := time.Now() // wall time on purpose: latency is measured, not simulated
 	s.mux.ServeHTTP(rec, r)

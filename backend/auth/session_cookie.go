@@ -16,14 +16,11 @@ import (
 // (api) both call it; the JSON API never reads the cookie
 // (docs/adr/0009-web-pages-and-sessions.md).
 
-// SessionCookie is the session cookie's name over plain http (a local
-// install); SessionCookieHost is its name under https, where the __Host-
-// prefix makes the browser refuse it unless Secure, host-only and Path=/,
-// so a sibling subdomain cannot plant or shadow it.
-const (
-	SessionCookie     = "mb_session"
-	SessionCookieHost = "__Host-mb_session"
-)
+// SessionCookieHost is the session cookie's name under https (SessionCookie,
+// in authenticator.go, is its name over plain http, a local install): the
+// __Host- prefix makes the browser refuse it unless Secure, host-only and
+// Path=/, so a sibling subdomain cannot plant or shadow it.
+const SessionCookieHost = "__Host-" + SessionCookie
 
 // MaxSessionIDLen bounds a session cookie's value: ids are 43 characters,
 // and anything much longer is not looked up at all.

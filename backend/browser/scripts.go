@@ -1,7 +1,10 @@
 package browser
 
 // Scripts run inside the tab with Runtime.evaluate. They are plain ES2020
-// and return JSON-able values.
+// and return JSON-able values. The reads (htmlJS, fetchJS) run in an
+// isolated world (evalIsolated), out of the page scripts' reach; the
+// challenge probe stays in the page's world, where Cloudflare's globals
+// are.
 
 // markJS tags the document that is about to be left, so the wait can tell
 // it from the one the navigation brings.
@@ -17,13 +20,18 @@ const unmarkJS = `delete window.__mangabookmarkPrev`
 // Cloudflare's error elements and _cf_chl_opt/__cf_chl markers) count on any
 // status; a challenges.cloudflare.com script or frame counts only on the
 // statuses challenges use (403, 429, 503), since ordinary pages embed
-// Turnstile widgets too.
+// Turnstile widgets too. A Site's own WAF interstitial (Comix's) counts
+// when the document sits under /@waf/, or is titled exactly "Security
+// check" and asks to verify you're human ("Security check" alone is
+// ordinary English).
 const probeJS = `(() => {
   const d = document, w = window;
   const nav = performance.getEntriesByType('navigation')[0];
   const status = nav && nav.responseStatus ? nav.responseStatus : 0;
   const title = (d.title || '').toLowerCase();
   let challenge = /just a moment|attention required|verify you are human|verifying you are human|checking your browser/.test(title)
+    || location.pathname.startsWith('/@waf/')
+    || (/^security check$/.test(title.trim()) && /verify you(?:'|\u2019| a)re human/i.test((d.body && d.body.innerText) || ''))
     || typeof w._cf_chl_opt !== 'undefined'
     || !!d.querySelector('#challenge-error-title, #challenge-error-text, #challenge-form, #cf-challenge-running, form[action*="__cf_chl"]');
   if (!challenge) {
@@ -45,21 +53,26 @@ const probeJS = `(() => {
   };
 })()`
 
-// htmlJS serialises the document with its doctype, together with the URL,
-// navigation status and content type of that same document: one
-// evaluation runs in one document, so a page that sends the tab elsewhere
-// cannot have another document's HTML read under its own URL.
-const htmlJS = `(() => {
+// htmlJS is called with (limit). It serialises the document with its
+// doctype, together with the URL, navigation status and content type of
+// that same document: one evaluation runs in one document, so a page that
+// sends the tab elsewhere cannot have another document's HTML read under
+// its own URL. HTML longer than limit characters (so over limit bytes) is
+// not returned: over gives its length, and the answer stays small.
+const htmlJS = `(limit) => {
   const d = document;
   const nav = performance.getEntriesByType('navigation')[0];
   const head = d.doctype ? new XMLSerializer().serializeToString(d.doctype) + '\n' : '';
+  const html = head + (d.documentElement ? d.documentElement.outerHTML : '');
+  const over = html.length > limit;
   return {
     url: location.href,
     status: nav && nav.responseStatus ? nav.responseStatus : 0,
     contentType: d.contentType || '',
-    html: head + (d.documentElement ? d.documentElement.outerHTML : ''),
+    html: over ? '' : html,
+    over: over ? html.length : 0,
   };
-})()`
+}`
 
 // fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
 // from inside the page (same origin, the page's cookies stay in Chrome),

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Errors the plain route returns (wrapped); each classifies as Unfetchable
+// Errors the routes return (wrapped); each classifies as Unfetchable
 // because the Site answered, just not with something usable.
 var (
 	// ErrTooLarge: the body (or its declared Content-Length) passed the limit.
@@ -23,6 +23,10 @@ var (
 	ErrWrongType = errors.New("unexpected content type")
 	// ErrUnusable: the body could not be decoded at all (truncated JSON).
 	ErrUnusable = errors.New("body could not be decoded")
+	// ErrPageCrashed: the browser route's tab crashed while it held this
+	// Series' page (a renderer that ran out of memory or was killed) and
+	// the browser itself answered on: the page's fault, not the sidecar's.
+	ErrPageCrashed = errors.New("the page crashed its browser tab")
 )
 
 // statusError carries an HTTP status that ended a read.
@@ -69,6 +73,16 @@ func isChallenge(resp *Response) bool {
 	return false
 }
 
+// wafPath is where a Site's own WAF (Comix's, MangaFire's) puts its
+// "Security check" interstitial; it answers 200.
+const wafPath = "/@waf/"
+
+// isWAFPage reports whether the answer is a first-party WAF interstitial:
+// the request ended under /@waf/ on the Site.
+func isWAFPage(resp *Response) bool {
+	return resp.FinalURL != nil && strings.HasPrefix(resp.FinalURL.Path, wafPath)
+}
+
 // ClassifyResponse decides what an HTTP answer means before any parsing.
 // OK means "usable: parse it"; every other outcome comes with an error
 // saying why. A final URL outside the Site's hosts is Unfetchable.
@@ -81,6 +95,9 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 	}
 	if site != nil && resp.FinalURL != nil && resp.FinalURL.Host != "" && !site.OwnsHost(resp.FinalURL.Host) {
 		return Unfetchable, fmt.Errorf("sites: landed on %s: %w", resp.FinalURL.Host, ErrOffSite)
+	}
+	if isWAFPage(resp) {
+		return Refused, fmt.Errorf("sites: landed on the Site's security check %.200q: %w", resp.FinalURL.Path, ErrChallenge)
 	}
 	st := resp.Status
 	switch {
@@ -97,7 +114,8 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 
 // ClassifyError maps a route's error (no usable HTTP answer) to an outcome:
 // ErrUnreachable is Unreachable, ErrChallenge is Refused, the plain route's
-// size, redirect and type errors are Unfetchable, and anything else
+// size, redirect and type errors and a crashed browser tab are
+// Unfetchable, and anything else
 // (transport failure, timeout, cancellation) is Errors.
 func ClassifyError(err error) Outcome {
 	switch {
@@ -109,7 +127,7 @@ func ClassifyError(err error) Outcome {
 		return Refused
 	case errors.Is(err, ErrTooLarge), errors.Is(err, ErrOffSite),
 		errors.Is(err, ErrTooManyRedirects), errors.Is(err, ErrWrongType),
-		errors.Is(err, ErrUnusable):
+		errors.Is(err, ErrUnusable), errors.Is(err, ErrPageCrashed):
 		return Unfetchable
 	}
 	return Errors

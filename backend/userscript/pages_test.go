@@ -26,13 +26,22 @@ func TestMain(m *testing.M) {
 // is closed and the connection dropped when the test ends.
 func newPage(t *testing.T, ws string) *rod.Page {
 	t.Helper()
+	return openTab(t, ws, true)
+}
+
+// openTab opens a blank tab, in its own window when newWindow is set (else
+// in the browser's first window, behind the tabs opened after it).
+func openTab(t *testing.T, ws string, newWindow bool) *rod.Page {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	b := rod.New().ControlURL(ws).Context(ctx)
 	if err := b.Connect(); err != nil {
 		cancel()
 		t.Fatal(err)
 	}
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	// Its own window: only a window's front tab is visible, and a read
+	// counts only while its page is.
+	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank", NewWindow: newWindow})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -110,12 +119,8 @@ func evalUntil(t *testing.T, page *rod.Page, js string, what string) {
 
 // panelStatus is the panel's status text and its tooltip.
 func panelStatus(page *rod.Page) (text, tip string) {
-	res, err := page.Timeout(5 * time.Second).Eval(`() => { const e = document.getElementById('mb-status'); return e ? [e.textContent, e.title] : ['', '']; }`)
-	if err != nil {
-		return "", ""
-	}
-	a := res.Value.Arr()
-	return a[0].Str(), a[1].Str()
+	text, tip, _, _ = panelState(page, "mb-status")
+	return text, tip
 }
 
 // waitStatus waits until the panel's status reads want.

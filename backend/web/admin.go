@@ -20,7 +20,7 @@ const (
 type adminView struct {
 	Lanes        []client.Lane
 	Notices      []noticeView
-	Lane         *client.Lane
+	Lane         client.Lane
 	Passes       []store.Pass
 	Chart        chart
 	Failing      []store.AdminFailing
@@ -46,7 +46,7 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	ns, err := h.Store.ListNotices(r.Context())
+	ns, err := h.Admin.Notices(r.Context())
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -70,21 +70,22 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av := &adminView{Back: "/admin/lanes/" + site.Name, FailingCap: store.AdminFailingTotalCap}
-	for i := range lanes {
-		if lanes[i].Site == site.Name {
-			av.Lane = &lanes[i]
+	found := false
+	for _, l := range lanes {
+		if l.Site == site.Name {
+			av.Lane, found = l, true
 		}
 	}
-	if av.Lane == nil {
+	if !found {
 		h.errorPage(w, r, http.StatusNotFound, "No such Site", "There is no Lane by that name.")
 		return
 	}
-	if av.Passes, err = h.Store.ListPasses(r.Context(), site.Name, adminPassRows); err != nil {
+	if av.Passes, err = h.Admin.Passes(r.Context(), site.Name, adminPassRows); err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
 	av.Chart = behindChart(av.Passes)
-	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
+	av.Failing, av.FailingTotal, err = h.Admin.Failing(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -104,7 +105,7 @@ func (h *Handler) failingPage(w http.ResponseWriter, r *http.Request) {
 	}
 	av.Back = r.URL.RequestURI()
 	var err error
-	av.Failing, av.FailingTotal, err = h.Store.AdminFailingList(r.Context(), store.AdminFailingFilter{Site: av.Site, Outcome: av.Outcome, Limit: adminFailingRows})
+	av.Failing, av.FailingTotal, err = h.Admin.Failing(r.Context(), store.AdminFailingFilter{Site: av.Site, Outcome: av.Outcome, Limit: adminFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/web"
 )
@@ -160,6 +161,19 @@ func TestOwnerActs(t *testing.T) {
 	if f.apiLanes(t)[0].State == client.StatePaused {
 		t.Fatal("a refused pause paused the Lane")
 	}
+	// The admin rules word a refusal once: the page shows their reason.
+	long := strings.Repeat("x", admin.MaxPauseReason+1)
+	if a := f.postForm(t, owner, "/admin/lanes/kagane/pause", url.Values{"csrf": {tok}, "for": {"60"}, "reason": {long}}); a.code != http.StatusBadRequest ||
+		!strings.Contains(a.body, "longer than 500") {
+		t.Errorf("a too long reason: %d, page lacks the rule's reason:\n%s", a.code, a.body)
+	}
+	// A day reads as mbctl reads it.
+	if a := f.postForm(t, owner, "/admin/lanes/comix/pause", url.Values{"csrf": {tok}, "for": {"1d"}}); a.code != http.StatusSeeOther {
+		t.Fatalf("pause for 1d: %d %s", a.code, a.body)
+	}
+	if l := f.apiLanes(t)[1]; !l.PausedUntil.Equal(f.clock.Now().Add(24 * time.Hour)) {
+		t.Fatalf("pause for 1d: until %v", l.PausedUntil)
+	}
 	a = f.postForm(t, owner, "/admin/lanes/mangapill/resume", url.Values{"csrf": {tok}})
 	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/admin/lanes/mangapill" {
 		t.Fatalf("resume: %d %q", a.code, a.header.Get("Location"))
@@ -214,5 +228,31 @@ func TestAdminShowsThePassInFlight(t *testing.T) {
 	}
 	if n := strings.Count(a.body, "checking 12 of 40"); n != 1 {
 		t.Errorf("the pass shows %d times, want on its own Lane only", n)
+	}
+}
+
+var stateSpan = regexp.MustCompile(`<span class="state ([a-z_]+)( fault)?">([a-z_]+)</span>`)
+
+// The Lane cards paint a state as a fault exactly when client.IsFault
+// says so: the fault set has one owner, the pages keep no copy.
+func TestLaneCardsPaintTheFaultSet(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	a := f.get(t, f.login(t, f.ownerToken), "/admin")
+	spans := stateSpan.FindAllStringSubmatch(a.body, -1)
+	if len(spans) != 6 {
+		t.Fatalf("%d state words on /admin, want one per Lane:\n%s", len(spans), a.body)
+	}
+	faults := 0
+	for _, m := range spans {
+		if m[1] != m[3] || (m[2] != "") != client.IsFault(m[1]) {
+			t.Errorf("state %q painted fault=%v, want %v", m[1], m[2] != "", client.IsFault(m[1]))
+		}
+		if m[2] != "" {
+			faults++
+		}
+	}
+	if faults == 0 || faults == len(spans) {
+		t.Errorf("%d of %d Lanes painted as faults: the seeded world has both kinds", faults, len(spans))
 	}
 }

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -64,6 +66,7 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
+	imports     *imports.Service
 	ownerToken  string
 	readerToken string
 	readerTokID int64
@@ -89,8 +92,12 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	f.readerTokID = tok.ID
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Lanes: f.lanes, Now: f.clock.Now, BaseURL: baseURL})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now})
+	adm := mustAdmin(t, admin.Config{Store: st, Sites: reg, Lanes: f.lanes, Now: f.clock.Now})
+	if f.imports, err = imports.New(imports.Config{Store: st, Sites: reg, Now: f.clock.Now}); err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)
@@ -208,4 +215,13 @@ func mustAPI(t testing.TB, cfg api.Config) *api.Server {
 		t.Fatal(err)
 	}
 	return srv
+}
+
+func mustAdmin(t testing.TB, cfg admin.Config) *admin.Service {
+	t.Helper()
+	a, err := admin.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

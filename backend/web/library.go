@@ -15,9 +15,10 @@ type libraryView struct {
 	Items    []libraryItem
 	Total    int // bookmarks before the filters
 	NewCount int
-	Sites    []string // the Sites the Reader has bookmarks on, for the filter
-	Site     string   // the Site filter ("" for all)
-	Query    string   // the text filter
+	Sites    []string    // the Sites the Reader has bookmarks on, for the filter
+	Site     string      // the Site filter ("" for all)
+	Query    string      // the text filter
+	Added    *importView // the answers to the last "Add a Series", from ?added=
 }
 
 // libraryItem is one bookmark as the page shows it. Its fields are flat
@@ -50,7 +51,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q"))}
+	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")), Added: h.addedView(r)}
 	needle := strings.ToLower(lv.Query)
 	seen := map[string]bool{}
 	now := h.Now()
@@ -94,11 +95,11 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	}
 	p := page{Title: "Library", V: v, Lib: lv}
 	h.stream(w, r, "library", func(b *bufio.Writer) error {
-		if err := tmpl.ExecuteTemplate(b, "library_top", p); err != nil {
+		if err := executeParts(b, "library", p, "top", "content"); err != nil {
 			return err
 		}
 		writeItems(b, lv.Items, v.CSRF)
-		return tmpl.ExecuteTemplate(b, "library_bottom", p)
+		return executeParts(b, "library", p, "content_end", "bottom")
 	})
 }
 

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -18,28 +19,39 @@ import (
 // the session cookie and its lookup are auth's (auth/session_cookie.go).
 const SessionTTL = auth.SessionTTL
 
-// Admin is what the Owner's pages need of the API server: the Lanes as
-// GET /api/admin/lanes computes them, and waking a Lane after an act.
-// *api.Server implements it.
+// Admin is what the Owner's pages need of the Owner's read model: the
+// Lanes as GET /api/admin/lanes shows them, their passes, the failing
+// worklist and the open notices, and the acts with the admin API's rules.
+// The Owner's pages read nothing else (no store call of their own). *admin.Service implements it; cmd gives the same Service to
+// both HTTP faces.
 type Admin interface {
 	LaneViews(ctx context.Context) ([]client.Lane, error)
-	WakeLane(site string)
+	Force(ctx context.Context, site, seriesID string) (time.Time, error)
+	Pause(ctx context.Context, site string, req client.PauseRequest) error
+	Resume(ctx context.Context, site string) error
+	Passes(ctx context.Context, site string, limit int) ([]store.Pass, error)
+	Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error)
+	Notices(ctx context.Context) ([]store.Notice, error)
 }
+
+var _ Admin = (*admin.Service)(nil)
 
 // Deps are the pages' collaborators.
 type Deps struct {
 	Store          *store.Store
 	Sites          *sites.Registry
 	Admin          Admin
-	Auth           api.Authenticator // checks the token of the login form
-	OwnerDiscordID string            // OWNER_DISCORD_ID: who sees /admin
-	BaseURL        string            // PUBLIC_BASE_URL: https makes the cookie Secure
-	DiscordLogin   bool              // show the Discord button
+	Auth           auth.Authenticator // checks the token of the login form
+	OwnerDiscordID string             // OWNER_DISCORD_ID: who sees /admin
+	BaseURL        string             // PUBLIC_BASE_URL: https makes the cookie Secure
+	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
+	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
-// Handler serves every page; mount it with api.Server.MountWeb.
+// Handler serves every page; cmd mounts it on the API server's paths for
+// the pages (api.Server.MountWeb), so web never imports api.
 type Handler struct {
 	Deps
 	mux      *http.ServeMux
@@ -73,8 +85,12 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
-	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
-	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.importRoutes()
+	h.handle("GET /web/{file}", serveStatic)
+	if d.OAuth != nil {
+		h.handle("GET "+auth.LoginPath, h.discordLogin)
+		h.handle("GET "+auth.CallbackPath, h.discordCallback)
+	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})

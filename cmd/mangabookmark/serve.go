@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/browser"
@@ -147,6 +148,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Sites:   reg,
 		Plain:   plain,
 		Browser: browserRoute,
+		Version: version,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
 		Notices: notices,
@@ -157,14 +159,23 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	// The Owner's read model, one for both HTTP faces.
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: mgr, Log: log.With("component", "admin")})
+	if err != nil {
+		return nil, err
+	}
+	imp, err := newImports(st, reg, plain, log.With("component", "imports"))
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
+		Imports: imp,
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
-		Lanes:   mgr,
+		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
-		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
 		Metrics: metrics,
@@ -173,24 +184,36 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	pages := web.New(web.Deps{
-		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
+		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
 	})
 	srv.MountWeb(pages)
-	if o, ok := oauth.(*auth.OAuth); ok {
-		o.StartSession = pages.StartSession
-	}
 	return &app{
 		sites:   reg,
 		handler: srv,
-		start:   mgr.Start,
+		start: func(ctx context.Context) {
+			adm.Start(ctx)
+			mgr.Start(ctx)
+			imp.Start()
+		},
 		stop: func() {
+			imp.Stop()
+			adm.Stop()
 			mgr.Stop()
 			if bro != nil {
 				_ = bro.Close()
 			}
 		},
 	}, nil
+}
+
+// discordLogin is the Discord login for the pages: nil (an untyped nil,
+// not a nil *auth.OAuth in the interface) when it is off.
+func discordLogin(o *auth.OAuth) web.Discord {
+	if o == nil {
+		return nil
+	}
+	return o
 }
 
 // newRegistry builds the Site registry with SITE_ORIGINS applied; the
@@ -204,10 +227,10 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 }
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
-// plain Sites through; its User-Agent names this build's version.
+// plain Sites through; its User-Agent names this build's version (the
+// link flag -X main.version).
 func newPlainRoute() (sites.Fetcher, error) {
-	sites.Version = version
-	p, err := sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{Version: version})
 	if err != nil {
 		return nil, err
 	}

@@ -15,8 +15,9 @@ import (
 // module is the module path every project import starts with.
 const module = "mangabookmark/"
 
-// importMap is docs/architecture.md's "Import map" table: each row's
-// package (or path/* pattern) and the project packages it may import.
+// importMap is docs/architecture.md's "Packages and the import map"
+// table: each row's package (or path/* pattern) and the project packages
+// it may import.
 type importMap map[string][]string
 
 // pkg is what go list says of one package.
@@ -28,7 +29,8 @@ type pkg struct {
 
 var cellPath = regexp.MustCompile("`([^`]+)`")
 
-// readImportMap parses the table under "## Import map".
+// readImportMap parses the table under "## Packages and the import map":
+// package | owns | may import. A row must say what its package owns.
 func readImportMap(t *testing.T) importMap {
 	t.Helper()
 	f, err := os.Open(filepath.Join(repoRoot(t), "docs", "architecture.md"))
@@ -43,21 +45,24 @@ func readImportMap(t *testing.T) importMap {
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "## "):
-			in = line == "## Import map"
+			in = line == "## Packages and the import map"
 			continue
 		case !in || !strings.HasPrefix(line, "| `"):
 			continue
 		}
 		cells := strings.Split(line, "|")
-		if len(cells) < 4 {
-			t.Fatalf("architecture.md: bad import map row %q", line)
+		if len(cells) != 5 {
+			t.Fatalf("architecture.md: row %q is not package | owns | may import", line)
+		}
+		if strings.TrimSpace(cells[2]) == "" {
+			t.Errorf("architecture.md: the row of %s says nothing of what it owns", strings.TrimSpace(cells[1]))
 		}
 		from := cellPath.FindStringSubmatch(cells[1])
 		if from == nil {
 			t.Fatalf("architecture.md: no package in row %q", line)
 		}
 		var to []string
-		for _, c := range cellPath.FindAllStringSubmatch(cells[2], -1) {
+		for _, c := range cellPath.FindAllStringSubmatch(cells[3], -1) {
 			to = append(to, c[1])
 		}
 		if _, dup := m[from[1]]; dup {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/lanes"
@@ -52,18 +53,19 @@ func start(t testing.TB, seed bool) *Fixture {
 	t.Helper()
 	st := dbtest.New(t)
 	reg := Registry(t)
-	fl := &FakeLanes{runtime: map[string]lanes.Runtime{}}
-	for _, n := range SiteNames {
-		fl.runtime[n] = lanes.Runtime{Enabled: true}
-	}
-	fl.runtime["natomanga"] = lanes.Runtime{Enabled: true, NoBrowser: true}
+	fl := NewFakeLanes()
 	if seed {
 		if err := Seed(context.Background(), st, Now); err != nil {
 			t.Fatalf("admintest: seed: %v", err)
 		}
 	}
 	metrics := api.NewMetrics()
-	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Lanes: fl, Now: func() time.Time { return Now },
+	now := func() time.Time { return Now }
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: fl, Now: now})
+	if err != nil {
+		t.Fatalf("admintest: %v", err)
+	}
+	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Admin: adm, Now: now,
 		Metrics: metrics, Version: "test"})
 	if err != nil {
 		t.Fatalf("admintest: %v", err)
@@ -108,6 +110,17 @@ type FakeLanes struct {
 	mu      sync.Mutex
 	runtime map[string]lanes.Runtime
 	wakes   []string
+}
+
+// NewFakeLanes is the fixture's Lanes: every poll switch on, natomanga a
+// browser Site without a sidecar.
+func NewFakeLanes() *FakeLanes {
+	fl := &FakeLanes{runtime: map[string]lanes.Runtime{}}
+	for _, n := range SiteNames {
+		fl.runtime[n] = lanes.Runtime{Enabled: true}
+	}
+	fl.runtime["natomanga"] = lanes.Runtime{Enabled: true, NoBrowser: true}
+	return fl
 }
 
 // Wake records the Site woken.

@@ -1,0 +1,40 @@
+package admin
+
+import (
+	"context"
+	"fmt"
+
+	"mangabookmark/backend/store"
+)
+
+// Passes is a Lane's last passes, newest first, at most limit, or an
+// error wrapping ErrNoSite.
+func (s *Service) Passes(ctx context.Context, site string, limit int) ([]store.Pass, error) {
+	if _, err := s.site(site); err != nil {
+		return nil, err
+	}
+	ps, err := s.cfg.Store.ListPasses(ctx, site, limit)
+	if err != nil {
+		return nil, fmt.Errorf("admin: passes: %w", err)
+	}
+	return ps, nil
+}
+
+// Failing is the failing worklist under f, oldest failure first, and how
+// many rows match (counted up to store.AdminFailingTotalCap).
+func (s *Service) Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error) {
+	rows, total, err := s.cfg.Store.AdminFailingList(ctx, f)
+	if err != nil {
+		return nil, 0, fmt.Errorf("admin: failing: %w", err)
+	}
+	return rows, total, nil
+}
+
+// Notices is every open Owner notice.
+func (s *Service) Notices(ctx context.Context) ([]store.Notice, error) {
+	ns, err := s.cfg.Store.ListNotices(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("admin: notices: %w", err)
+	}
+	return ns, nil
+}
