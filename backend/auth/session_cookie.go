@@ -22,7 +22,7 @@ import (
 // so a sibling subdomain cannot plant or shadow it.
 const (
 	SessionCookie     = "mb_session"
-	SessionCookieHost = "__Host-mb_session"
+	SessionCookieHost = "__Host-" + SessionCookie
 )
 
 // MaxSessionIDLen bounds a session cookie's value: ids are 43 characters,

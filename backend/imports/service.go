@@ -125,7 +125,9 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 	for k, r := range res {
 		e := &j.Entries[idx[k]]
 		switch {
-		case errors.Is(r.Refused, store.ErrNewSeriesLimit):
+		case errors.Is(r.Refused, store.ErrNewSeriesLimit), errors.Is(r.Refused, store.ErrNeverReadLimit):
+			// Waits: the hour refills the allowance, and the Lanes' first
+			// reads of real Series free the never-read cap (ADR 0018).
 			waiting++
 		case errors.Is(r.Refused, store.ErrBookmarkLimit):
 			j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: e.Item, Reason: fmt.Sprintf(

@@ -228,7 +228,7 @@ func (s *Store) ClaimDueImports(ctx context.Context, now time.Time, lease time.D
 type ImportResult struct {
 	Created bool  // the bookmark is new
 	Moved   bool  // Progress was created or moved forward
-	Refused error // ErrNewSeriesLimit or ErrBookmarkLimit: nothing written
+	Refused error // ErrNewSeriesLimit, ErrBookmarkLimit or ErrNeverReadLimit: nothing written
 }
 
 // ImportBookmarks adds a Reader's bookmarks for entries through the same
@@ -319,5 +319,5 @@ func (s *Store) NotifyModes(ctx context.Context, readerID int64) (map[[2]string]
 
 // IsLimitRefusal reports whether err is one of the Reader limits' refusals.
 func IsLimitRefusal(err error) bool {
-	return errors.Is(err, ErrNewSeriesLimit) || errors.Is(err, ErrBookmarkLimit)
+	return errors.Is(err, ErrNewSeriesLimit) || errors.Is(err, ErrBookmarkLimit) || errors.Is(err, ErrNeverReadLimit)
 }

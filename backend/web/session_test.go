@@ -16,7 +16,7 @@ import (
 func sessionCookie(t *testing.T, h http.Header) *http.Cookie {
 	t.Helper()
 	for _, c := range (&http.Response{Header: h}).Cookies() {
-		if c.Name == auth.SessionCookie {
+		if c.Name == auth.SessionCookie || c.Name == auth.SessionCookieHost { // plain http, https
 			return c
 		}
 	}
