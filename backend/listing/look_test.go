@@ -94,7 +94,10 @@ func TestReadEmptyPage(t *testing.T) {
 	t.Parallel()
 	prev := keys(e("a", "5", 3), e("b", "", 0))
 	var asked []int
-	fetch := func(p int) sites.Listing { asked = append(asked, p); return sites.Listing{Outcome: sites.OK, More: true} }
+	fetch := func(p int) sites.Listing {
+		asked = append(asked, p)
+		return sites.Listing{Outcome: sites.OK, More: true}
+	}
 	r := Read(fetch, prev)
 	if r.Outcome != sites.OK || r.Overflow || r.Pages != 1 || len(r.Look.Hints) != 0 || !reflect.DeepEqual(asked, []int{1}) {
 		t.Fatalf("empty page: %+v asked %v", r, asked)
