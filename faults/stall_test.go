@@ -40,13 +40,18 @@ func TestHungHolderStall(t *testing.T) {
 	site := sitesim.MangaPill
 	d.seed(site, 3)
 	a := d.serve("A", nil)
-	ok := eventually(30*time.Second, 100*time.Millisecond, func() bool {
+	// A first pass is the listing read and three reads, one 10 s Gap
+	// apart (30 s), plus startup on a loaded machine.
+	const passWait = 60 * time.Second
+	started := time.Now()
+	ok := eventually(passWait, 100*time.Millisecond, func() bool {
 		return logHas(a.logs.String(), msgLaneTaken, site) &&
 			d.count(`SELECT count(*) FROM poll_passes WHERE site = $1 AND checked > 0`, site) > 0
 	})
 	if !ok {
-		t.Fatalf("A never polled %s", site)
+		t.Fatalf("A never polled %s within %v (a listing read and three reads at a 10 s Gap)\nA's %s lines:\n%s", site, passWait, site, linesWith(a.logs.String(), `"site":"`+site+`"`))
 	}
+	t.Logf("A's first pass of %s finished %v after its start", site, time.Since(started).Round(100*time.Millisecond))
 	b := d.serve("B", nil)
 	time.Sleep(6 * time.Second) // B's lock retries: A's heartbeat is fresh
 	if logHas(b.logs.String(), msgLaneTaken, site) {
@@ -69,7 +74,7 @@ func TestHungHolderStall(t *testing.T) {
 		}
 	}
 	stopped := time.Now()
-	ok = eventually(30*time.Second, 100*time.Millisecond, func() bool {
+	ok = eventually(passWait, 100*time.Millisecond, func() bool {
 		return logHas(b.logs.String(), msgLaneTaken, site) &&
 			d.count(`SELECT count(*) FROM poll_passes WHERE site = $1 AND checked > 0 AND finished_at > now() - interval '1 hour'`, site) > 0
 	})
@@ -103,4 +108,15 @@ func TestHungHolderStall(t *testing.T) {
 	if !a.alive() || !b.alive() {
 		t.Fatal("a backend exited")
 	}
+}
+
+// linesWith is the lines of a log that hold s.
+func linesWith(logs, s string) string {
+	var out []string
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, s) {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }

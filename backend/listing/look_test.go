@@ -86,3 +86,23 @@ func TestReadPageTwo(t *testing.T) {
 		t.Fatalf("page 1 refused: %+v asked %v", r, asked)
 	}
 }
+
+// TestReadEmptyPage: a quiet Site's empty page 1 hints nothing, reads no
+// page 2, counts no overflow and keeps the last look's keys (so the next
+// look still compares with them).
+func TestReadEmptyPage(t *testing.T) {
+	t.Parallel()
+	prev := keys(e("a", "5", 3), e("b", "", 0))
+	var asked []int
+	fetch := func(p int) sites.Listing {
+		asked = append(asked, p)
+		return sites.Listing{Outcome: sites.OK, More: true}
+	}
+	r := Read(fetch, prev)
+	if r.Outcome != sites.OK || r.Overflow || r.Pages != 1 || len(r.Look.Hints) != 0 || !reflect.DeepEqual(asked, []int{1}) {
+		t.Fatalf("empty page: %+v asked %v", r, asked)
+	}
+	if !reflect.DeepEqual(r.Look.Seen, prev) {
+		t.Fatalf("empty page lost the last look's keys: %v, want %v", r.Look.Seen, prev)
+	}
+}

@@ -27,11 +27,18 @@ type Result struct {
 
 // Read fetches page 1 of a listing through fetch and, when nothing on it
 // was seen at the last look (prev) and the Site has a next page, page 2.
+// An empty page 1 is a quiet look: no hint, no overflow, prev kept.
 // fetch runs one request (the caller keeps the Gap between them).
 func Read(fetch func(page int) sites.Listing, prev []string) Result {
 	p1 := fetch(1)
 	r := Result{Outcome: p1.Outcome, Err: p1.Err, Pages: 1}
 	if p1.Outcome != sites.OK {
+		return r
+	}
+	if len(p1.Entries) == 0 {
+		// Nothing listed (a quiet Site): nothing to hint, nothing scrolled
+		// off, and the last look's keys still stand for the next look.
+		r.Look = Look{Seen: prev, Overlap: true}
 		return r
 	}
 	r.Look = Decide(prev, p1.Entries)

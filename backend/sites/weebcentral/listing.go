@@ -1,6 +1,7 @@
 package weebcentral
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strconv"
@@ -38,8 +39,14 @@ func (a Adapter) Listing(ctx context.Context, s *sites.Site, f sites.Fetcher, pa
 // through SeriesID: the chapter link names no Series), its label the last
 // span (a number in any word, as on the chapter list), its time the
 // time[datetime]. More is set when the fragment ends with its "View
-// More" button. A fragment with no article is no_chapter.
+// More" button. The fragment is bare articles with no container, so an
+// empty (blank) fragment is a listing with no releases, OK with no entry:
+// what a Site with nothing released yet, or a page past the last, serves.
+// A fragment with markup but no article is no_chapter (a layout change).
 func ParseListing(body []byte, base string) sites.Listing {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return sites.Listing{Outcome: sites.OK}
+	}
 	doc, err := dom.Parse(body)
 	if err != nil {
 		return sites.Listing{Outcome: sites.Unfetchable, Err: fmt.Errorf("weebcentral: listing: %w: %w", err, sites.ErrUnusable)}

@@ -35,6 +35,13 @@ func TestParseListing(t *testing.T) {
 	if l := ParseListing([]byte(`<div>nothing new</div>`), listingBase); l.Outcome != sites.NoChapter || l.Err == nil {
 		t.Errorf("fragment without articles: %+v", l)
 	}
+	// A blank fragment is a listing with no releases (a quiet Site, a page
+	// past the last), not a failure.
+	for _, body := range []string{"", " \n\t"} {
+		if l := ParseListing([]byte(body), listingBase); l.Outcome != sites.OK || l.Err != nil || len(l.Entries) != 0 || l.More {
+			t.Errorf("blank fragment %q: %+v", body, l)
+		}
+	}
 }
 
 // TestParseListingHostile: Series links that are path tricks, on another
