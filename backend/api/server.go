@@ -103,6 +103,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.readerRoutes()
 	s.noticeRoutes()
+	s.pushRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
