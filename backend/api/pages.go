@@ -17,7 +17,8 @@ const SessionCookie = "mb_session"
 
 // webPrefixes are the paths the web pages answer, routed to MountWeb's
 // handler; everything else stays the JSON API's.
-var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/admin", "/admin/", "/web/"}
+var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/admin", "/admin/", "/web/",
+	"/sw.js", "/manifest.webmanifest", "/settings/push/"}
 
 // MountWeb routes the web pages' paths to h (the backend/web handler).
 // Call it once, before serving.

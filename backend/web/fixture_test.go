@@ -16,6 +16,8 @@ import (
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
+	"mangabookmark/backend/digest/netguard"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -67,6 +69,7 @@ type fixture struct {
 	ownerToken  string
 	readerToken string
 	readerTokID int64
+	notices     *digest.Service
 }
 
 func newFixture(t testing.TB, baseURL string) *fixture {
@@ -89,8 +92,14 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	f.readerTokID = tok.ID
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Lanes: f.lanes, Now: f.clock.Now, BaseURL: baseURL})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now})
+	// Reader notices refusing private outlet addresses, as a server
+	// without NOTIFY_ALLOW_PRIVATE runs them.
+	if f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
+		Guard: netguard.Guard{Timeout: 2 * time.Second}}); err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Lanes: f.lanes, Now: f.clock.Now, BaseURL: baseURL, Notices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Notices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

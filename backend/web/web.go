@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -39,6 +40,7 @@ type Deps struct {
 	DiscordLogin   bool              // show the Discord button
 	Log            *slog.Logger
 	Now            func() time.Time
+	Notices        *digest.Service // Reader notices (Web Push subscriptions); nil: none
 }
 
 // Handler serves every page; mount it with api.Server.MountWeb.
@@ -75,6 +77,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
 	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
 	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.pushRoutes()
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})
@@ -104,7 +107,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("X-Frame-Options", "DENY")
-	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.mux.ServeHTTP(w, r)
 }
 
