@@ -1,6 +1,7 @@
 package digest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -67,7 +68,7 @@ func (p push) Send(ctx context.Context, r Reader, endpoint string, d Digest) err
 	if err != nil {
 		return errors.New("digest: the server's push key could not be read; it is retried")
 	}
-	msg, _ := json.Marshal(pushMessageOf(d, p.baseURL)) // plain strings: cannot fail
+	msg := encodePush(pushMessageOf(d, p.baseURL), p.baseURL)
 	topic := PushTopic
 	if d.Test {
 		topic = PushTestTopic
@@ -130,10 +131,40 @@ func pushMessageOf(d Digest, baseURL string) PushMessage {
 	return PushMessage{Title: clip(d.Headline(), 200), Body: clip(strings.TrimRight(b.String(), "\n"), pushBodyMax), URL: u}
 }
 
+// pushMax bounds the encoded message: webpush-go pads it into one
+// 4096-byte record (less its header, tag and delimiter, 3993 bytes).
+const pushMax = 3800
+
+// encodePush is m as JSON, its body halved (and at last its URL replaced
+// by the library's) until it fits pushMax: a long Site URL or many
+// escaped characters must not make a Digest unsendable.
+func encodePush(m PushMessage, baseURL string) []byte {
+	for i := 0; ; i++ {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(m) // plain strings: cannot fail
+		out := bytes.TrimRight(b.Bytes(), "\n")
+		switch {
+		case len(out) <= pushMax || i == 64:
+			return out
+		case len(m.Body) > 16:
+			m.Body = clip(m.Body, len(m.Body)/2)
+		case m.URL != strings.TrimRight(baseURL, "/")+"/":
+			m.URL = strings.TrimRight(baseURL, "/") + "/"
+		default:
+			m.Title = clip(m.Title, len(m.Title)/2+1)
+		}
+	}
+}
+
 // clip cuts s to at most n bytes on a rune boundary, marking the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	if n < len("…") {
+		return ""
 	}
 	s = s[:n-len("…")]
 	for !utf8.ValidString(s) {

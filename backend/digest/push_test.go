@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -314,5 +315,38 @@ func TestPushTestNoticeUsesItsOwnTopic(t *testing.T) {
 	_ = json.Unmarshal(plain, &msg)
 	if msg.Title != "Test notice from mangabookmark" || msg.URL != "http://mb.example/" {
 		t.Fatalf("test message %+v", msg)
+	}
+}
+
+func TestPushOfAHugeDigestStillFitsOneRecord(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	ps := newPushService(t)
+	r, b, _ := w.pushReader("17", ps)
+	long := strings.Repeat("<&>é", 70) // escaped or multi-byte, near the 300-character cut
+	for i := range 30 {
+		id := fmt.Sprint("s", i)
+		w.bookmark(r, "mangapill", id)
+		if _, err := w.st.RecordOK(w.ctx, "mangapill", id, store.ReadFacts{Title: long, Number: "1", ChTitle: long,
+			ChURL: "https://mangapill.example/" + strings.Repeat("x", 2000)}, w.clk.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.st.RecordOK(w.ctx, "mangapill", id, store.ReadFacts{Title: long, Number: "2", ChTitle: long,
+			ChURL: "https://mangapill.example/" + strings.Repeat("y", 2000)}, w.clk.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.run()
+	got := ps.received()
+	if len(got) != 1 {
+		t.Fatalf("%d messages; deliveries: %d failed", len(got), w.count(`SELECT count(*) FROM notice_deliveries WHERE last_error <> ''`))
+	}
+	plain, err := b.decrypt(got[0].Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg digest.PushMessage
+	if err := json.Unmarshal(plain, &msg); err != nil || !strings.HasPrefix(msg.Title, "30 new chapters") || msg.Body == "" || msg.URL == "" {
+		t.Fatalf("message %q: %v", plain, err)
 	}
 }
