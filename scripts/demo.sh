@@ -41,8 +41,8 @@ if [ -z "${BROWSER_WS_URL:-}" ]; then
   echo "demo: no Chromium found (apt-get install -y chromium): the three browser Sites will show no_browser"
 fi
 
-rm -f "$state/owner-token" "$state/login-link"
-bin/mangabookmark demo --token-file "$state/owner-token" --login-link-file "$state/login-link" >"$state/backend.log" 2>&1 &
+rm -f "$state/owner-token" "$state/login-link" "$state/feed-url"
+bin/mangabookmark demo --token-file "$state/owner-token" --login-link-file "$state/login-link" --feed-url-file "$state/feed-url" >"$state/backend.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 150); do
   [ -s "$state/owner-token" ] && curl -fsS "http://$LISTEN_ADDR/healthz" >/dev/null 2>&1 && break
@@ -60,6 +60,8 @@ echo "demo: backend on $MBCTL_SERVER (log: $state/backend.log)"
 echo "  library (Readers):  $MBCTL_SERVER/"
 echo "  status (Owner):     $MBCTL_SERVER/admin"
 echo "  log in as the Owner with one click (works once): $MBCTL_SERVER$(cat "$state/login-link")"
+echo "  the Owner's New Chapters feed (Chapter Events within a minute): $(cat "$state/feed-url" 2>/dev/null)"
+echo "  notice settings:    $MBCTL_SERVER/notices"
 echo "try in another shell:"
 echo "  MBCTL_SERVER=$MBCTL_SERVER MBCTL_TOKEN=\$(cat $state/owner-token) bin/mbctl lanes"
 if [ -t 0 ] && [ -t 1 ]; then

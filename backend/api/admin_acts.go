@@ -4,17 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/store"
-)
-
-// Bounds of a pause: long enough for any outage, short enough that a typo
-// in a script does not silence a Lane for a lifetime.
-const (
-	adminMaxPause  = 366 * 24 * time.Hour
-	adminMaxReason = 500
 )
 
 func (s *Server) adminForce(w http.ResponseWriter, r *http.Request) {
@@ -23,17 +15,14 @@ func (s *Server) adminForce(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := r.PathValue("series_id")
-	at, err := s.Store.ForcePoll(r.Context(), site.Name, id, s.Now())
-	if errors.Is(err, store.ErrNotFound) {
+	at, err := s.Admin.Force(r.Context(), site.Name, id)
+	if errors.Is(err, admin.ErrNoSeries) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("no Series %q on %s; check the id with `mbctl failing --site %s` or the Reader's bookmarks", id, site.Name, site.Name))
 		return
 	}
 	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
-	}
-	if s.Lanes != nil {
-		s.Lanes.Wake(site.Name)
 	}
 	writeJSON(w, http.StatusAccepted, client.ForceResponse{ForcePollAt: at.UTC()})
 }
@@ -47,47 +36,7 @@ func (s *Server) adminPause(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &req) {
 		return
 	}
-	now := s.Now()
-	until, msg := adminPauseUntil(req, now)
-	if msg != "" {
-		writeError(w, http.StatusBadRequest, msg)
-		return
-	}
-	if len([]rune(req.Reason)) > adminMaxReason {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("reason is longer than %d characters", adminMaxReason))
-		return
-	}
-	if _, err := s.Store.PauseLane(r.Context(), site.Name, until, req.Reason); err != nil {
-		s.adminInternalError(w, r, err)
-		return
-	}
-	s.adminLaneAfterAct(w, r, site)
-}
-
-// adminPauseUntil validates a pause body and returns its end, or a message for
-// a 400.
-func adminPauseUntil(req client.PauseRequest, now time.Time) (time.Time, string) {
-	switch {
-	case req.ForS != nil && req.Until != nil:
-		return time.Time{}, `send either "for_s" or "until", not both`
-	case req.ForS == nil && req.Until == nil:
-		return time.Time{}, `send "for_s" (seconds, above 0) or "until" (an RFC 3339 time in the future)`
-	case req.ForS != nil:
-		if *req.ForS <= 0 {
-			return time.Time{}, fmt.Sprintf(`"for_s" must be above 0, not %d`, *req.ForS)
-		}
-		if *req.ForS > int64(adminMaxPause/time.Second) {
-			return time.Time{}, fmt.Sprintf(`"for_s" must be at most %d (366 days)`, int64(adminMaxPause/time.Second))
-		}
-		return now.Add(time.Duration(*req.ForS) * time.Second), ""
-	}
-	if !req.Until.After(now) {
-		return time.Time{}, fmt.Sprintf(`"until" (%s) is not in the future`, req.Until.UTC().Format(time.RFC3339))
-	}
-	if req.Until.Sub(now) > adminMaxPause {
-		return time.Time{}, `"until" must be at most 366 days ahead`
-	}
-	return *req.Until, ""
+	s.adminLaneAfterAct(w, r, s.Admin.Pause(r.Context(), site.Name, req), site.Name)
 }
 
 func (s *Server) adminResume(w http.ResponseWriter, r *http.Request) {
@@ -95,9 +44,25 @@ func (s *Server) adminResume(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, err := s.Store.ResumeLane(r.Context(), site.Name); err != nil {
+	s.adminLaneAfterAct(w, r, s.Admin.Resume(r.Context(), site.Name), site.Name)
+}
+
+// adminLaneAfterAct answers a pause or resume: 400 with the reason for a
+// refused one, else the Lane as it now stands.
+func (s *Server) adminLaneAfterAct(w http.ResponseWriter, r *http.Request, err error, site string) {
+	var in *admin.InputError
+	if errors.As(err, &in) {
+		writeError(w, http.StatusBadRequest, in.Reason)
+		return
+	}
+	if err != nil {
 		s.adminInternalError(w, r, err)
 		return
 	}
-	s.adminLaneAfterAct(w, r, site)
+	l, err := s.Admin.Lane(r.Context(), site)
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, l)
 }

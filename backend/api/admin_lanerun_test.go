@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/api/client"
@@ -52,7 +53,11 @@ func TestAdminAfterRealLaneRun(t *testing.T) {
 		m.RunPass(ctx, "browsy")
 	}
 	pass()
-	srv := httptest.NewServer(newServer(t, api.Config{Store: st, Sites: reg, Auth: admintest.Auth{}, Lanes: m, Now: clock.Now}))
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: m, Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(newServer(t, api.Config{Store: st, Sites: reg, Auth: admintest.Auth{}, Admin: adm, Now: clock.Now}))
 	defer srv.Close()
 	c, _ := client.New(srv.URL, admintest.OwnerToken)
 

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
 )
@@ -35,7 +36,7 @@ func (s *Server) adminPasses(w http.ResponseWriter, r *http.Request) {
 	}
 	out := client.PassesResponse{Passes: make([]client.Pass, len(passes))}
 	for i, p := range passes {
-		out.Passes[i] = adminPassView(p)
+		out.Passes[i] = admin.PassView(p)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -65,10 +66,7 @@ func (s *Server) adminFailing(w http.ResponseWriter, r *http.Request) {
 	}
 	out := client.FailingResponse{Failing: make([]client.Failing, len(rows)), Total: total}
 	for i, a := range rows {
-		out.Failing[i] = client.Failing{
-			Site: a.Site, SeriesID: a.SeriesID, Title: a.Title, URL: a.URL, Outcome: a.Outcome,
-			FailingSince: a.FailingSince.UTC(), LatestCheckedAt: adminUTC(a.LatestCheckedAt),
-		}
+		out.Failing[i] = admin.FailingView(a)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -81,7 +79,7 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 	}
 	out := client.NoticesResponse{Notices: make([]client.Notice, len(rows))}
 	for i, n := range rows {
-		out.Notices[i] = client.Notice{Kind: n.Kind, Site: n.Site, Since: n.OpenedAt.UTC(), NotifiedAt: adminUTC(n.NotifiedAt)}
+		out.Notices[i] = admin.NoticeView(n)
 	}
 	if s.Notices != nil {
 		rn, err := s.readerNotices(r)

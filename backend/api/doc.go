@@ -5,9 +5,9 @@
 // same contract.
 //
 // The web pages (backend/web) are served by the same Server without api
-// importing them: MountWeb routes their paths to the handler cmd gives it,
-// and pages.go is what they use from the Server (Lane views, pauses, the
-// session cookie, which only the pages and /covers/ accept). The Reader
+// importing them, nor they api: MountWeb routes their paths to the handler
+// cmd gives it, and both faces read the Owner's Lanes and act through the
+// one backend/admin Service cmd builds (Config.Admin). The Reader
 // limits are decided in the store; reader_limits.go words their refusals.
 // routes.go remembers every pattern served, so a test holds them to
 // docs/api.md.

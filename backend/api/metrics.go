@@ -123,14 +123,15 @@ func (c *laneCollector) Describe(ch chan<- *prometheus.Desc) {
 	}
 }
 
-// Collect implements prometheus.Collector; without a store it reports nothing.
+// Collect implements prometheus.Collector; without a store (so no admin
+// read model) it reports nothing.
 func (c *laneCollector) Collect(ch chan<- prometheus.Metric) {
-	if c.s.Store == nil {
+	if c.s.Admin == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	lanes, err := c.s.adminLaneViews(ctx, c.s.Sites.All())
+	lanes, err := c.s.Admin.LaneViews(ctx)
 	if err != nil {
 		c.s.Log.Warn("lane read for /metrics failed", "error", err)
 		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)

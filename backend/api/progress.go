@@ -86,6 +86,9 @@ func (s *Server) postProgress(w http.ResponseWriter, r *http.Request) {
 	refused := false
 	for k, a := range applied {
 		switch {
+		case errors.Is(a.Refused, store.ErrPastLatest):
+			refused = true
+			res.Errors = append(res.Errors, client.ReadError{Index: at[k], Error: pastLatestReason(valid[k].Number, a.Latest)})
 		case a.Refused != nil:
 			refused = true
 			res.Errors = append(res.Errors, client.ReadError{Index: at[k], Error: s.limitReason(a.Refused)})

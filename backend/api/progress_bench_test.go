@@ -152,8 +152,9 @@ func rawOp(b *testing.B) func(int, int64) error {
 	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	return func(w int, seq int64) error {
 		var have, moved bool
+		var past *string
 		err := st.Pool().QueryRow(ctx, store.ProgressUpsertSQL, readers[w], "mangapill", fmt.Sprint(w+1),
-			fmt.Sprint(seq), "", at).Scan(&have, &moved)
+			fmt.Sprint(seq), "", at).Scan(&have, &moved, &past)
 		if err != nil {
 			return err
 		}

@@ -29,9 +29,9 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, client.PushKey{VAPIDPublicKey: k})
 }
 
-// PushSubscriptionOf is a browser's subscription JSON as the notice
-// service takes it (the web pages decode the same body).
-func PushSubscriptionOf(p client.PushSubscription) digest.PushSubscription {
+// pushSubscriptionOf is a browser's subscription JSON as the notice
+// service takes it.
+func pushSubscriptionOf(p client.PushSubscription) digest.PushSubscription {
 	return digest.PushSubscription{Endpoint: p.Endpoint, P256dh: p.Keys.P256dh, Auth: p.Keys.Auth}
 }
 
@@ -41,7 +41,7 @@ func (s *Server) postPushSubscription(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &body) {
 		return
 	}
-	err := s.Notices.Subscribe(r.Context(), id.ReaderID, PushSubscriptionOf(body))
+	err := s.Notices.Subscribe(r.Context(), id.ReaderID, pushSubscriptionOf(body))
 	var fe *digest.FieldError
 	if errors.As(err, &fe) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q: %s", fe.Field, fe.Msg))

@@ -74,8 +74,8 @@ func NotifyJSON(st digest.Settings) client.Notify {
 		WebhookSecret: st.WebhookSecret, PushSubscriptions: st.PushSubscriptions, FeedURL: st.FeedURL,
 		Outlets: make([]client.OutletHealth, len(st.Outlets))}
 	for i, h := range st.Outlets {
-		out.Outlets[i] = client.OutletHealth{Outlet: h.Outlet, LastOKAt: adminUTC(h.LastOKAt), LastError: h.LastError,
-			FailingSince: adminUTC(h.FailingSince), Dropped: h.Dropped}
+		out.Outlets[i] = client.OutletHealth{Outlet: h.Outlet, LastOKAt: utcPtr(h.LastOKAt), LastError: h.LastError,
+			FailingSince: utcPtr(h.FailingSince), Dropped: h.Dropped}
 	}
 	return out
 }
@@ -240,4 +240,13 @@ func (s *Server) readerNotices(r *http.Request) (*client.ReaderNotices, error) {
 		}
 	}
 	return out, nil
+}
+
+// utcPtr is t in UTC, nil kept.
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }

@@ -19,6 +19,9 @@ import "mangabookmark/backend/userscript"
 //     read creates the Series and the bookmark when missing. Invalid reads
 //     are listed in "errors" by index and the valid ones still apply:
 //     applied + ignored + len(errors) = len(reads).
+//     A read more than store.PastLatestMargin chapters past a known Latest
+//     Chapter is refused ("past_latest: ..."); a read of a Series the
+//     Reader has not bookmarked, with auto_add_reads off, is ignored.
 //   - "new" in the bookmarks list is true when a Latest Chapter is known,
 //     the Reader has Progress, and the Latest Chapter's number is greater.
 //     A bookmark with no Progress is not new: nothing read yet to be behind.
@@ -31,6 +34,7 @@ func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("POST /api/bookmarks", s.reader(s.limitWrites(s.addBookmark)))
 	s.mux.HandleFunc("DELETE /api/bookmarks/{site}/{series_id}", s.reader(s.limitWrites(s.removeBookmark)))
 	s.mux.HandleFunc("POST /api/progress", s.reader(s.limitWrites(s.postProgress)))
+	s.correctionRoutes()
 	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.readerOrSession(s.getCover))
 	s.mux.HandleFunc("GET "+userscript.Path, s.getUserscript)
 }

@@ -92,7 +92,7 @@ func newSite(t *testing.T, cfg api.Config) (*api.Server, *web.Handler) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := web.New(web.Deps{Admin: srv})
+	pages := web.New(web.Deps{Admin: srv.Admin})
 	srv.MountWeb(pages)
 	return srv, pages
 }

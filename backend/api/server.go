@@ -9,9 +9,9 @@ import (
 	"net/url"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/digest"
-	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -20,30 +20,12 @@ import (
 // MaxBodyBytes is the largest request body accepted (413 above it).
 const MaxBodyBytes = 1 << 20
 
-// Authenticator resolves a bearer token to an auth.Identity. It returns an
-// error for a missing, unknown or revoked token (answered 401), or one
-// wrapping auth.ErrUnavailable when it cannot tell (answered 503).
-// *auth.Service implements it; tests plug in fixed identities.
-type Authenticator interface {
-	Authenticate(ctx context.Context, token string) (auth.Identity, error)
-}
-
-var _ Authenticator = (*auth.Service)(nil)
-
-// Lanes is what the admin API needs of the running Poll Lanes: waking a Lane
-// so a Forced Poll or a pause takes effect at once, and the in-process facts
-// the database does not hold. A nil Lanes means polling is not running here.
-type Lanes interface {
-	Wake(site string)
-	Runtime(site string) lanes.Runtime
-}
-
 // Config is the server's collaborators and settings.
 type Config struct {
 	Store    *store.Store
 	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
-	Auth     Authenticator
-	Lanes    Lanes
+	Auth     auth.Authenticator
+	Admin    *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
 	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
@@ -64,8 +46,7 @@ type Server struct {
 	Config
 	mux     *routeMux
 	limiter *writeLimiter
-	counts  adminCountCache // the admin API's periodically recounted totals
-	userjs  []byte          // Config.Userjs rendered for BaseURL once, at New
+	userjs  []byte // Config.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes, or says what in cfg is wrong.
@@ -87,6 +68,13 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
+	}
+	if cfg.Admin == nil && cfg.Store != nil {
+		a, err := admin.New(admin.Config{Store: cfg.Store, Sites: cfg.Sites, Log: cfg.Log, Now: cfg.Now})
+		if err != nil {
+			return nil, fmt.Errorf("api: new: %w", err)
+		}
+		cfg.Admin = a
 	}
 	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now)}
 	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {

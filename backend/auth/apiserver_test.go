@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
@@ -21,11 +22,15 @@ func init() {
 		return srv
 	}
 	auth.NewSiteServer = func(st *store.Store, svc *auth.Service, oauth *auth.OAuth, ownerID string, log *slog.Logger, baseURL string) http.Handler {
-		srv, err := api.New(api.Config{Store: st, Auth: svc, OAuth: oauth, Log: log, BaseURL: baseURL})
+		adm, err := admin.New(admin.Config{Store: st, Log: log})
 		if err != nil {
 			panic(err)
 		}
-		pages := web.New(web.Deps{Store: st, Admin: srv, Auth: svc, OwnerDiscordID: ownerID, BaseURL: baseURL, DiscordLogin: true, Log: log})
+		srv, err := api.New(api.Config{Store: st, Auth: svc, Admin: adm, OAuth: oauth, Log: log, BaseURL: baseURL})
+		if err != nil {
+			panic(err)
+		}
+		pages := web.New(web.Deps{Store: st, Admin: adm, Auth: svc, OwnerDiscordID: ownerID, BaseURL: baseURL, DiscordLogin: true, Log: log})
 		srv.MountWeb(pages)
 		oauth.StartSession = pages.StartSession
 		return srv

@@ -124,6 +124,7 @@ func (b *Browser) Fetch(ctx context.Context, req sites.Request) (*sites.Response
 	}
 	var res *sites.Response
 	if req.Data != "" {
+		req.Data = onLanded(req, doc.url)
 		res, err = b.readData(ctx, c, t, req)
 	} else {
 		res, err = b.readPage(ctx, c, t, req, doc)

@@ -17,13 +17,18 @@ const unmarkJS = `delete window.__mangabookmarkPrev`
 // Cloudflare's error elements and _cf_chl_opt/__cf_chl markers) count on any
 // status; a challenges.cloudflare.com script or frame counts only on the
 // statuses challenges use (403, 429, 503), since ordinary pages embed
-// Turnstile widgets too.
+// Turnstile widgets too. A Site's own WAF interstitial (Comix's) counts
+// when the document sits under /@waf/, or is titled exactly "Security
+// check" and asks to verify you're human ("Security check" alone is
+// ordinary English).
 const probeJS = `(() => {
   const d = document, w = window;
   const nav = performance.getEntriesByType('navigation')[0];
   const status = nav && nav.responseStatus ? nav.responseStatus : 0;
   const title = (d.title || '').toLowerCase();
   let challenge = /just a moment|attention required|verify you are human|verifying you are human|checking your browser/.test(title)
+    || location.pathname.startsWith('/@waf/')
+    || (/^security check$/.test(title.trim()) && /verify you(?:'|\u2019| a)re human/i.test((d.body && d.body.innerText) || ''))
     || typeof w._cf_chl_opt !== 'undefined'
     || !!d.querySelector('#challenge-error-title, #challenge-error-text, #challenge-form, #cf-challenge-running, form[action*="__cf_chl"]');
   if (!challenge) {

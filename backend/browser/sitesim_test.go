@@ -26,8 +26,11 @@ func browserOutcome(site string, m sitesim.Mode) sites.Outcome {
 		return sites.NoChapter
 	case sitesim.ServerError, sitesim.Hang:
 		return sites.Errors
-	case sitesim.Malformed: // every browser Site's chapters come as JSON, which a truncated body breaks
-		return sites.Unfetchable
+	case sitesim.Malformed:
+		if site == "comix" { // its Latest Chapter is in the title page, which Chrome parses leniently
+			return sites.NoChapter
+		}
+		return sites.Unfetchable // kagane's and natomanga's chapters come as JSON, which a truncated body breaks
 	case sitesim.Challenge, sitesim.JSChallengeStuck:
 		return sites.Refused
 	}

@@ -26,8 +26,16 @@ func backoff(n int) time.Duration {
 
 // deliver claims one batch of due deliveries and sends them concurrently.
 func (s *Service) deliver(ctx context.Context) (int, error) {
-	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, batch)
+	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, deliveryBatch)
 	if err != nil || len(ds) == 0 {
+		return 0, err
+	}
+	ids := make([]int64, 0, len(ds))
+	for _, d := range ds {
+		ids = append(ids, d.ReaderID)
+	}
+	targets, err := s.cfg.Store.NotifyTargets(ctx, ids)
+	if err != nil {
 		return 0, err
 	}
 	sem := make(chan struct{}, s.cfg.Workers)
@@ -39,7 +47,7 @@ func (s *Service) deliver(ctx context.Context) (int, error) {
 		wg.Add(1)
 		go func(d store.Delivery) {
 			defer func() { <-sem; wg.Done() }()
-			if err := s.sendOne(ctx, d); err != nil {
+			if err := s.sendOne(ctx, d, targets[d.ReaderID]); err != nil {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err
@@ -55,13 +63,13 @@ func (s *Service) deliver(ctx context.Context) (int, error) {
 // sendOne sends one delivery with the Reader's settings as they are now
 // and records the outcome. Only a database error is returned: an outlet's
 // failure is the delivery's state.
-func (s *Service) sendOne(ctx context.Context, d store.Delivery) error {
+func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.NotifyTarget) error {
 	now := s.cfg.Now()
-	o, ok := s.outlets[d.Outlet]
-	r, err := s.reader(ctx, d.ReaderID)
-	if err != nil {
-		return err
+	if t == nil {
+		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the Reader no longer exists")
 	}
+	o, ok := s.outlets[d.Outlet]
+	r := recipientOf(t.Reader, t.Settings, t.Push)
 	if !ok || !contains(o.Targets(r), d.Target) {
 		// The Reader turned the outlet off (or the Owner removed it) since
 		// the Digest was made: nothing to send to.
@@ -71,7 +79,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery) error {
 	if err := json.Unmarshal(d.Payload, &dg); err != nil {
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the stored notice could not be read")
 	}
-	err = o.Send(ctx, r, d.Target, dg)
+	err := o.Send(ctx, r, d.Target, dg)
 	now = s.cfg.Now()
 	switch {
 	case err == nil:

@@ -136,9 +136,13 @@ func (s *Service) loop(ctx context.Context, done chan struct{}) {
 	}
 }
 
-// batch is how many Readers one digest transaction claims, and how many
-// deliveries one claim leases.
-const batch = 100
+// Batch sizes: how many Readers one digest transaction claims (each claim
+// evaluates the owed notices whole, so fewer, larger claims drain a big
+// fan-out faster), and how many deliveries one claim leases.
+const (
+	batch         = 500
+	deliveryBatch = 100
+)
 
 // lease is how long a claimed delivery is another sender's to skip: longer
 // than any send (the guard's timeout), short enough that a crashed
@@ -166,7 +170,7 @@ func (s *Service) RunOnce(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if n < batch {
+		if n < deliveryBatch {
 			break
 		}
 	}
@@ -193,6 +197,10 @@ func (s *Service) prune(ctx context.Context) error {
 	if _, err := s.cfg.Store.PruneChapterEvents(ctx, now.Add(-EventsKept)); err != nil {
 		return err
 	}
-	_, err := s.cfg.Store.PruneDeliveries(ctx, now.Add(-DeliveriesKept))
-	return err
+	if _, err := s.cfg.Store.PruneDeliveries(ctx, now.Add(-DeliveriesKept)); err != nil {
+		return err
+	}
+	// The claim's plan depends on fresh statistics of the notice tables,
+	// which a fan-out to many Readers grows fast (ADR 0016).
+	return s.cfg.Store.AnalyzeNotices(ctx)
 }

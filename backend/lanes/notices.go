@@ -147,11 +147,13 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 	})
 }
 
-// adapterBroken: more than half of the Site's Series hold a no_chapter
-// failure row at least ownerWindow old. A share, not a count; a Site with
-// no Series never qualifies.
+// adapterBroken: more than half of the Site's Series hold failure rows of
+// one and the same outcome (not_found, no_chapter, unfetchable or errors)
+// at least ownerWindow old. One failing Series is that Series; most of a
+// Site failing the same way is a layout or API change, repaired by a
+// deploy. A share, not a count; a Site with no Series never qualifies.
 func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sites.Site, now, cutoff time.Time) {
-	r, err := n.st.NoticeNoChapterShare(ctx, site.Name, cutoff)
+	r, err := n.st.NoticeFailureShare(ctx, site.Name, cutoff)
 	if err != nil {
 		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
 		return
@@ -173,10 +175,26 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 		return notify.Notice{
 			Subject:  site.Name,
 			DeepLink: n.link(notify.PagePath(notify.KindAdapterBroken, site.Name)),
-			Description: fmt.Sprintf("%d of %d %s Series have shown no Latest Chapter for %s, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
-				r.Failing, r.Series, site.Name, noticeAge(now.Sub(*r.Since)), site.Name),
+			Description: fmt.Sprintf("%d of %d %s Series have failed with `%s` (%s) for %s, so the Site has likely changed its pages or API: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
+				r.Failing, r.Series, site.Name, r.Outcome, waveMeaning(r.Outcome), noticeAge(now.Sub(*r.Since)), site.Name),
 		}
 	})
+}
+
+// waveMeaning says in a few words what a failure outcome means when most
+// of a Site shows it.
+func waveMeaning(outcome string) string {
+	switch outcome {
+	case string(sites.NotFound):
+		return "the Site says the Series is gone"
+	case string(sites.NoChapter):
+		return "no Latest Chapter found on the page"
+	case string(sites.Unfetchable):
+		return "answers the adapter cannot read"
+	case string(sites.Errors):
+		return "transport errors, timeouts or server errors"
+	}
+	return "the same failure"
 }
 
 // sidecarDown: the browser Sites hold Series, and every browser pass that

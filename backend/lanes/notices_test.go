@@ -139,7 +139,7 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 	})
 	n := h.sent[0]
 	if n.DeepLink != "https://manga.example.org/admin/lanes/weebcentral" ||
-		n.Description != "3 of 5 weebcentral Series have shown no Latest Chapter for 12h, so its pages have likely changed layout: check one with `mangabookmark probe <Series URL> --save DIR`, then update the weebcentral adapter (docs/operations.md, \"When a Site changes\")." {
+		n.Description != "3 of 5 weebcentral Series have failed with `no_chapter` (no Latest Chapter found on the page) for 12h, so the Site has likely changed its pages or API: check one with `mangabookmark probe <Series URL> --save DIR`, then update the weebcentral adapter (docs/operations.md, \"When a Site changes\")." {
 		t.Errorf("notice %+v", n)
 	}
 	// One row heals: 2 of 5 is not more than half, the episode closes.
@@ -169,5 +169,77 @@ func TestNoticeAdapterBrokenExactlyHalfIsNot(t *testing.T) {
 	h.pass("mangadex", ntPass{due: 1, checked: 1, ok: 1})
 	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/mangadex" {
 		t.Fatalf("3 of 4 sent %v", got)
+	}
+}
+
+// A Site-wide not_found wave (Comix retiring its chapter API answered 404
+// for every Series) is a broken adapter too: 3 of 4 comix Series read as
+// gone for the owner window fire adapter-broken, and the embed names the
+// outcome. Rows of other outcomes never add to the share.
+func TestNoticeAdapterBrokenNotFoundWave(t *testing.T) {
+	t.Parallel()
+	h := newNT(t)
+	h.series("comix", 4)
+	for i := 0; i < 3; i++ {
+		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('comix', $1, 'not_found', $2)`,
+			fmt.Sprintf("s%03d", i), ntStart)
+	}
+	h.now = ntStart.Add(ownerWindow - time.Hour)
+	h.pass("comix", ntPass{due: 3, checked: 3, notFound: 3})
+	if got := h.sentKinds(); len(got) != 0 {
+		t.Fatalf("inside the window sent %v", got)
+	}
+	h.now = ntStart.Add(ownerWindow)
+	h.pass("comix", ntPass{due: 3, checked: 3, notFound: 3})
+	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/comix" {
+		t.Fatalf("sent %v", got)
+	}
+	if d := h.sent[0].Description; !strings.HasPrefix(d, "3 of 4 comix Series have failed with `not_found` (the Site says the Series is gone) for 12h,") {
+		t.Errorf("description %q", d)
+	}
+}
+
+// An unfetchable wave fires it as well, and two outcomes that together
+// pass one half but each hold only half (2 unfetchable + 2 errors of 4)
+// do not: the rule is one and the same outcome.
+func TestNoticeAdapterBrokenUnfetchableWave(t *testing.T) {
+	t.Parallel()
+	h := newNT(t)
+	h.series("kagane", 4)
+	for i, w := range []string{"unfetchable", "unfetchable", "errors", "errors"} {
+		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('kagane', $1, $2, $3)`,
+			fmt.Sprintf("s%03d", i), w, ntStart)
+	}
+	h.now = ntStart.Add(2 * ownerWindow)
+	h.pass("kagane", ntPass{due: 4, checked: 4, unfetchable: 2, errors: 2})
+	if got := h.sentKinds(); len(got) != 0 {
+		t.Fatalf("mixed outcomes sent %v", got)
+	}
+	h.exec(`UPDATE poll_failures SET outcome = 'unfetchable' WHERE site = 'kagane' AND series_id = 's002'`)
+	h.pass("kagane", ntPass{due: 4, checked: 4, unfetchable: 3, errors: 1})
+	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/kagane" {
+		t.Fatalf("sent %v", got)
+	}
+	if d := h.sent[0].Description; !strings.Contains(d, "3 of 4 kagane Series have failed with `unfetchable` (answers the adapter cannot read)") {
+		t.Errorf("description %q", d)
+	}
+}
+
+// Exactly half of a not_found wave is not "more than half".
+func TestNoticeAdapterBrokenHalfNotFoundIsNot(t *testing.T) {
+	t.Parallel()
+	h := newNT(t)
+	h.series("natomanga", 6)
+	for i := 0; i < 3; i++ {
+		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('natomanga', $1, 'not_found', $2)`,
+			fmt.Sprintf("s%03d", i), ntStart)
+	}
+	h.now = ntStart.Add(3 * ownerWindow)
+	h.pass("natomanga", ntPass{due: 1, checked: 1, ok: 1})
+	if got := h.sentKinds(); len(got) != 0 {
+		t.Fatalf("3 of 6 sent %v", got)
+	}
+	if rows := h.rows(); len(rows) != 0 {
+		t.Fatalf("rows %+v", rows)
 	}
 }

@@ -69,6 +69,16 @@ func isChallenge(resp *Response) bool {
 	return false
 }
 
+// wafPath is where a Site's own WAF (Comix's, MangaFire's) puts its
+// "Security check" interstitial; it answers 200.
+const wafPath = "/@waf/"
+
+// isWAFPage reports whether the answer is a first-party WAF interstitial:
+// the request ended under /@waf/ on the Site.
+func isWAFPage(resp *Response) bool {
+	return resp.FinalURL != nil && strings.HasPrefix(resp.FinalURL.Path, wafPath)
+}
+
 // ClassifyResponse decides what an HTTP answer means before any parsing.
 // OK means "usable: parse it"; every other outcome comes with an error
 // saying why. A final URL outside the Site's hosts is Unfetchable.
@@ -81,6 +91,9 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 	}
 	if site != nil && resp.FinalURL != nil && resp.FinalURL.Host != "" && !site.OwnsHost(resp.FinalURL.Host) {
 		return Unfetchable, fmt.Errorf("sites: landed on %s: %w", resp.FinalURL.Host, ErrOffSite)
+	}
+	if isWAFPage(resp) {
+		return Refused, fmt.Errorf("sites: landed on the Site's security check %.200q: %w", resp.FinalURL.Path, ErrChallenge)
 	}
 	st := resp.Status
 	switch {

@@ -57,6 +57,11 @@ func TestClassifyResponse(t *testing.T) {
 		{"403 error title", resp(403, nil, `<h2 id="challenge-error-title">`, on), Refused},
 		{"200 with marker", resp(200, nil, "Just a moment", on), OK},
 		{"404 with marker", resp(404, nil, "Just a moment", on), NotFound},
+		{"waf page", resp(200, nil, "<title>Security check</title>", "https://site.example/@waf/challenge?return=%2Fp"), Refused},
+		{"waf page www", resp(200, nil, "", "https://www.site.example/@waf/anything"), Refused},
+		{"waf off site", resp(200, nil, "", "https://elsewhere.example/@waf/challenge"), Unfetchable},
+		{"waf word in a path", resp(200, nil, "", "https://site.example/title/x-waf/@waf"), OK},
+		{"security check title alone", resp(200, nil, "<title>Security check</title>", on), OK},
 	}
 	for _, c := range cases {
 		got, err := ClassifyResponse(site, c.r)

@@ -70,4 +70,7 @@ type Behavior struct {
 	// page (entities and control characters as given), and CoverURL the
 	// cover image URL there: the hostile-page tests' inputs.
 	TitleHTML, CoverURL string
+	// WAF, on Comix, sends the title page to the Site's own "Security
+	// check" page under /@waf/, which never clears (refused).
+	WAF bool
 }

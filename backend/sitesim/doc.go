@@ -1,9 +1,14 @@
 // Package sitesim is a local stand-in for the six Sites: one in-process
 // simulator serving each Site in its own format (MangaDex's JSON API,
 // WeebCentral's and MangaPill's HTML, Kagane's JSON API, Comix's title page
-// with its React Query cache and its chapter API, Natomanga's page and
-// chapter JSON) on its own loopback port, so tests, the demo and benchmarks
-// never touch the internet.
+// with its React Query cache holding the Latest Chapter aggregate (its
+// retired chapter API answering 404, its own "Security check" WAF page on
+// demand through Behavior.WAF), Natomanga's page and chapter JSON) on its
+// own loopback port, so tests, the demo and benchmarks never touch the
+// internet. Natomanga's port also answers as the family's bare host
+// (BareOrigin, localhost), redirecting to the www stand-in (Origin), and
+// WeebCentral answers a Series it does not have with 307 to its /404 page,
+// which answers 200, as the live Sites do.
 //
 // The formats follow the real Sites' shapes, variations included, so every
 // adapter meets them in every Lane test and in the demo: WeebCentral rows
@@ -13,8 +18,7 @@
 // answered without the language filter (other languages numbered ahead),
 // licensed titles whose English chapters are all external links with no
 // pages, null chapter titles, manga titled only in ja-ro or in altTitles;
-// a MangaPill header with its own h1; Kagane details without series_books
-// (the books then come from /api/v2/series/{id}/books/list); Natomanga
+// a MangaPill header with its own h1; Natomanga
 // chapter rows whose number is only in chapter_slug or disagrees with
 // chapter_num.
 //

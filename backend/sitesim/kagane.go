@@ -9,18 +9,15 @@ import (
 )
 
 // serveKagane: /series/{id} (app shell page), /series/{id}/reader/{book},
-// /api/v2/series/{id} (details with series_books ascending, except every
-// fourth Series, whose details omit them as the live API sometimes does),
-// /api/v2/series/{id}/books/list (the books alone, {"series_books": [...]}),
-// /api/v2/image/{image_id} (cover).
+// /api/v2/series/{id} (details with series_books ascending, as every
+// public client reads them), /api/v2/image/{image_id} (cover).
 func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) == 4 && p[0] == "api" && p[1] == "v2" && p[2] == "image" {
 		serveCover(w, r)
 		return
 	}
-	books := len(p) == 6 && p[0] == "api" && p[1] == "v2" && p[2] == "series" && p[4] == "books" && p[5] == "list"
-	api := books || (len(p) == 4 && p[0] == "api" && p[1] == "v2" && p[2] == "series")
+	api := len(p) == 4 && p[0] == "api" && p[1] == "v2" && p[2] == "series"
 	page := len(p) >= 2 && p[0] == "series"
 	if !api && !page {
 		kaganeNotFound(w, api)
@@ -41,14 +38,6 @@ func (s *Sim) serveKagane(w http.ResponseWriter, r *http.Request) {
 	if page {
 		writeHTML(w, http.StatusOK, fmt.Sprintf(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s | Kagane</title></head>
 <body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>`, html.EscapeString(x.title)))
-		return
-	}
-	if books {
-		key := "series_books"
-		if b.Mode == LayoutChanged {
-			key = "items_v3"
-		}
-		writeJSON(w, http.StatusOK, map[string]any{key: kaganeBooks(x)})
 		return
 	}
 	writeJSON(w, http.StatusOK, kaganeDetails(x, b.Mode == LayoutChanged))
@@ -93,7 +82,7 @@ func kaganeDetails(x simSeries, changed bool) any {
 	switch {
 	case changed:
 		d["books_v3"] = kaganeBooks(x)
-	case x.i%4 != 2: // every fourth Series' details omit series_books
+	default:
 		d["series_books"] = kaganeBooks(x)
 	}
 	return d

@@ -3,15 +3,24 @@ package sitesim
 import (
 	"fmt"
 	"html"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 )
 
 // serveNatomanga: /manga/{slug} (series page: title and cover),
 // /manga/{slug}/{chapter_slug} (reader, in reader_pages.go), /api/manga/{slug}/chapters
-// (chapter JSON, newest first), /cover/{slug}.jpg.
+// (chapter JSON, newest first), /cover/{slug}.jpg. The simulator's origin
+// stands for the family's canonical www host; its bare stand-in,
+// localhost on the same port (BareOrigin), answers every path with a 301
+// to it, as natomanga.com answers with www.natomanga.com.
 func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
+	if h, _, err := net.SplitHostPort(r.Host); err == nil && strings.EqualFold(h, bareHost) {
+		http.Redirect(w, r, s.Origin(Natomanga)+r.URL.RequestURI(), http.StatusMovedPermanently)
+		return
+	}
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) == 2 && p[0] == "cover" {
 		serveCover(w, r)
@@ -49,6 +58,24 @@ func (s *Sim) serveNatomanga(w http.ResponseWriter, r *http.Request) {
 </div>
 <div class="chapter-list" id="chapter-list-container"><div class="row"><span>Loading chapters…</span></div></div>
 </div></div></div></body></html>`, t, o, x.id))
+}
+
+// bareHost is the host name the simulator answers as natomanga's bare
+// host: one every resolver (Go's, Chromium's) maps to loopback.
+const bareHost = "localhost"
+
+// BareOrigin is natomanga's bare-host stand-in ("http://localhost:PORT"),
+// which redirects to Origin; "" for the other Sites or before Start.
+func (s *Sim) BareOrigin(site string) string {
+	o := s.Origin(site)
+	if site != Natomanga || o == "" {
+		return ""
+	}
+	u, err := url.Parse(o)
+	if err != nil {
+		return ""
+	}
+	return u.Scheme + "://" + net.JoinHostPort(bareHost, u.Port())
 }
 
 const natomangaNotFound = `<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><div class="panel-not-found"><p>Sorry, the page you have requested cannot be found.</p></div></body></html>`

@@ -2,9 +2,11 @@ package sitesim
 
 import (
 	"encoding/json"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The simulator answers in the real Sites' shapes (see the package doc),
@@ -41,12 +43,24 @@ func TestServesRealShapes(t *testing.T) {
 		}
 	}
 
-	// Comix: the page's cache holds only the bare detail; the chapter API
-	// answers {"result": {"items": [...]}}.
+	// WeebCentral: a Series that does not exist answers 307 to /404, and
+	// /404 answers 200.
+	wc = sim.Handler(WeebCentral)
+	if rec := get(t, wc, "/series/01J76XYCERXE60T7FKXVCCAQ0Z/full-chapter-list", nil); rec.Code != http.StatusTemporaryRedirect || rec.Header().Get("Location") != "/404" {
+		t.Errorf("weebcentral unknown Series: %d to %q", rec.Code, rec.Header().Get("Location"))
+	}
+	if rec := get(t, wc, "/404", nil); rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), "404") {
+		t.Errorf("weebcentral /404: %d", rec.Code)
+	}
+
+	// Comix: the page's cache holds the bare camelCase detail with the
+	// Site's Latest Chapter aggregate, as the 2026-10-06 capture does; the
+	// retired chapter API answers 404; a WAF Series goes to /@waf/.
 	cx := sim.Handler(Comix)
 	id := seriesID(Comix, 3)
-	page := get(t, cx, "/title/"+id, nil).Body.String()
-	m := regexp.MustCompile(`(?s)<script id="initial-data" type="application/json">(.*?)</script>`).FindStringSubmatch(page)
+	rec := get(t, cx, "/title/"+id, nil)
+	page := rec.Body.String()
+	m := regexp.MustCompile(`(?s)<script type="application/json" id="initial-data">(.*?)</script>`).FindStringSubmatch(page)
 	if m == nil {
 		t.Fatal("comix: no initial-data")
 	}
@@ -59,42 +73,44 @@ func TestServesRealShapes(t *testing.T) {
 	}
 	hid, _, _ := strings.Cut(id, "-")
 	var detail map[string]any
-	if err := json.Unmarshal(cache.Queries[`["manga","detail","`+hid+`"]`], &detail); err != nil || detail["hash_id"] != hid || cache.Page == "" {
+	if err := json.Unmarshal(cache.Queries[`["manga","detail","`+hid+`"]`], &detail); err != nil || detail["hid"] != hid || cache.Page != "manga" ||
+		detail["hasChapters"] != true || detail["latestChapter"] == nil || detail["chapterUpdatedAtFormatted"] == nil ||
+		!strings.HasPrefix(detail["latestChapterUrl"].(string), "/title/"+id+"/") {
 		t.Errorf("comix cache %s: detail %v, %v", m[1], detail, err)
+	}
+	if d, err := http.ParseTime(rec.Header().Get("Date")); err != nil || !d.Equal(sim.cfg.Now().UTC().Truncate(time.Second)) {
+		t.Errorf("comix Date %q is not the simulator's clock (%v)", rec.Header().Get("Date"), err)
 	}
 	for k := range cache.Queries {
 		if strings.Contains(k, "chapters") {
 			t.Errorf("comix cache holds a chapter list %s", k)
 		}
 	}
-	var api struct {
-		Result struct {
-			Items []map[string]any `json:"items"`
-		} `json:"result"`
+	for _, p := range []string{"/api/v2/manga/" + hid + "/chapters?order[number]=desc&limit=100&page=1", "/api/v1/manga/" + hid + "/chapters"} {
+		if rec := get(t, cx, p, nil); rec.Code != 404 {
+			t.Errorf("comix chapter API %s: %d, want the retired API's 404", p, rec.Code)
+		}
 	}
-	if err := json.Unmarshal(get(t, cx, "/api/v2/manga/"+hid+"/chapters?order[number]=desc&limit=100&page=1", nil).Body.Bytes(), &api); err != nil ||
-		len(api.Result.Items) == 0 || api.Result.Items[0]["chapter_id"] == nil {
-		t.Errorf("comix chapter API: %+v, %v", api, err)
+	sim.SetSeries(Comix, id, Behavior{WAF: true})
+	if rec := get(t, cx, "/title/"+id, nil); rec.Code != http.StatusFound || !strings.HasPrefix(rec.Header().Get("Location"), "/@waf/challenge?return=") {
+		t.Errorf("comix WAF: %d to %q", rec.Code, rec.Header().Get("Location"))
 	}
-	if rec := get(t, cx, "/api/v2/manga/zzzzzz/chapters", nil); rec.Code != 404 {
-		t.Errorf("comix chapter API for an unknown hid: %d", rec.Code)
+	if rec := get(t, cx, "/@waf/challenge", nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), "<title>Security check</title>") {
+		t.Errorf("comix WAF page: %d %s", rec.Code, rec.Body.String())
 	}
+	sim.ClearSeries(Comix, id)
 
-	// Kagane: every fourth Series' details lack series_books; the books
-	// list endpoint has them.
+	// Kagane: the details carry series_books; there is no books list.
 	kg := sim.Handler(Kagane)
 	for i := 0; i < 4; i++ {
 		var d map[string]json.RawMessage
 		kid := seriesID(Kagane, i)
 		_ = json.Unmarshal(get(t, kg, "/api/v2/series/"+kid, nil).Body.Bytes(), &d)
-		if _, has := d["series_books"]; has == (i == 2) {
-			t.Errorf("kagane %d: series_books present %v", i, has)
+		if _, has := d["series_books"]; !has {
+			t.Errorf("kagane %d: no series_books", i)
 		}
-		var l struct {
-			Books []map[string]any `json:"series_books"`
-		}
-		if err := json.Unmarshal(get(t, kg, "/api/v2/series/"+kid+"/books/list", nil).Body.Bytes(), &l); err != nil || len(l.Books) == 0 {
-			t.Errorf("kagane %d: books list %v", i, err)
+		if rec := get(t, kg, "/api/v2/series/"+kid+"/books/list", nil); rec.Code != http.StatusNotFound {
+			t.Errorf("kagane %d: books list answered %d", i, rec.Code)
 		}
 	}
 

@@ -11,17 +11,23 @@ import (
 // serveWeebCentral: /series/{ulid}/{Slug} (series page),
 // /series/{ulid}/full-chapter-list (chapter rows, newest first),
 // /cover/{size}/{ulid}.webp (cover), /chapters/{ulid} (reader page, in reader_pages.go).
+// An unknown or removed Series answers 307 to /404, and /404 answers 200
+// with the not-found page, as the live Site does.
 func (s *Sim) serveWeebCentral(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) >= 2 && p[0] == "cover" {
 		serveCover(w, r)
 		return
 	}
+	if len(p) == 1 && p[0] == "404" {
+		writeHTML(w, http.StatusOK, weebcentralNotFound)
+		return
+	}
 	if len(p) < 2 || p[0] != "series" {
 		writeHTML(w, http.StatusNotFound, weebcentralNotFound)
 		return
 	}
-	notFound := func() { writeHTML(w, http.StatusNotFound, weebcentralNotFound) }
+	notFound := func() { http.Redirect(w, r, "/404", http.StatusTemporaryRedirect) }
 	x, b, ok := s.open(w, r, WeebCentral, strings.ToUpper(p[1]), kindHTML, notFound)
 	if !ok {
 		return

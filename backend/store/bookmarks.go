@@ -22,6 +22,9 @@ type Bookmark struct {
 	CoverURL  string // the Site's cover URL as last read ("" when unknown)
 	HasCover  bool   // a cover image is stored in the covers table
 	CreatedAt time.Time
+	// AddedBy is "read" for a bookmark a reported read created, "reader"
+	// for one the Reader added (the API or the library page).
+	AddedBy string
 
 	LatestNumber string // "" when no Latest Chapter is known
 	LatestTitle  string
@@ -47,7 +50,7 @@ type Bookmark struct {
 const bookmarkSelect = `
 	SELECT s.site, s.series_id, s.title, s.url, s.cover_url,
 		EXISTS (SELECT 1 FROM covers c WHERE c.site = s.site AND c.series_id = s.series_id),
-		b.created_at,
+		b.created_at, b.added_by,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
 		coalesce(s.latest_number > p.number, false),
@@ -58,7 +61,7 @@ const bookmarkSelect = `
 
 func scanBookmark(row scanner) (Bookmark, error) {
 	var b Bookmark
-	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt,
+	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
 		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays)
@@ -138,7 +141,13 @@ func (s *Store) AddReaderBookmark(ctx context.Context, readerID int64, site, ser
 	for attempt := 0; attempt < 3; attempt++ {
 		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 			var err error
-			adm, err = s.admitBookmarks(ctx, tx, readerID, want)
+			adm, err = s.admitBookmarks(ctx, tx, readerID, addedByReader, want)
+			if err != nil || adm[0].Refused != nil || adm[0].Created {
+				return err
+			}
+			// Re-adding a bookmark a read created makes it the Reader's own.
+			_, err = tx.Exec(ctx, `UPDATE bookmarks SET added_by = 'reader'
+				WHERE reader_id = $1 AND site = $2 AND series_id = $3 AND added_by <> 'reader'`, readerID, site, seriesID)
 			return err
 		})
 		if err == nil || !isRetryable(err) {

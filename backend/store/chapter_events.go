@@ -82,3 +82,17 @@ func (s *Store) PruneChapterEvents(ctx context.Context, cutoff time.Time) (int64
 	}
 	return n, nil
 }
+
+// SetBaseline gives a Series a highest number as if an earlier read had
+// seen it, so the next read above it records a Chapter Event. It is for
+// the demo's seeding and for tests; the Lanes never call it.
+func (s *Store) SetBaseline(ctx context.Context, site, seriesID, number string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE series SET max_number = $3::numeric WHERE site = $1 AND series_id = $2`, site, seriesID, number)
+	if err != nil {
+		return fmt.Errorf("store: set baseline: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}

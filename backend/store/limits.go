@@ -38,6 +38,12 @@ func (s *Store) SetReaderLimits(l ReaderLimits) { s.limits = l }
 // ReaderLimits returns the limits in force.
 func (s *Store) ReaderLimits() ReaderLimits { return s.limits }
 
+// Who added a bookmark (bookmarks.added_by).
+const (
+	addedByReader = "reader" // an explicit add: the API or the library page
+	addedByRead   = "read"   // a reported read of a Series not bookmarked yet
+)
+
 // wantedBookmark is a bookmark a request needs that the Reader may not have.
 type wantedBookmark struct {
 	Site, SeriesID, URL string
@@ -53,7 +59,7 @@ type admission struct {
 // then creates their Series (attributed to the Reader) and bookmarks, all
 // in tx. The Reader's limits row is locked first, so concurrent requests
 // of one Reader are decided one after the other.
-func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, wants []wantedBookmark) ([]admission, error) {
+func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, addedBy string, wants []wantedBookmark) ([]admission, error) {
 	perHour := float64(s.limits.NewSeriesPerHour)
 	var tokens float64
 	var have int
@@ -131,11 +137,11 @@ func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, w
 				ON CONFLICT (site, series_id) DO NOTHING
 				RETURNING 1
 			), b AS (
-				INSERT INTO bookmarks (reader_id, site, series_id)
-				SELECT $1, site, series_id FROM unnest($2::text[], $3::text[]) AS u(site, series_id)
+				INSERT INTO bookmarks (reader_id, site, series_id, added_by)
+				SELECT $1, site, series_id, $5 FROM unnest($2::text[], $3::text[]) AS u(site, series_id)
 				ON CONFLICT (reader_id, site, series_id) DO NOTHING
 			)
-			SELECT count(*) FROM s`, readerID, addSites, addIDs, addURLs).Scan(&created)
+			SELECT count(*) FROM s`, readerID, addSites, addIDs, addURLs, addedBy).Scan(&created)
 		if err != nil {
 			return nil, err
 		}

@@ -223,33 +223,46 @@ func (s *Store) NoticeSidecarRun(ctx context.Context, browserSites []string) (Si
 	return r, nil
 }
 
-// NoChapterShare counts a Site's Series and those of them whose no_chapter
-// failure row is at least as old as cutoff. Since is the failing_since that
-// made the share pass one half: the (Series/2 + 1)-th oldest such row, nil
-// when fewer rows exist. AtHalf is the (Series+1)/2-th oldest (the same row
-// when Series is odd), so the caller's threshold alone decides which of the
-// two counts is the first that qualifies.
-type NoChapterShare struct {
+// FailureShare counts a Site's Series and, for the one failure outcome
+// (not_found, no_chapter, unfetchable or errors) whose rows at least as old
+// as cutoff are the most numerous, how many there are. Outcome is "" when
+// the Site holds no such row. Since is the failing_since that made that
+// outcome's share pass one half: the (Series/2 + 1)-th oldest of its rows,
+// nil when fewer rows exist. AtHalf is the (Series+1)/2-th oldest (the same
+// row when Series is odd), so the caller's threshold alone decides which of
+// the two counts is the first that qualifies. Only one outcome can hold
+// more than half the Series, since a Series has at most one failure row.
+type FailureShare struct {
 	Series  int
+	Outcome string
 	Failing int
 	Since   *time.Time
 	AtHalf  *time.Time
 }
 
-// NoticeNoChapterShare returns site's no_chapter share at cutoff.
-func (s *Store) NoticeNoChapterShare(ctx context.Context, site string, cutoff time.Time) (NoChapterShare, error) {
-	var r NoChapterShare
+// NoticeFailureShare returns site's largest same-outcome failure share at
+// cutoff (ties broken by the outcome's name, so the answer is stable).
+func (s *Store) NoticeFailureShare(ctx context.Context, site string, cutoff time.Time) (FailureShare, error) {
+	var r FailureShare
 	err := s.pool.QueryRow(ctx, `
-		WITH f AS (
-			SELECT failing_since FROM poll_failures
-			WHERE site = $1 AND outcome = 'no_chapter' AND failing_since <= $2
-		), n AS (SELECT count(*) AS c FROM series WHERE site = $1)
-		SELECT n.c, (SELECT count(*) FROM f),
-			(SELECT failing_since FROM f ORDER BY failing_since OFFSET n.c / 2 LIMIT 1),
-			(SELECT failing_since FROM f ORDER BY failing_since OFFSET greatest((n.c + 1) / 2 - 1, 0) LIMIT 1)
-		FROM n`, site, cutoff).Scan(&r.Series, &r.Failing, &r.Since, &r.AtHalf)
+		WITH n AS (SELECT count(*) AS c FROM series WHERE site = $1),
+		f AS (
+			SELECT outcome, failing_since,
+				row_number() OVER (PARTITION BY outcome ORDER BY failing_since) AS rn
+			FROM poll_failures
+			WHERE site = $1 AND failing_since <= $2
+				AND outcome IN ('not_found', 'no_chapter', 'unfetchable', 'errors')
+		), top AS (
+			SELECT f.outcome, count(*) AS failing,
+				max(f.failing_since) FILTER (WHERE f.rn = n.c / 2 + 1) AS since,
+				max(f.failing_since) FILTER (WHERE f.rn = greatest((n.c + 1) / 2, 1)) AS at_half
+			FROM f, n GROUP BY f.outcome
+			ORDER BY count(*) DESC, f.outcome LIMIT 1
+		)
+		SELECT n.c, coalesce(top.outcome, ''), coalesce(top.failing, 0), top.since, top.at_half
+		FROM n LEFT JOIN top ON true`, site, cutoff).Scan(&r.Series, &r.Outcome, &r.Failing, &r.Since, &r.AtHalf)
 	if err != nil {
-		return NoChapterShare{}, fmt.Errorf("store: no_chapter share: %w", err)
+		return FailureShare{}, fmt.Errorf("store: failure share: %w", err)
 	}
 	return r, nil
 }

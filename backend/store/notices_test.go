@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -199,12 +200,12 @@ func TestNoticeSidecarRun(t *testing.T) {
 	}
 }
 
-func TestNoticeNoChapterShare(t *testing.T) {
+func TestNoticeFailureShare(t *testing.T) {
 	t.Parallel()
 	st := dbtest.New(t)
 	ctx := context.Background()
 	h := func(n int) time.Time { return noticeT0.Add(time.Duration(n) * time.Hour) }
-	r, err := st.NoticeNoChapterShare(ctx, "weebcentral", h(100))
+	r, err := st.NoticeFailureShare(ctx, "weebcentral", h(100))
 	if err != nil || r.Series != 0 || r.Failing != 0 || r.Since != nil {
 		t.Fatalf("empty: %+v %v", r, err)
 	}
@@ -221,12 +222,45 @@ func TestNoticeNoChapterShare(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, _ = st.NoticeNoChapterShare(ctx, "weebcentral", h(1))
+	r, _ = st.NoticeFailureShare(ctx, "weebcentral", h(1))
 	if r.Series != 4 || r.Failing != 2 || r.Since != nil {
 		t.Fatalf("cutoff h1: %+v", r)
 	}
-	r, _ = st.NoticeNoChapterShare(ctx, "weebcentral", h(2))
-	if r.Series != 4 || r.Failing != 3 || r.Since == nil || !r.Since.Equal(h(2)) {
+	r, _ = st.NoticeFailureShare(ctx, "weebcentral", h(2))
+	if r.Series != 4 || r.Outcome != "no_chapter" || r.Failing != 3 || r.Since == nil || !r.Since.Equal(h(2)) {
+		t.Fatalf("cutoff h2: %+v", r)
+	}
+}
+
+// The share is per outcome: the most numerous outcome is the one
+// reported, rows of other outcomes never add to it, and a row of a word
+// that is not a failure outcome is not counted at all.
+func TestNoticeFailureShareIsPerOutcome(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	h := func(n int) time.Time { return noticeT0.Add(time.Duration(n) * time.Hour) }
+	words := []string{"not_found", "not_found", "unfetchable", "errors", "not_found", "no_chapter"}
+	for i, w := range words {
+		id := fmt.Sprintf("s%d", i)
+		if _, err := st.EnsureSeries(ctx, "comix", id, "https://comix.example/"+id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
+			VALUES ('comix', $1, $2, $3)`, id, w, h(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := st.NoticeFailureShare(ctx, "comix", h(10))
+	// 3 of 6 are not_found: the largest share, exactly half; Since (the
+	// 4th oldest not_found row) does not exist, AtHalf is the 3rd.
+	if err != nil || r.Series != 6 || r.Outcome != "not_found" || r.Failing != 3 || r.Since != nil ||
+		r.AtHalf == nil || !r.AtHalf.Equal(h(4)) {
+		t.Fatalf("share %+v %v", r, err)
+	}
+	// Only rows at least as old as cutoff count.
+	r, _ = st.NoticeFailureShare(ctx, "comix", h(2))
+	if r.Outcome != "not_found" || r.Failing != 2 {
 		t.Fatalf("cutoff h2: %+v", r)
 	}
 }

@@ -25,8 +25,10 @@ type Read struct {
 
 // ProgressUpsertSQL is the statement ApplyReads runs per read of a Series
 // the Reader has bookmarked (every read after the first). It is exported
-// so the raw-PostgreSQL benchmark runs exactly the same SQL. Its two
-// columns say whether the bookmark exists and whether Progress moved.
+// so the raw-PostgreSQL benchmark runs exactly the same SQL. Its three
+// columns say whether the bookmark exists, whether Progress moved, and,
+// when the read was refused as too far past the Series' Latest Chapter
+// (PastLatestMargin), that Latest Chapter's number (NULL otherwise).
 //
 // Progress is the furthest chapter read: the row moves only when the
 // incoming number is numerically greater than the stored one. read_at never
@@ -34,27 +36,36 @@ type Read struct {
 // older read therefore changes nothing, in any order of arrival. A read of
 // a Series the Reader has not bookmarked writes nothing here: ApplyReads
 // then creates the bookmark (reading is bookmarking), and the Series when
-// it is not known, within the Reader's limits (limits.go).
+// it is not known, within the Reader's limits (limits.go) and unless the
+// Reader turned that off (preferences.go).
 const ProgressUpsertSQL = `
 	WITH b AS (
 		SELECT 1 FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
+	), past AS (
+		SELECT latest_number FROM series WHERE site = $2 AND series_id = $3
+			AND $4::numeric > latest_number + ` + pastLatestSQL + `
 	), up AS (
 		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
 		SELECT $1::bigint, $2::text, $3::text, $4::numeric, $5::text, $6::timestamptz, now() FROM b
+		WHERE NOT EXISTS (SELECT 1 FROM past)
 		ON CONFLICT (reader_id, site, series_id) DO UPDATE
 			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
 			WHERE excluded.number > progress.number
 		RETURNING 1
 	)
-	SELECT EXISTS (SELECT 1 FROM b), EXISTS (SELECT 1 FROM up)`
+	SELECT EXISTS (SELECT 1 FROM b), EXISTS (SELECT 1 FROM up), (SELECT latest_number::text FROM past)`
 
 // ReadResult is what ApplyReads did with one read.
 type ReadResult struct {
 	Moved bool // Progress was created or moved forward
 	// Refused is ErrNewSeriesLimit or ErrBookmarkLimit when the read needed
-	// a bookmark (or a Series) the Reader may not add now; nothing was
-	// written for it.
+	// a bookmark (or a Series) the Reader may not add now, or ErrPastLatest
+	// when it lies too far past the Latest Chapter; nothing was written
+	// for it.
 	Refused error
+	// Latest is the Series' Latest Chapter number when Refused is
+	// ErrPastLatest, for the Reader's message.
+	Latest string
 }
 
 // ApplyReads applies a batch of reads and reports, per read, whether it
@@ -123,12 +134,12 @@ func (s *Store) applyBookmarked(ctx context.Context, reads []Read, out []ReadRes
 	if len(reads) == 1 {
 		// A request of one read (the userscript's usual) shares a
 		// statement with other requests' reads (progress_merge.go).
-		have, moved, err := s.merge.apply(ctx, reads[0])
+		res, err := s.merge.apply(ctx, reads[0])
 		if err != nil {
 			return nil, err
 		}
-		out[0].Moved = moved
-		if !have {
+		out[0] = res.result()
+		if !res.have {
 			missing = append(missing, 0)
 		}
 		return missing, nil
@@ -139,12 +150,13 @@ func (s *Store) applyBookmarked(ctx context.Context, reads []Read, out []ReadRes
 	}
 	br := s.pool.SendBatch(ctx, b)
 	for i := range reads {
-		var have bool
-		if err := br.QueryRow().Scan(&have, &out[i].Moved); err != nil {
+		var res mergeResult
+		if err := br.QueryRow().Scan(&res.have, &res.moved, &res.past); err != nil {
 			_ = br.Close()
 			return nil, fmt.Errorf("store: apply reads: %w", err)
 		}
-		if !have {
+		out[i] = res.result()
+		if !res.have {
 			missing = append(missing, i)
 		}
 	}
@@ -157,11 +169,15 @@ func (s *Store) applyBookmarked(ctx context.Context, reads []Read, out []ReadRes
 // applyNew admits the bookmarks the reads at idx need (one Reader's) and
 // applies the admitted reads, in order, in tx.
 func (s *Store) applyNew(ctx context.Context, tx pgx.Tx, reads []Read, idx []int, out []ReadResult) error {
+	idx, err := s.guardNew(ctx, tx, reads, idx, out)
+	if err != nil || len(idx) == 0 {
+		return err
+	}
 	wants := make([]wantedBookmark, len(idx))
 	for k, i := range idx {
 		wants[k] = wantedBookmark{Site: reads[i].Site, SeriesID: reads[i].SeriesID, URL: reads[i].SeriesURL}
 	}
-	adm, err := s.admitBookmarks(ctx, tx, reads[idx[0]].ReaderID, wants)
+	adm, err := s.admitBookmarks(ctx, tx, reads[idx[0]].ReaderID, addedByRead, wants)
 	if err != nil {
 		return err
 	}
@@ -180,11 +196,12 @@ func (s *Store) applyNew(ctx context.Context, tx pgx.Tx, reads []Read, idx []int
 	}
 	br := tx.SendBatch(ctx, b)
 	for _, i := range queued {
-		var have bool
-		if err := br.QueryRow().Scan(&have, &out[i].Moved); err != nil {
+		var res mergeResult
+		if err := br.QueryRow().Scan(&res.have, &res.moved, &res.past); err != nil {
 			_ = br.Close()
 			return err
 		}
+		out[i] = res.result()
 	}
 	return br.Close()
 }

@@ -32,23 +32,27 @@ var errStoreClosed = errors.New("store: closed")
 
 // progressMergeSQL is ProgressUpsertSQL for many reads of distinct
 // (reader, Site, Series) keys at once: one answer row per read, in input
-// order, saying whether the bookmark exists and whether Progress moved.
+// order, saying whether the bookmark exists, whether Progress moved, and
+// the Latest Chapter a read too far past it was refused against.
 const progressMergeSQL = `
 	WITH u AS (
 		SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
 			WITH ORDINALITY AS u(reader_id, site, series_id, number, url, read_at, i)
 	), b AS (
-		SELECT u.* FROM u JOIN bookmarks bk
+		SELECT u.*, CASE WHEN u.number::numeric > s.latest_number + ` + pastLatestSQL + `
+			THEN s.latest_number::text END AS past
+		FROM u JOIN bookmarks bk
 			ON bk.reader_id = u.reader_id AND bk.site = u.site AND bk.series_id = u.series_id
+		JOIN series s ON s.site = u.site AND s.series_id = u.series_id
 	), up AS (
 		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-		SELECT reader_id, site, series_id, number::numeric, url, read_at, now() FROM b
+		SELECT reader_id, site, series_id, number::numeric, url, read_at, now() FROM b WHERE past IS NULL
 		ON CONFLICT (reader_id, site, series_id) DO UPDATE
 			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
 			WHERE excluded.number > progress.number
 		RETURNING reader_id, site, series_id
 	)
-	SELECT b.i IS NOT NULL, up.reader_id IS NOT NULL
+	SELECT b.i IS NOT NULL, up.reader_id IS NOT NULL, b.past
 	FROM u
 	LEFT JOIN b ON b.i = u.i
 	LEFT JOIN up ON up.reader_id = u.reader_id AND up.site = u.site AND up.series_id = u.series_id
@@ -56,7 +60,16 @@ const progressMergeSQL = `
 
 type mergeResult struct {
 	have, moved bool
+	past        *string // the Latest Chapter number a read too far past it was refused against
 	err         error
+}
+
+// result is the ReadResult of a read whose bookmark exists.
+func (r mergeResult) result() ReadResult {
+	if r.past != nil {
+		return ReadResult{Refused: ErrPastLatest, Latest: *r.past}
+	}
+	return ReadResult{Moved: r.moved}
 }
 
 type mergeJob struct {
@@ -90,7 +103,7 @@ func (m *merger) close() {
 }
 
 // apply runs one read of a bookmarked Series through a merge worker.
-func (m *merger) apply(ctx context.Context, r Read) (have, moved bool, err error) {
+func (m *merger) apply(ctx context.Context, r Read) (mergeResult, error) {
 	m.start.Do(func() {
 		for i := 0; i < mergeWorkers; i++ {
 			m.wg.Add(1)
@@ -101,17 +114,17 @@ func (m *merger) apply(ctx context.Context, r Read) (have, moved bool, err error
 	select {
 	case m.jobs <- j:
 	case <-ctx.Done():
-		return false, false, ctx.Err()
+		return mergeResult{}, ctx.Err()
 	case <-m.stop:
-		return false, false, errStoreClosed
+		return mergeResult{}, errStoreClosed
 	}
 	select {
 	case res := <-j.done:
-		return res.have, res.moved, res.err
+		return res, res.err
 	case <-ctx.Done():
-		return false, false, ctx.Err()
+		return mergeResult{}, ctx.Err()
 	case <-m.stop:
-		return false, false, errStoreClosed
+		return mergeResult{}, errStoreClosed
 	}
 }
 
@@ -181,7 +194,7 @@ func (m *merger) exec(jobs []*mergeJob) {
 		var res mergeResult
 		r := j.r
 		res.err = m.s.pool.QueryRow(ctx, ProgressUpsertSQL, r.ReaderID, r.Site, r.SeriesID, r.Number, r.URL, r.ReadAt).
-			Scan(&res.have, &res.moved)
+			Scan(&res.have, &res.moved, &res.past)
 		if res.err != nil {
 			res.err = fmt.Errorf("store: apply read: %w", res.err)
 		}
@@ -204,7 +217,7 @@ func (m *merger) execMany(ctx context.Context, jobs []*mergeJob) ([]mergeResult,
 	out := make([]mergeResult, 0, n)
 	for rows.Next() {
 		var res mergeResult
-		if err := rows.Scan(&res.have, &res.moved); err != nil {
+		if err := rows.Scan(&res.have, &res.moved, &res.past); err != nil {
 			return nil, fmt.Errorf("store: apply reads: %w", err)
 		}
 		out = append(out, res)

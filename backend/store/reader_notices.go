@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -100,36 +99,42 @@ const readyReaders = `
 	FOR UPDATE OF r SKIP LOCKED`
 
 const owedOf = `
-	SELECT n.site, n.series_id, s.title, n.number::text, e.title, e.url, n.seen_at,
+	SELECT n.reader_id, n.site, n.series_id, s.title, n.number::text, e.title, e.url, n.seen_at,
 		b.notify_mode, b.notify_pile, b.notify_pile_days, coalesce(p.number >= n.number, false)
 	FROM reader_notices n
 	JOIN chapter_events e ON e.id = n.event_id
 	JOIN series s ON s.site = n.site AND s.series_id = n.series_id
 	JOIN bookmarks b ON b.reader_id = n.reader_id AND b.site = n.site AND b.series_id = n.series_id
 	LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id
-	WHERE n.reader_id = $1 AND n.done_at IS NULL
-	ORDER BY n.seen_at, n.site, n.series_id, n.number`
+	WHERE n.reader_id = ANY($1) AND n.done_at IS NULL
+	ORDER BY n.reader_id, n.seen_at, n.site, n.series_id, n.number`
 
-// lateOf lists why chapters of a Reader's bookmarks may be late: their
+// lateOf lists why chapters of the Readers' bookmarks may be late: their
 // Sites' Lanes paused or refusing, the latest pass skipped as
-// browser_down, and their failing Series (at most 10).
+// browser_down, and their failing Series (at most 10 per Reader).
 const lateOf = `
-	WITH mine AS (SELECT DISTINCT site FROM bookmarks WHERE reader_id = $1)
-	SELECT l.site, CASE WHEN l.paused_until > $2 THEN 'paused' ELSE 'refusing' END, l.updated_at, '', ''
-	FROM poll_lanes l JOIN mine USING (site)
-	WHERE l.paused_until > $2 OR l.refuse_until > $2
+	WITH mine AS (SELECT DISTINCT reader_id, site FROM bookmarks WHERE reader_id = ANY($1)),
+	sites AS (SELECT DISTINCT site FROM mine),
+	down AS (
+		SELECT l.site, CASE WHEN l.paused_until > $2 THEN 'paused' ELSE 'refusing' END AS state, l.updated_at AS since
+		FROM poll_lanes l JOIN sites USING (site)
+		WHERE l.paused_until > $2 OR l.refuse_until > $2
+		UNION ALL
+		SELECT p.site, 'browser_down', p.started_at
+		FROM sites, LATERAL (SELECT site, skip, started_at FROM poll_passes
+			WHERE poll_passes.site = sites.site ORDER BY started_at DESC LIMIT 1) p
+		WHERE p.skip = 'browser_down'
+	)
+	SELECT mine.reader_id, down.site, down.state, down.since, '', '' FROM mine JOIN down USING (site)
 	UNION ALL
-	SELECT p.site, 'browser_down', p.started_at, '', ''
-	FROM mine, LATERAL (SELECT site, skip, started_at FROM poll_passes
-		WHERE poll_passes.site = mine.site ORDER BY started_at DESC LIMIT 1) p
-	WHERE p.skip = 'browser_down'
-	UNION ALL
-	(SELECT f.site, 'failing', f.failing_since, f.series_id, s.title
-	FROM bookmarks b
-	JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
-	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	WHERE b.reader_id = $1
-	ORDER BY f.failing_since, f.site, f.series_id LIMIT 10)`
+	SELECT reader_id, site, 'failing', failing_since, series_id, title FROM (
+		SELECT b.reader_id, f.site, f.failing_since, f.series_id, s.title,
+			row_number() OVER (PARTITION BY b.reader_id ORDER BY f.failing_since, f.site, f.series_id) AS k
+		FROM bookmarks b
+		JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
+		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		WHERE b.reader_id = ANY($1)) x
+	WHERE k <= 10`
 
 // MakeDigests claims up to limit Readers whose owed notices are ready,
 // hands each Reader's facts to decide (which must do no I/O: it runs inside
@@ -146,14 +151,16 @@ func (s *Store) MakeDigests(ctx context.Context, now time.Time, limit int, decid
 	if err != nil {
 		return 0, fmt.Errorf("store: make digests: %w", err)
 	}
-	for _, id := range ids {
-		in, err := digestInput(ctx, tx, id, now)
-		if err != nil {
-			return 0, fmt.Errorf("store: make digests: %w", err)
-		}
-		if err := applyPlan(ctx, tx, in, decide(in), now); err != nil {
-			return 0, fmt.Errorf("store: make digests: %w", err)
-		}
+	ins, err := digestInputs(ctx, tx, ids, now)
+	if err != nil {
+		return 0, fmt.Errorf("store: make digests: %w", err)
+	}
+	batch := &pgx.Batch{}
+	for _, in := range ins {
+		queuePlan(batch, in, decide(in), now)
+	}
+	if err := tx.SendBatch(ctx, batch).Close(); err != nil {
+		return 0, fmt.Errorf("store: make digests: %w", err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return 0, fmt.Errorf("store: make digests: %w", err)
@@ -169,67 +176,93 @@ func collectIDs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]int64,
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-func digestInput(ctx context.Context, tx pgx.Tx, id int64, now time.Time) (DigestInput, error) {
-	in := DigestInput{Settings: NotifySettings{ReaderID: id, DigestS: DefaultDigestS}}
-	var err error
-	if in.Reader, err = scanReader(tx.QueryRow(ctx, `SELECT `+readerColumns+` FROM readers WHERE id = $1`, id)); err != nil {
-		return in, err
+// digestInputs reads the claimed Readers' facts in five statements,
+// whatever their number.
+func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([]DigestInput, error) {
+	if len(ids) == 0 {
+		return nil, nil
 	}
-	err = tx.QueryRow(ctx, `SELECT digest_s, discord, ntfy_url, webhook_url, webhook_secret, feed_nonce
-		FROM reader_notify WHERE reader_id = $1`, id).
-		Scan(&in.Settings.DigestS, &in.Settings.Discord, &in.Settings.NtfyURL, &in.Settings.WebhookURL, &in.Settings.WebhookSecret, &in.Settings.FeedNonce)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return in, err
+	at := map[int64]*DigestInput{}
+	out := make([]DigestInput, len(ids))
+	for i, id := range ids {
+		out[i] = DigestInput{Settings: NotifySettings{ReaderID: id, DigestS: DefaultDigestS}}
+		at[id] = &out[i]
 	}
-	rows, err := tx.Query(ctx, `SELECT endpoint FROM push_subscriptions WHERE reader_id = $1 ORDER BY id`, id)
+	each := func(q string, scan func(pgx.Rows) error, args ...any) error {
+		rows, err := tx.Query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	err := each(`SELECT `+readerColumns+` FROM readers WHERE id = ANY($1)`, func(r pgx.Rows) error {
+		rd, err := scanReader(r)
+		at[rd.ID].Reader = rd
+		return err
+	}, ids)
 	if err != nil {
-		return in, err
+		return nil, err
 	}
-	if in.Push, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
-		return in, err
-	}
-	rows, err = tx.Query(ctx, owedOf, id)
+	err = each(`SELECT reader_id, digest_s, discord, ntfy_url, webhook_url, webhook_secret, feed_nonce
+		FROM reader_notify WHERE reader_id = ANY($1)`, func(r pgx.Rows) error {
+		var n NotifySettings
+		err := r.Scan(&n.ReaderID, &n.DigestS, &n.Discord, &n.NtfyURL, &n.WebhookURL, &n.WebhookSecret, &n.FeedNonce)
+		at[n.ReaderID].Settings = n
+		return err
+	}, ids)
 	if err != nil {
-		return in, err
+		return nil, err
 	}
-	in.Owed, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (OwedNotice, error) {
+	err = each(`SELECT reader_id, endpoint FROM push_subscriptions WHERE reader_id = ANY($1) ORDER BY id`, func(r pgx.Rows) error {
+		var id int64
+		var e string
+		err := r.Scan(&id, &e)
+		at[id].Push = append(at[id].Push, e)
+		return err
+	}, ids)
+	if err != nil {
+		return nil, err
+	}
+	err = each(owedOf, func(r pgx.Rows) error {
+		var id int64
 		var o OwedNotice
-		err := r.Scan(&o.Site, &o.SeriesID, &o.SeriesTitle, &o.Number, &o.ChapterTitle, &o.URL, &o.SeenAt, &o.Mode, &o.Pile, &o.PileDays, &o.CaughtUp)
-		return o, err
-	})
+		err := r.Scan(&id, &o.Site, &o.SeriesID, &o.SeriesTitle, &o.Number, &o.ChapterTitle, &o.URL, &o.SeenAt, &o.Mode, &o.Pile, &o.PileDays, &o.CaughtUp)
+		at[id].Owed = append(at[id].Owed, o)
+		return err
+	}, ids)
 	if err != nil {
-		return in, err
+		return nil, err
 	}
-	rows, err = tx.Query(ctx, lateOf, id, now)
-	if err != nil {
-		return in, err
-	}
-	in.Late, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (LateSite, error) {
+	err = each(lateOf, func(r pgx.Rows) error {
+		var id int64
 		var l LateSite
-		err := r.Scan(&l.Site, &l.State, &l.Since, &l.SeriesID, &l.Title)
-		return l, err
-	})
-	return in, err
+		err := r.Scan(&id, &l.Site, &l.State, &l.Since, &l.SeriesID, &l.Title)
+		at[id].Late = append(at[id].Late, l)
+		return err
+	}, ids, now)
+	return out, err
 }
 
-func applyPlan(ctx context.Context, tx pgx.Tx, in DigestInput, p DigestPlan, now time.Time) error {
+// queuePlan queues the writes of one Reader's plan on the batch.
+func queuePlan(b *pgx.Batch, in DigestInput, p DigestPlan, now time.Time) {
 	for i, outcome := range p.Outcomes {
 		o := in.Owed[i]
-		if _, err := tx.Exec(ctx, `UPDATE reader_notices SET done_at = $5, outcome = $6
+		b.Queue(`UPDATE reader_notices SET done_at = $5, outcome = $6
 			WHERE reader_id = $1 AND site = $2 AND series_id = $3 AND number = $4::numeric AND done_at IS NULL`,
-			in.Reader.ID, o.Site, o.SeriesID, o.Number, now, outcome); err != nil {
-			return err
-		}
+			in.Reader.ID, o.Site, o.SeriesID, o.Number, now, outcome)
 	}
 	for _, d := range p.Deliveries {
-		if _, err := tx.Exec(ctx, `INSERT INTO notice_deliveries
+		b.Queue(`INSERT INTO notice_deliveries
 			(reader_id, outlet, target, payload, first_seen, created_at, next_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-			in.Reader.ID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now); err != nil {
-			return err
-		}
+			in.Reader.ID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now)
 	}
-	return nil
 }
 
 // NoticeCounts are the Owner's totals of Reader notices.
@@ -249,4 +282,16 @@ func (s *Store) CountNotices(ctx context.Context, since time.Time) (NoticeCounts
 		return c, fmt.Errorf("store: count notices: %w", err)
 	}
 	return c, nil
+}
+
+// AnalyzeNotices refreshes the planner's statistics of the notice tables.
+// A fan-out to thousands of Readers can grow reader_notices faster than
+// autovacuum analyzes it, and with stale statistics the claim may join
+// bookmarks through the Series index (every bookmark of a popular Series
+// per notice) instead of the primary key.
+func (s *Store) AnalyzeNotices(ctx context.Context) error {
+	if _, err := s.pool.Exec(ctx, `ANALYZE reader_notices, notice_deliveries`); err != nil {
+		return fmt.Errorf("store: analyze notices: %w", err)
+	}
+	return nil
 }

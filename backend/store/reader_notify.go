@@ -132,3 +132,71 @@ func (s *Store) ListOutletHealth(ctx context.Context, readerID int64) ([]OutletH
 	}
 	return out, nil
 }
+
+// NotifyTarget is what the sender needs of one Reader to send: who they
+// are, their settings now and their push endpoints.
+type NotifyTarget struct {
+	Reader   Reader
+	Settings NotifySettings
+	Push     []string
+}
+
+// NotifyTargets loads the targets of many Readers in three statements; a
+// Reader who no longer exists is absent from the map.
+func (s *Store) NotifyTargets(ctx context.Context, ids []int64) (map[int64]*NotifyTarget, error) {
+	out := map[int64]*NotifyTarget{}
+	rows, err := s.pool.Query(ctx, `SELECT `+readerColumns+` FROM readers WHERE id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	for rows.Next() {
+		r, err := scanReader(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store: notify targets: %w", err)
+		}
+		out[r.ID] = &NotifyTarget{Reader: r, Settings: NotifySettings{ReaderID: r.ID, DigestS: DefaultDigestS}}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	rows, err = s.pool.Query(ctx, `SELECT reader_id, digest_s, discord, ntfy_url, webhook_url, webhook_secret, feed_nonce
+		FROM reader_notify WHERE reader_id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	for rows.Next() {
+		var n NotifySettings
+		if err := rows.Scan(&n.ReaderID, &n.DigestS, &n.Discord, &n.NtfyURL, &n.WebhookURL, &n.WebhookSecret, &n.FeedNonce); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store: notify targets: %w", err)
+		}
+		if t := out[n.ReaderID]; t != nil {
+			t.Settings = n
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	rows, err = s.pool.Query(ctx, `SELECT reader_id, endpoint FROM push_subscriptions WHERE reader_id = ANY($1) ORDER BY id`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var e string
+		if err := rows.Scan(&id, &e); err != nil {
+			return nil, fmt.Errorf("store: notify targets: %w", err)
+		}
+		if t := out[id]; t != nil {
+			t.Push = append(t.Push, e)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	return out, nil
+}

@@ -20,7 +20,7 @@ const (
 type adminView struct {
 	Lanes        []client.Lane
 	Notices      []noticeView
-	Lane         *client.Lane
+	Lane         client.Lane
 	Passes       []store.Pass
 	Chart        chart
 	Failing      []store.AdminFailing
@@ -70,12 +70,13 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av := &adminView{Back: "/admin/lanes/" + site.Name, FailingCap: store.AdminFailingTotalCap}
-	for i := range lanes {
-		if lanes[i].Site == site.Name {
-			av.Lane = &lanes[i]
+	found := false
+	for _, l := range lanes {
+		if l.Site == site.Name {
+			av.Lane, found = l, true
 		}
 	}
-	if av.Lane == nil {
+	if !found {
 		h.errorPage(w, r, http.StatusNotFound, "No such Site", "There is no Lane by that name.")
 		return
 	}

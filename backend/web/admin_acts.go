@@ -7,10 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/store"
 )
 
 // back is where an act returns to: the form's local /admin path, else the
@@ -37,22 +36,16 @@ func (h *Handler) force(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	_, err := h.Store.ForcePoll(r.Context(), site.Name, r.PathValue("series_id"), h.Now())
-	if errors.Is(err, store.ErrNotFound) {
+	_, err := h.Admin.Force(r.Context(), site.Name, r.PathValue("series_id"))
+	if errors.Is(err, admin.ErrNoSeries) {
 		h.errorPage(w, r, http.StatusNotFound, "No such Series", "That Series is not known on "+site.Name+".")
 		return
 	}
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	h.Admin.WakeLane(site.Name)
-	h.Log.Info("web force", "site", site.Name, "series_id", r.PathValue("series_id"))
-	seeOther(w, r, back(r, site.Name))
+	h.afterAct(w, r, err, site.Name)
 }
 
 // pause pauses a Lane for the form's `for` (seconds, or a duration such as
-// "2h") with its reason, validated as the admin API does.
+// "2h" or "1d") with its reason, by the admin API's rules.
 func (h *Handler) pause(w http.ResponseWriter, r *http.Request) {
 	site := h.actSite(w, r)
 	if site == nil {
@@ -60,35 +53,21 @@ func (h *Handler) pause(w http.ResponseWriter, r *http.Request) {
 	}
 	forS, ok := parseFor(r.PostFormValue("for"))
 	if !ok {
-		h.errorPage(w, r, http.StatusBadRequest, "Pause not applied", "Give the pause a length: whole seconds or a duration such as 30m or 2h.")
+		h.errorPage(w, r, http.StatusBadRequest, "Pause not applied", "Give the pause a length: whole seconds or a duration such as 30m, 2h or 1d.")
 		return
 	}
-	now := h.Now()
-	until, msg := api.PauseUntil(client.PauseRequest{ForS: &forS}, now)
-	reason := strings.TrimSpace(r.PostFormValue("reason"))
-	if msg == "" && len([]rune(reason)) > api.MaxPauseReason {
-		msg = "the reason is longer than " + strconv.Itoa(api.MaxPauseReason) + " characters"
-	}
-	if msg != "" {
-		h.errorPage(w, r, http.StatusBadRequest, "Pause not applied", "The pause was refused: "+msg+".")
-		return
-	}
-	if _, err := h.Store.PauseLane(r.Context(), site.Name, until, reason); err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	h.Admin.WakeLane(site.Name)
-	h.Log.Info("web pause", "site", site.Name, "until", until.UTC())
-	seeOther(w, r, back(r, site.Name))
+	err := h.Admin.Pause(r.Context(), site.Name, client.PauseRequest{ForS: &forS, Reason: r.PostFormValue("reason")})
+	h.afterAct(w, r, err, site.Name)
 }
 
-// parseFor reads whole seconds or a Go duration of at least a second.
+// parseFor reads whole seconds (any sign: the admin rules refuse what is
+// not above 0) or a duration as mbctl reads it (client.ParseDuration).
 func parseFor(s string) (int64, bool) {
 	s = strings.TrimSpace(s)
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return n, true
 	}
-	d, err := time.ParseDuration(s)
+	d, err := client.ParseDuration(s)
 	if err != nil {
 		return 0, false
 	}
@@ -100,11 +79,20 @@ func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	if _, err := h.Store.ResumeLane(r.Context(), site.Name); err != nil {
+	h.afterAct(w, r, h.Admin.Resume(r.Context(), site.Name), site.Name)
+}
+
+// afterAct answers an act: 400 with the admin rules' reason for a refused
+// one, the unavailable page for a store failure, else 303 back.
+func (h *Handler) afterAct(w http.ResponseWriter, r *http.Request, err error, site string) {
+	var in *admin.InputError
+	if errors.As(err, &in) {
+		h.errorPage(w, r, http.StatusBadRequest, "Not applied", "The act was refused: "+in.Reason+".")
+		return
+	}
+	if err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
-	h.Admin.WakeLane(site.Name)
-	h.Log.Info("web resume", "site", site.Name)
-	seeOther(w, r, back(r, site.Name))
+	seeOther(w, r, back(r, site))
 }

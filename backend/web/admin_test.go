@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/web"
 )
@@ -159,6 +160,19 @@ func TestOwnerActs(t *testing.T) {
 	}
 	if f.apiLanes(t)[0].State == client.StatePaused {
 		t.Fatal("a refused pause paused the Lane")
+	}
+	// The admin rules word a refusal once: the page shows their reason.
+	long := strings.Repeat("x", admin.MaxPauseReason+1)
+	if a := f.postForm(t, owner, "/admin/lanes/kagane/pause", url.Values{"csrf": {tok}, "for": {"60"}, "reason": {long}}); a.code != http.StatusBadRequest ||
+		!strings.Contains(a.body, "longer than 500") {
+		t.Errorf("a too long reason: %d, page lacks the rule's reason:\n%s", a.code, a.body)
+	}
+	// A day reads as mbctl reads it.
+	if a := f.postForm(t, owner, "/admin/lanes/comix/pause", url.Values{"csrf": {tok}, "for": {"1d"}}); a.code != http.StatusSeeOther {
+		t.Fatalf("pause for 1d: %d %s", a.code, a.body)
+	}
+	if l := f.apiLanes(t)[1]; !l.PausedUntil.Equal(f.clock.Now().Add(24 * time.Hour)) {
+		t.Fatalf("pause for 1d: until %v", l.PausedUntil)
 	}
 	a = f.postForm(t, owner, "/admin/lanes/mangapill/resume", url.Values{"csrf": {tok}})
 	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/admin/lanes/mangapill" {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
@@ -44,8 +45,9 @@ func newBenchServer(b *testing.B, seed func(context.Context, *store.Store) error
 		b.Fatal(err)
 	}
 	reg := admintest.Registry(b)
-	srv := mustAPI(b, api.Config{Store: st, Sites: reg, Auth: svc, Lanes: &fakeLanes{}, Now: now, NoLimits: true})
-	srv.MountWeb(web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: svc, OwnerDiscordID: "100", Now: now}))
+	adm := mustAdmin(b, admin.Config{Store: st, Sites: reg, Lanes: &fakeLanes{}, Now: now})
+	srv := mustAPI(b, api.Config{Store: st, Sites: reg, Auth: svc, Admin: adm, Now: now, NoLimits: true})
+	srv.MountWeb(web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: svc, OwnerDiscordID: "100", Now: now}))
 	req := httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"token": {tok}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	rec := httptest.NewRecorder()

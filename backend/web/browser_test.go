@@ -84,7 +84,10 @@ func TestBrowserReaderLibrary(t *testing.T) {
 	if first.MustAttribute("data-new") == nil || *first.MustAttribute("data-new") != "true" || *first.MustAttribute("data-series-id") != "2" {
 		t.Fatalf("first item is not the New Chapter: %s", first.MustHTML())
 	}
-	// The cover loaded through the session cookie (a failed image has no size).
+	// The cover loaded through the session cookie (a failed image has no
+	// size). A lazy image does not hold the load event, so wait until the
+	// browser has finished with it (loaded or failed) before asking.
+	p.MustWait(`() => { const i = document.querySelector('li.item img.cover'); return !!i && i.complete }`)
 	if w := p.MustEval(`() => document.querySelector('li.item img.cover').naturalWidth`).Int(); w == 0 {
 		t.Fatal("the cover did not load with the session")
 	}

@@ -4,4 +4,15 @@
 // embedded CSS and a few lines of plain JavaScript; there is no build step.
 // A page authenticates by the mb_session cookie only, and every POST
 // carries the page's csrf field. The JSON API stays Bearer-only.
+//
+// Templates: templates/layout.html is the one skeleton ("layout": the
+// "top" partial, the page's "content" block, the "bottom" partial);
+// templates/partials/ holds one shared template a file (top, bottom,
+// lanecard, failtable); templates/pages/NAME.html is one page and defines
+// "content". To add a page, add its file and call
+// h.render(w, r, status, "NAME", page{…}); templates.go parses each page
+// into its own clone of the layout and partials. Helpers (funcs in
+// templates.go) take typed arguments. Static files are linked with
+// {{static "style.css"}}, which names the content's fingerprint
+// (static.go); they are served immutable under that name only.
 package web

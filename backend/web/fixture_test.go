@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
@@ -66,10 +67,10 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
+	notices     *digest.Service
 	ownerToken  string
 	readerToken string
 	readerTokID int64
-	notices     *digest.Service
 }
 
 func newFixture(t testing.TB, baseURL string) *fixture {
@@ -92,14 +93,14 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	f.readerTokID = tok.ID
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
-	// Reader notices refusing private outlet addresses, as a server
-	// without NOTIFY_ALLOW_PRIVATE runs them.
-	if f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
-		Guard: netguard.Guard{Timeout: 2 * time.Second}}); err != nil {
+	adm := mustAdmin(t, admin.Config{Store: st, Sites: reg, Lanes: f.lanes, Now: f.clock.Now})
+	f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
+		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Lanes: f.lanes, Now: f.clock.Now, BaseURL: baseURL, Notices: f.notices})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: srv, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Notices: f.notices})
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Notices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Notices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)
@@ -216,4 +217,13 @@ func mustAPI(t testing.TB, cfg api.Config) *api.Server {
 		t.Fatal(err)
 	}
 	return srv
+}
+
+func mustAdmin(t testing.TB, cfg admin.Config) *admin.Service {
+	t.Helper()
+	a, err := admin.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }

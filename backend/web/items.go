@@ -54,6 +54,9 @@ func writeItems(b io.StringWriter, items []libraryItem, csrf string) {
 		} else {
 			w("<p class=\"meta\">Nothing read yet</p>\n")
 		}
+		if it.AddedByRead {
+			w("<p><span class=\"badge read\">added from a read</span> <span class=\"muted small\">not added by you: remove it if you did not read it</span></p>\n")
+		}
 		if it.Checking {
 			w("<p><span class=\"badge checking\">checking…</span> <span class=\"muted small\">its Lane has not read this Series yet</span></p>\n")
 		}
@@ -66,6 +69,10 @@ func writeItems(b io.StringWriter, items []libraryItem, csrf string) {
 			w(`<form method="post" action="`, action, `/read"><input type="hidden" name="csrf" value="`, csrf,
 				`"><button type="submit" aria-label="Mark read: `, title, `, up to chapter `, esc(it.LatestNumber), "\">Mark read</button></form>\n")
 		}
+		w(`<form method="post" action="`, action, `/progress"><input type="hidden" name="csrf" value="`, csrf,
+			`"><label class="small">Read up to <input name="number" inputmode="decimal" size="6" required value="`, esc(it.ProgressNumber),
+			`"></label><button type="submit" aria-label="Set progress: `, title, `">Set progress</button></form>`+"\n")
+		writeNotifyControl(w, action, csrf, title, it)
 		w(`<form method="post" action="`, action, `/remove"><input type="hidden" name="csrf" value="`, csrf,
 			`"><button class="danger" type="submit" aria-label="Remove: `, title, "\">Remove</button></form>\n</div>\n</div>\n</li>\n")
 	}

@@ -36,6 +36,9 @@ type libraryItem struct {
 	Failing                    string // the date since which the Site could not be read
 	Appeared                   string // how long ago the Latest Chapter appeared
 	CanMark                    bool   // a Latest Chapter is known and is past the Progress
+	AddedByRead                bool   // a reported read created the bookmark, not the Reader
+	NotifyMode                 string // each, off or pile (notices.go)
+	NotifyPile, NotifyPileDays int
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 }
 
@@ -83,6 +86,8 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 			li.Appeared = ago(now, *it.LatestSeenAt)
 		}
 		li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
+		li.AddedByRead = it.AddedBy == "read"
+		li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
 		lv.Items = append(lv.Items, li)
 	}
 	for _, s := range h.Sites.All() {
@@ -92,11 +97,11 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	}
 	p := page{Title: "Library", V: v, Lib: lv}
 	h.stream(w, r, "library", func(b *bufio.Writer) error {
-		if err := tmpl.ExecuteTemplate(b, "library_top", p); err != nil {
+		if err := executeParts(b, "library", p, "top", "content"); err != nil {
 			return err
 		}
 		writeItems(b, lv.Items, v.CSRF)
-		return tmpl.ExecuteTemplate(b, "library_bottom", p)
+		return executeParts(b, "library", p, "content_end", "bottom")
 	})
 }
 

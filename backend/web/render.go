@@ -3,58 +3,14 @@ package web
 import (
 	"bufio"
 	"bytes"
-	"embed"
 	"fmt"
-	"html/template"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/store"
 )
-
-//go:embed templates/*.html static/*
-var files embed.FS
-
-var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"path":     pathEscape,
-	"when":     when,
-	"dur":      dur,
-	"secs":     func(d time.Duration) int64 { return int64(d / time.Second) },
-	"failed":   func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
-	"card":     card,
-	"failrows": failRowsHTML,
-	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
-		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
-	},
-}).ParseFS(files, "templates/*.html"))
-
-// laneCard is one Lane with what its forms carry.
-type laneCard struct {
-	L          client.Lane
-	CSRF, Back string
-}
-
-func card(l any, csrf, back string) laneCard {
-	switch v := l.(type) {
-	case *client.Lane:
-		return laneCard{L: *v, CSRF: csrf, Back: back}
-	case client.Lane:
-		return laneCard{L: v, CSRF: csrf, Back: back}
-	}
-	return laneCard{CSRF: csrf, Back: back}
-}
-
-// failTable is the failing worklist with what its Force forms carry.
-type failTable struct {
-	Rows       []store.AdminFailing
-	Total, Cap int
-	CSRF, Back string
-}
 
 // page is what every template renders from; each page fills its part.
 type page struct {
@@ -65,6 +21,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Adm          *adminView
+	Notify       *noticesView // the notices settings page (notices.go)
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,
@@ -77,7 +34,7 @@ const maxPooled = 16 << 20
 // render executes a page template into a buffer, then writes it whole, so
 // a failed render never leaves half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
-	h.renderWith(w, r, status, name, func(b *bytes.Buffer) error { return tmpl.ExecuteTemplate(b, name, p) })
+	h.renderWith(w, r, status, name, func(b *bytes.Buffer) error { return executePage(b, name, p) })
 }
 
 // renderWith is render with the page written by fill.
@@ -141,19 +98,6 @@ func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request, status int, 
 	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.DiscordLogin})
 }
 
-// serveStatic serves an embedded file with a day of caching.
-func serveStatic(name, ctype string) http.HandlerFunc {
-	body, err := files.ReadFile(name)
-	if err != nil {
-		panic(err)
-	}
-	return func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Cache-Control", "public, max-age=86400")
-		_, _ = w.Write(body)
-	}
-}
-
 // pathEscape escapes one path segment.
 func pathEscape(s string) string { return url.PathEscape(s) }
 
@@ -181,16 +125,14 @@ func plural(n int, unit string) string {
 }
 
 // when formats a time for a table cell (UTC, to the minute).
-func when(t any) string {
-	switch v := t.(type) {
-	case time.Time:
-		return v.UTC().Format("2006-01-02 15:04 UTC")
-	case *time.Time:
-		if v != nil {
-			return v.UTC().Format("2006-01-02 15:04 UTC")
-		}
+func when(t time.Time) string { return t.UTC().Format("2006-01-02 15:04 UTC") }
+
+// whenSet is when for a time that may be unset ("—").
+func whenSet(t *time.Time) string {
+	if t == nil {
+		return "—"
 	}
-	return "—"
+	return when(*t)
 }
 
 // dur formats whole seconds as the two largest units ("3h 20m", "45s").

@@ -27,7 +27,7 @@ func failRowsHTML(rows []store.AdminFailing, csrf, back string) template.HTML {
 		for _, p := range []string{
 			`<tr data-site="`, site, `" data-series-id="`, id, "\">\n",
 			`<td class="title"><a href="`, siteURL(r.URL), `" rel="noreferrer noopener">`, name, `</a></td><td>`, site,
-			`</td><td class="fault-text">`, esc(r.Outcome), `</td><td>`, when(r.FailingSince), `</td><td>`, when(r.LatestCheckedAt), "</td>\n",
+			`</td><td class="fault-text">`, esc(r.Outcome), `</td><td>`, when(r.FailingSince), `</td><td>`, whenSet(r.LatestCheckedAt), "</td>\n",
 			`<td><form method="post" action="/admin/series/`, esc(pathEscape(r.Site)), `/`, esc(pathEscape(r.SeriesID)),
 			`/force"><input type="hidden" name="csrf" value="`, csrf, `"><input type="hidden" name="back" value="`, back,
 			`"><button type="submit" aria-label="Force: `, name, "\">Force</button></form></td>\n</tr>",

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
 )
@@ -72,7 +71,7 @@ func (h *Handler) StartSession(w http.ResponseWriter, r *http.Request, tokenID i
 
 func (h *Handler) setCookie(w http.ResponseWriter, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
-		Name: api.SessionCookie, Value: value, Path: "/", MaxAge: maxAge,
+		Name: auth.SessionCookie, Value: value, Path: "/", MaxAge: maxAge,
 		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
 	})
 }
@@ -81,7 +80,7 @@ func (h *Handler) setCookie(w http.ResponseWriter, value string, maxAge int) {
 // session's end slides forward by SessionTTL from its use (at most once
 // per renewEvery).
 func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*viewer, error) {
-	c, err := r.Cookie(api.SessionCookie)
+	c, err := r.Cookie(auth.SessionCookie)
 	if err != nil || c.Value == "" || len(c.Value) > 100 {
 		return nil, nil
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/web"
 )
@@ -16,11 +16,11 @@ import (
 func sessionCookie(t *testing.T, h http.Header) *http.Cookie {
 	t.Helper()
 	for _, c := range (&http.Response{Header: h}).Cookies() {
-		if c.Name == api.SessionCookie {
+		if c.Name == auth.SessionCookie {
 			return c
 		}
 	}
-	t.Fatalf("no %s cookie in %v", api.SessionCookie, h)
+	t.Fatalf("no %s cookie in %v", auth.SessionCookie, h)
 	return nil
 }
 

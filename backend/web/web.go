@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/digest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -21,29 +22,35 @@ const SessionTTL = 30 * 24 * time.Hour
 // most once per renewEvery, not written on every page view.
 const renewEvery = time.Hour
 
-// Admin is what the Owner's pages need of the API server: the Lanes as
-// GET /api/admin/lanes computes them, and waking a Lane after an act.
-// *api.Server implements it.
+// Admin is what the Owner's pages need of the Owner's read model: the
+// Lanes as GET /api/admin/lanes shows them, and the acts with the admin
+// API's rules. *admin.Service implements it; cmd gives the same Service to
+// both HTTP faces.
 type Admin interface {
 	LaneViews(ctx context.Context) ([]client.Lane, error)
-	WakeLane(site string)
+	Force(ctx context.Context, site, seriesID string) (time.Time, error)
+	Pause(ctx context.Context, site string, req client.PauseRequest) error
+	Resume(ctx context.Context, site string) error
 }
+
+var _ Admin = (*admin.Service)(nil)
 
 // Deps are the pages' collaborators.
 type Deps struct {
 	Store          *store.Store
 	Sites          *sites.Registry
 	Admin          Admin
-	Auth           api.Authenticator // checks the token of the login form
-	OwnerDiscordID string            // OWNER_DISCORD_ID: who sees /admin
-	BaseURL        string            // PUBLIC_BASE_URL: https makes the cookie Secure
-	DiscordLogin   bool              // show the Discord button
+	Auth           auth.Authenticator // checks the token of the login form
+	OwnerDiscordID string             // OWNER_DISCORD_ID: who sees /admin
+	BaseURL        string             // PUBLIC_BASE_URL: https makes the cookie Secure
+	DiscordLogin   bool               // show the Discord button
 	Log            *slog.Logger
 	Now            func() time.Time
-	Notices        *digest.Service // Reader notices (Web Push subscriptions); nil: none
+	Notices        *digest.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
 }
 
-// Handler serves every page; mount it with api.Server.MountWeb.
+// Handler serves every page; cmd mounts it on the API server's paths for
+// the pages (api.Server.MountWeb), so web never imports api.
 type Handler struct {
 	Deps
 	mux      *http.ServeMux
@@ -69,14 +76,15 @@ func New(d Deps) *Handler {
 	h.handle("POST /logout", h.post(h.logout))
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
+	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
+	h.noticeRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
-	h.handle("GET /web/style.css", serveStatic("static/style.css", "text/css; charset=utf-8"))
-	h.handle("GET /web/app.js", serveStatic("static/app.js", "text/javascript; charset=utf-8"))
+	h.handle("GET /web/{file}", serveStatic)
 	h.pushRoutes()
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/digest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -30,6 +31,7 @@ type DemoCmd struct {
 	TokenFile string        `help:"Where to write the Owner token for mbctl." default:".data/demo/owner-token" type:"path"`
 	LinkFile  string        `name:"login-link-file" help:"Where to write the Owner's one-time web login path (/login/once/...)." default:".data/demo/login-link" type:"path"`
 	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
+	FeedFile  string        `name:"feed-url-file" help:"Where to write the Owner's Atom feed URL (a secret like the token)." default:".data/demo/feed-url" type:"path"`
 }
 
 // Run starts the simulator, seeds the database, mints the Owner token and
@@ -83,7 +85,10 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	env.Log.Info("site simulator started", "site_origins", cfg.SiteOrigins)
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
-		return c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey)
+		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {
+			return err
+		}
+		return c.seedFeed(ctx, st, cfg.OwnerDiscordID, cfg.TokenKey, cfg.PublicBaseURL, env)
 	}
 	return runServer(ctx, env, cfg, 10*time.Second, seed)
 }
@@ -110,6 +115,11 @@ func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry
 				if _, err := st.AddBookmark(ctx, reader.ID, ref.Site, ref.SeriesID, ref.URL); err != nil {
 					return err
 				}
+			}
+			// A baseline of chapter 0, so the Lanes' first reads are Chapter
+			// Events: the feed and the notices show one within a minute.
+			if err := st.SetBaseline(ctx, ref.Site, ref.SeriesID, "0"); err != nil {
+				return err
 			}
 			// Some Series read up to chapter 1, so the library shows New
 			// Chapters once the Lanes read the simulator's Latest Chapters.
@@ -148,5 +158,27 @@ func writeSecret(path, line string) error {
 	if err := os.WriteFile(path, []byte(line+"\n"), 0o600); err != nil {
 		return fmt.Errorf("demo: %s: %w", path, err)
 	}
+	return nil
+}
+
+// seedFeed writes the Owner's feed URL to --feed-url-file (it carries the
+// feed token, so it is never logged).
+func (c *DemoCmd) seedFeed(ctx context.Context, st *store.Store, ownerID string, key []byte, baseURL string, env *Env) error {
+	svc, err := digest.New(digest.Config{Store: st, Key: key, BaseURL: baseURL})
+	if err != nil {
+		return err
+	}
+	owner, err := st.GetReaderByDiscordID(ctx, ownerID)
+	if err != nil {
+		return err
+	}
+	set, err := svc.Settings(ctx, owner.ID)
+	if err != nil {
+		return err
+	}
+	if err := writeSecret(c.FeedFile, set.FeedURL); err != nil {
+		return err
+	}
+	env.Log.Info("the Owner's Atom feed URL is written", "file", c.FeedFile)
 	return nil
 }

@@ -112,7 +112,8 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 	simAddr := "127.0.0.1:0" // six free ports, whatever else runs beside the test
 	tokenFile := filepath.Join(t.TempDir(), "owner-token")
 	linkFile := filepath.Join(t.TempDir(), "login-link")
-	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile, "--login-link-file", linkFile)
+	feedFile := filepath.Join(t.TempDir(), "feed-url")
+	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile, "--login-link-file", linkFile, "--feed-url-file", feedFile)
 	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -164,6 +165,42 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 		}
 	}
 	demoLoginLink(t, addr, linkFile)
+	demoFeed(t, addr, feedFile, &stderr)
+}
+
+// demoFeed reads the Owner's feed URL the demo wrote and waits for its
+// first Chapter Event (the demo seeds a baseline of chapter 0, so a Lane's
+// first good read is one). The feed token never reaches the log.
+func demoFeed(t *testing.T, addr, feedFile string, stderr *bytes.Buffer) {
+	t.Helper()
+	raw, err := os.ReadFile(feedFile)
+	feedURL := strings.TrimSpace(string(raw))
+	if err != nil || !strings.HasPrefix(feedURL, "http://"+addr+"/feeds/mbf_") {
+		t.Fatalf("feed URL file: %q %v", raw, err)
+	}
+	deadline := time.Now().Add(2 * time.Minute) // a few plain reads at the demo's 10 s gap
+	for {
+		resp, err := http.Get(feedURL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("feed: %d", resp.StatusCode)
+		}
+		if strings.Contains(string(body), "<entry>") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no Chapter Event in the demo's feed after 2 minutes:\n%s", body)
+		}
+		time.Sleep(time.Second)
+	}
+	token := strings.TrimSuffix(feedURL[strings.LastIndex(feedURL, "/")+1:], ".atom")
+	if strings.Contains(stderr.String(), token) {
+		t.Fatal("the feed token reached the demo's log")
+	}
 }
 
 // demoLoginLink follows the demo's one-time login link: it starts the

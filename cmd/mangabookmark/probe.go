@@ -70,6 +70,10 @@ type probeFetch struct {
 	Error    string `json:"error,omitempty"`
 	MS       int64  `json:"ms"`
 	File     string `json:"file,omitempty"`
+	// Found and Missed are the shape diff: the fields the adapter's
+	// fixtures have that this answer carries, and those it lacks.
+	Found  []string `json:"found,omitempty"`
+	Missed []string `json:"missed,omitempty"`
 }
 
 // Run canonicalises the URL, reads the Series through its Site's route and
@@ -132,6 +136,7 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 	}
 
 	rep := report(ref, routeName, res, rec.exchanges(), total)
+	shapeFetches(site.Adapter, rec.exchanges(), rep.Fetches)
 	if c.Save != "" {
 		files, err := saveExchanges(c.Save, c.URL, ref, routeName, res, rec.exchanges(), start)
 		if err != nil {
@@ -231,6 +236,9 @@ func (c *ProbeCmd) print(rep probeReport) error {
 			v += "  -> " + f.File
 		}
 		line(fmt.Sprintf("fetch %d", i+1), v)
+		if f.Found != nil || f.Missed != nil {
+			line(fmt.Sprintf("fields %d", i+1), shapeLine(f))
+		}
 	}
 	line("total", fmt.Sprintf("%d ms", rep.TotalMS))
 	if rep.Saved != "" {

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/browser"
@@ -157,6 +158,11 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	// The Owner's read model, one for both HTTP faces.
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: mgr, Log: log.With("component", "admin")})
+	if err != nil {
+		return nil, err
+	}
 	readerNotices, err := newReaderNotices(cfg, st, log, metrics.NoticeRecorder())
 	if err != nil {
 		return nil, err
@@ -166,7 +172,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
-		Lanes:   mgr,
+		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
 		OAuth:   oauth,
@@ -178,7 +184,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	pages := web.New(web.Deps{
-		Store: st, Sites: reg, Admin: srv, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
+		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
 		Notices: readerNotices,
 	})
@@ -190,11 +196,13 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		sites:   reg,
 		handler: srv,
 		start: func(ctx context.Context) {
+			adm.Start(ctx)
 			mgr.Start(ctx)
 			readerNotices.Start(ctx)
 		},
 		stop: func() {
 			readerNotices.Stop()
+			adm.Stop()
 			mgr.Stop()
 			if bro != nil {
 				_ = bro.Close()

@@ -99,6 +99,8 @@ func TestMapCheckCanFail(t *testing.T) {
 		{"tui", "backend/store", false},
 		{"backend/sites/mangadex", "backend/sites/comix", false},
 		{"backend/api", "backend/store/dbtest", false},
+		{"backend/web", "backend/api", false},
+		{"backend/admin", "backend/api", false},
 		{"backend/api", "backend/auth", true},
 		{"backend/sites/registry", "backend/sites/comix", true},
 		{"backend/sites/mangadex", "backend/sites/internal/dom", true},

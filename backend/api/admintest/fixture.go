@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/api"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/lanes"
@@ -63,7 +64,12 @@ func start(t testing.TB, seed bool) *Fixture {
 		}
 	}
 	metrics := api.NewMetrics()
-	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Lanes: fl, Now: func() time.Time { return Now },
+	now := func() time.Time { return Now }
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: fl, Now: now})
+	if err != nil {
+		t.Fatalf("admintest: %v", err)
+	}
+	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: Auth{}, Admin: adm, Now: now,
 		Metrics: metrics, Version: "test"})
 	if err != nil {
 		t.Fatalf("admintest: %v", err)

@@ -39,6 +39,16 @@ type Bookmark struct {
 	New      bool      `json:"new"`
 	// Notify is how the bookmark's New Chapters reach the Reader.
 	Notify *BookmarkNotify `json:"notify,omitempty"`
+	// AddedBy is "read" for a bookmark a reported read created, "reader"
+	// for one the Reader added.
+	AddedBy string `json:"added_by"`
+}
+
+// Preferences are a Reader's own settings (GET/PUT /api/me/preferences).
+type Preferences struct {
+	// AutoAddReads: a read of a Series the Reader has not bookmarked
+	// creates the bookmark (default true).
+	AutoAddReads bool `json:"auto_add_reads"`
 }
 
 // Read is one chapter read the userscript reports.

@@ -3,9 +3,11 @@ package comix
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 
 	"mangabookmark/backend/sites"
 )
@@ -13,7 +15,11 @@ import (
 var idRe = regexp.MustCompile(`^[a-z0-9]{3,16}(-[a-z0-9-]{0,200})?$`)
 
 // Adapter is the Comix adapter.
-type Adapter struct{}
+type Adapter struct {
+	// Now is the clock the Site's relative chapter times ("9h ago") are
+	// read against; nil means the wall clock.
+	Now func() time.Time
+}
 
 var _ sites.Adapter = Adapter{}
 
@@ -37,39 +43,44 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 }
 
 // Hid is the short hash id a Series id starts with ("keqvv" of
-// "keqvv-whos-that-girl"), which the API paths use.
+// "keqvv-whos-that-girl"), which the Site's own paths use.
 func Hid(id string) string {
 	hid, _, _ := strings.Cut(id, "-")
 	return hid
 }
 
-// chaptersURL is the chapter API request the title page itself makes:
-// newest number first, one page of 100.
-func chaptersURL(s *sites.Site, id string) string {
-	return s.Base() + "/api/v2/manga/" + url.PathEscape(Hid(id)) + "/chapters?order[number]=desc&limit=100&page=1"
-}
-
-// Read opens the title page for the title and poster in its query cache,
-// then fetches the chapter API from inside the same page (same origin,
-// the page's cookies), as the page and keiyoushi's Comix source do.
+// Read opens the title page through the browser route (which passes any
+// challenge, the Site's own WAF included) and reads title, poster and the
+// Latest Chapter from its initial data. It asks no chapter API: the one
+// the Site retired answers 404 for every Series, which must never read as
+// the Series being gone, and its successor needs a signature only the
+// page's own script can make.
 func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
-	page := a.SeriesURL(s, id)
-	req := sites.Request{Site: s, Page: page, Accept: "text/html"}
+	req := sites.Request{Site: s, Page: a.SeriesURL(s, id), Accept: "text/html"}
 	resp, res, ok := sites.Fetch(ctx, f, req, sites.HTML)
 	if !ok {
 		return res
 	}
-	facts, out, err := ParsePage(resp.Body, s.Base())
-	if out != sites.OK {
-		return sites.Fail(out, resp.Status, err)
-	}
-	req = sites.Request{Site: s, Page: page, Data: chaptersURL(s, id), Accept: "application/json",
-		Header: map[string][]string{"Referer": {page}}}
-	resp, res, ok = sites.Fetch(ctx, f, req, sites.JSON)
-	if !ok {
-		return res
-	}
-	list, out, err := ParseChapters(resp.Body, s.Base(), id)
-	facts.Latest, facts.Rows, facts.Skipped = list.Latest, list.Rows, list.Skipped
+	facts, out, err := ParsePage(resp.Body, s.Base(), answeredAt(resp.Header.Get("Date"), a.now()))
 	return sites.Done(facts, out, resp.Status, err)
+}
+
+// answeredAt is the instant the page's relative times are counted from:
+// the answer's own Date when it parses and is not ahead of the clock by
+// more than an hour (a Site cannot date its chapters into the future),
+// else the clock.
+func answeredAt(date string, clock time.Time) time.Time {
+	d, err := http.ParseTime(date)
+	if err != nil || d.After(clock.Add(time.Hour)) || d.Before(clock.AddDate(-1, 0, 0)) {
+		return clock
+	}
+	return d
+}
+
+// now is the adapter's clock: Now, or the wall clock when it is nil.
+func (a Adapter) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
 }

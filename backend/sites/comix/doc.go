@@ -1,22 +1,22 @@
-// Package comix reads Comix through the browser route in two steps, the
-// way the live title page and keiyoushi's Comix source do:
+// Package comix reads Comix through the browser route in one step, the
+// way the newest public clients read the Site's own aggregate: the route
+// opens the title page /title/{hid}-{slug} (passing any challenge: the
+// Cloudflare one and the Site's own "Security check" WAF under /@waf/)
+// and returns its HTML, whose <script id="initial-data"> is a React Query
+// cache {"page": ..., "queries": {"[\"manga\",\"detail\",\"{hid}\"]":
+// {manga}}}. The manga detail holds the title, the poster and the Latest
+// Chapter: latestChapter (the number), latestChapterUrl
+// (/title/{hid}-{slug}/{id}-chapter-{n}, linked on the Site's origin only
+// when it has exactly that shape for this Series and number),
+// chapterUpdatedAtFormatted ("9h ago", read against the adapter's clock)
+// and hasChapters. A null detail is not_found; a page without the cache,
+// hasChapters false or no usable number is no_chapter.
 //
-//  1. the route opens the title page (passing any challenge) and returns
-//     its HTML, whose <script id="initial-data"> is a React Query cache
-//     {"page": ..., "queries": {"[\"manga\",\"detail\",\"{hid}\"]": {manga}}}
-//     holding the manga detail (title, poster) but no chapter list; a null
-//     detail is not_found;
-//  2. from inside that page the route fetches the Site's chapter API,
-//     /api/v2/manga/{hid}/chapters?order[number]=desc&limit=100&page=1,
-//     answering {"result": {"items": [{chapter_id, number, name,
-//     created_at, ...}], "pagination": {...}}}.
+// The chapter API (/api/v2/manga/{hid}/chapters) was retired on
+// 2026-05-07 and answers 404; its /api/v1 successor needs a per-request
+// signature made by the page's obfuscated script and answers encrypted.
+// The adapter asks neither, so no API answer can ever mark a Series gone.
 //
 // Series ids are the whole "{hid}-{slug}" path segment, since the page is
 // only reachable with it; URLs giving only the hid yield the bare hid.
-//
-// Chapter numbers: an item's "number" (a JSON number or numeric string);
-// items without a usable one are skipped and counted. The highest number
-// wins; created_at is a Unix time. Newer deployments sign this API and
-// encrypt its answer ({"e": "..."}) with the page's own script; such an
-// answer is no_chapter with an error saying so.
 package comix

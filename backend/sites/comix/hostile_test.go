@@ -1,37 +1,60 @@
 package comix
 
 import (
-	"strconv"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"mangabookmark/backend/sites"
 )
 
-// TestParseChaptersRefusesHostileChapterIDs: chapter_id is Site-controlled
-// and goes into the chapter link's path. One that is not a plain number
-// (a path, a URL, a script, an encoded slash) leaves the link empty; the
-// chapter's number still counts and the link never leaves the Series.
-func TestParseChaptersRefusesHostileChapterIDs(t *testing.T) {
+// hostilePage is a title page whose detail carries the given
+// latestChapterUrl and latestChapter (raw JSON).
+func hostilePage(link, number string) []byte {
+	l, _ := json.Marshal(link)
+	return []byte(`<html><body><script id="initial-data" type="application/json">{"page":"manga","queries":{"[\"manga\",\"detail\",\"keqvv\"]":` +
+		`{"hid":"keqvv","title":"T","hasChapters":true,"latestChapter":` + number + `,"latestChapterUrl":` + string(l) + `}}}</script></body></html>`)
+}
+
+// TestParsePageRefusesHostileLatestChapterURL: latestChapterUrl is
+// Site-controlled and becomes the chapter link. Anything but a chapter
+// path of this same Series for the same number (another host, a scheme,
+// a protocol-relative URL, a climb out of /title/, an encoded slash, a
+// backslash, a query, another Series' hid, another chapter number) leaves
+// the link empty: the number still counts and the link never leaves the
+// Site's origin.
+func TestParsePageRefusesHostileLatestChapterURL(t *testing.T) {
 	t.Parallel()
-	for _, cid := range []string{`"../../admin"`, `"1/../../../evil"`, `"https://evil.example/x"`, `"javascript:alert(1)"`,
-		`"12%2F..%2F..%2Fx"`, `"-1"`, `"1e3"`, `"12 "`, `{"id": 12}`, `[12]`, `true`} {
-		body := `{"result": {"items": [{"chapter_id": ` + cid + `, "number": 41, "name": "", "created_at": 1786000000}]}}`
-		f, out, err := ParseChapters([]byte(body), base, id)
+	for _, link := range []string{
+		"https://evil.example/title/keqvv-t/1-chapter-41", "//evil.example/title/keqvv-t/1-chapter-41",
+		"javascript:alert(1)", "data:text/html,x", "/title/keqvv-t/../../admin/1-chapter-41",
+		"/title/keqvv-t/1-chapter-41/../../../x", "/title/keqvv-t%2F..%2F/1-chapter-41", `\\evil.example\1-chapter-41`,
+		"/title/keqvv-t/1-chapter-41?next=https://evil.example", "/title/keqvv-t/1-chapter-41#x",
+		"/title/zzzzz-other/1-chapter-41", "/title/keqvv-t/1-chapter-40", "/title/keqvv-t/1-chapter-41 ",
+		"http://comix.to/title/keqvv-t/1-chapter-41", "/title/KEQVV-t/1-chapter-41", "/user/logout", "",
+	} {
+		f, out, err := ParsePage(hostilePage(link, "41"), base, readAt)
 		if out != sites.OK || err != nil || f.Latest == nil || f.Latest.Number != "41" {
-			t.Fatalf("chapter_id %s: outcome %q, error %v, latest %+v", cid, out, err, f.Latest)
+			t.Fatalf("link %q: outcome %q, error %v, latest %+v", link, out, err, f.Latest)
 		}
 		if f.Latest.URL != "" {
-			t.Errorf("chapter_id %s became the link %q", cid, f.Latest.URL)
+			t.Errorf("link %q became %q", link, f.Latest.URL)
 		}
 	}
-	// A plain numeric id, as a number or a string, gives a link under the Series.
-	for _, cid := range []string{`7001`, `"7001"`} {
-		body := `{"result": {"items": [{"chapter_id": ` + cid + `, "number": 41}]}}`
-		f, _, _ := ParseChapters([]byte(body), base, id)
-		want := base + "/title/" + id + "/" + strconv.Itoa(7001) + "-chapter-41"
-		if f.Latest == nil || f.Latest.URL != want || !strings.HasPrefix(f.Latest.URL, base+"/title/") {
-			t.Errorf("chapter_id %s: latest %+v, want link %s", cid, f.Latest, want)
+	// The one good shape is linked on the origin given, whatever it is.
+	f, _, _ := ParsePage(hostilePage("/title/keqvv-t/7001-chapter-41", "41"), base, readAt)
+	if f.Latest == nil || f.Latest.URL != base+"/title/keqvv-t/7001-chapter-41" || !strings.HasPrefix(f.Latest.URL, base+"/title/") {
+		t.Errorf("good link: %+v", f.Latest)
+	}
+}
+
+// A hostile latestChapter is no number, never a made-up chapter.
+func TestParsePageRefusesHostileLatestNumber(t *testing.T) {
+	t.Parallel()
+	for _, num := range []string{`"41; DROP"`, `null`, `{"n":41}`, `[41]`, `true`, `-3`, `1e400`, `"<b>41</b>"`} {
+		f, out, err := ParsePage(hostilePage("/title/keqvv-t/1-chapter-41", num), base, readAt)
+		if out != sites.NoChapter || err == nil || f.Latest != nil {
+			t.Errorf("latestChapter %s: outcome %q, error %v, latest %+v", num, out, err, f.Latest)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package kagane
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -42,33 +41,19 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 
 // request is what Read asks the route for: open the Series page, fetch
 // the API path from inside it with the Origin and Referer the API expects.
-func request(s *sites.Site, id, apiPath string) sites.Request {
+func request(s *sites.Site, id string) sites.Request {
 	base := s.Base()
-	return sites.Request{Site: s, Page: base + "/series/" + id, Data: base + "/api/v2/series/" + id + apiPath,
+	return sites.Request{Site: s, Page: base + "/series/" + id, Data: base + "/api/v2/series/" + id,
 		Accept: "application/json", Header: map[string][]string{"Origin": {base}, "Referer": {base + "/"}}}
 }
 
-// Read fetches and parses the details; when they carry no series_books it
-// reads the books from /api/v2/series/{id}/books/list. That endpoint
-// answering 404 means the adapter no longer knows where the books are
-// (no_chapter), not that the Series is gone.
+// Read fetches and parses the details, which carry the books, from inside
+// the Series page, as every public client does; there is no second source.
 func (Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id string) sites.Result {
-	resp, res, ok := sites.Fetch(ctx, f, request(s, id, ""), sites.JSON)
+	resp, res, ok := sites.Fetch(ctx, f, request(s, id), sites.JSON)
 	if !ok {
 		return res
 	}
 	facts, out, err := ParseSeries(resp.Body, s.Base(), id)
-	if !errors.Is(err, ErrNoBooks) {
-		return sites.Done(facts, out, resp.Status, err)
-	}
-	resp, res, ok = sites.Fetch(ctx, f, request(s, id, "/books/list"), sites.JSON)
-	if !ok {
-		if res.Outcome == sites.NotFound {
-			return sites.Fail(sites.NoChapter, res.Status, fmt.Errorf("kagane: no series_books, and the books list answered: %w", res.Err))
-		}
-		return res
-	}
-	books, out, err := ParseBooks(resp.Body, s.Base(), id)
-	facts.Latest, facts.Rows, facts.Skipped = books.Latest, books.Rows, books.Skipped
 	return sites.Done(facts, out, resp.Status, err)
 }

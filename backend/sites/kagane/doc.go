@@ -1,10 +1,10 @@
 // Package kagane reads Kagane's JSON API through the browser route: the
 // route opens the Series page (passing any challenge), then fetches
 // /api/v2/series/{id} from inside it. The details carry the title, the
-// cover image id (served at /api/v2/image/{id}) and usually every book
-// (series_books, ascending). When series_books is missing, the books are
-// fetched the same way from /api/v2/series/{id}/books/list; that endpoint
-// answering 404 is no_chapter (the adapter no longer finds the books).
+// cover image id (served at /api/v2/image/{id}) and every book
+// (series_books, ascending). Details without series_books are an empty
+// list (no_chapter), as in keiyoushi's DTO; no other endpoint is asked,
+// since no public client knows one.
 //
 // Fields read follow keiyoushi's Kagane DTOs: title, series_covers[].image_id,
 // series_books[] with book_id, title, created_at ("2006-01-02T15:04:05",

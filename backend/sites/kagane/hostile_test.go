@@ -8,19 +8,19 @@ import (
 	"mangabookmark/backend/sites"
 )
 
-// TestParseBooksRefusesHostileBookIDs: book_id is Site-controlled and goes
+// TestParseSeriesRefusesHostileBookIDs: book_id is Site-controlled and goes
 // into the chapter link's path. Whatever it holds (dot segments, slashes, a
 // URL, a script), the link is either empty or a reader page under the
 // Series; it never points at the Series page itself, another Series or
 // another host.
-func TestParseBooksRefusesHostileBookIDs(t *testing.T) {
+func TestParseSeriesRefusesHostileBookIDs(t *testing.T) {
 	t.Parallel()
 	prefix := base + "/series/" + id + "/reader/"
 	for _, bid := range []string{"..", ".", "../../admin", "../other-series", "https://evil.example/x", "//evil.example/x",
 		"javascript:alert(1)", "a/../..", "%2e%2e", "?x=1", "#top", " "} {
 		bj, _ := json.Marshal(bid)
-		body := `{"series_books": [{"book_id": ` + string(bj) + `, "title": "Chapter 9", "sort_no": 9, "chapter_no": "9"}]}`
-		f, out, err := ParseBooks([]byte(body), base, id)
+		body := `{"title": "T", "series_books": [{"book_id": ` + string(bj) + `, "title": "Chapter 9", "sort_no": 9, "chapter_no": "9"}]}`
+		f, out, err := ParseSeries([]byte(body), base, id)
 		if out != sites.OK || err != nil || f.Latest == nil || f.Latest.Number != "9" {
 			t.Fatalf("book_id %q: outcome %q, error %v, latest %+v", bid, out, err, f.Latest)
 		}

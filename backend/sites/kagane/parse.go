@@ -2,7 +2,6 @@ package kagane
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -29,16 +28,11 @@ type details struct {
 	Books *[]book `json:"series_books"`
 }
 
-// ErrNoBooks is returned (wrapped, with no_chapter) by ParseSeries when
-// the details carry no series_books: the books are then read from
-// /api/v2/series/{id}/books/list.
-var ErrNoBooks = errors.New("details have no series_books")
-
-// ParseSeries reads /api/v2/series/{id}: title, cover and, when the details
-// carry series_books, the Latest Chapter. Chapter links are
+// ParseSeries reads /api/v2/series/{id}: title, cover and the Latest
+// Chapter from series_books. Chapter links are
 // {base}/series/{id}/reader/{book_id}; covers {base}/api/v2/image/{image_id}.
-// Details without series_books give no_chapter wrapping ErrNoBooks, with
-// the title and cover filled.
+// Details without series_books are read as an empty list, as keiyoushi's
+// DetailsDto defaults it: no_chapter, with the title and cover filled.
 func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, error) {
 	var d details
 	if err := json.Unmarshal(body, &d); err != nil {
@@ -54,39 +48,9 @@ func ParseSeries(body []byte, base, id string) (sites.Facts, sites.Outcome, erro
 		}
 	}
 	if d.Books == nil {
-		return f, sites.NoChapter, fmt.Errorf("kagane: %w", ErrNoBooks)
+		return f, sites.NoChapter, fmt.Errorf("kagane: the details carry no series_books; the API changed")
 	}
 	out, err := latest(&f, *d.Books, base, id)
-	return f, out, err
-}
-
-// ParseBooks reads /api/v2/series/{id}/books/list: {"series_books": [...]}
-// (keiyoushi's ChapterDto shape), {"books": [...]}, {"content": [...]} or
-// a bare array of books. The returned Facts carry Latest, Rows and Skipped.
-func ParseBooks(body []byte, base, id string) (sites.Facts, sites.Outcome, error) {
-	var f sites.Facts
-	var list []book
-	if err := json.Unmarshal(body, &list); err != nil {
-		var obj struct {
-			SeriesBooks *[]book `json:"series_books"`
-			Books       *[]book `json:"books"`
-			Content     *[]book `json:"content"`
-		}
-		if err := json.Unmarshal(body, &obj); err != nil {
-			return f, sites.Unfetchable, fmt.Errorf("kagane: books list: %w: %w", err, sites.ErrUnusable)
-		}
-		switch {
-		case obj.SeriesBooks != nil:
-			list = *obj.SeriesBooks
-		case obj.Books != nil:
-			list = *obj.Books
-		case obj.Content != nil:
-			list = *obj.Content
-		default:
-			return f, sites.NoChapter, fmt.Errorf("kagane: books list has no series_books, books or content")
-		}
-	}
-	out, err := latest(&f, list, base, id)
 	return f, out, err
 }
 

@@ -90,7 +90,7 @@ func TestCanonicalizeSiteShapes(t *testing.T) {
 			"https://comix.to/title/keqvv-whos-that-girl#chapters",
 			"http://comix.to/title/keqvv-whos-that-girl",
 		}},
-		{"natomanga", "solo-leveling", "https://natomanga.com/manga/solo-leveling", []string{
+		{"natomanga", "solo-leveling", "https://www.natomanga.com/manga/solo-leveling", []string{
 			"https://www.natomanga.com/manga/solo-leveling",
 			"https://natomanga.com/manga/solo-leveling/",
 			"https://www.nelomanga.net/manga/solo-leveling",

@@ -12,7 +12,7 @@ import (
 
 // jsonFirst Sites fetch a JSON document that a Malformed body breaks
 // (unfetchable); the others' HTML parses leniently to no chapter at all.
-var jsonFirst = map[string]bool{"mangadex": true, "kagane": true, "natomanga": true, "comix": true}
+var jsonFirst = map[string]bool{"mangadex": true, "kagane": true, "natomanga": true}
 
 func wantOutcome(site string, m sitesim.Mode) sites.Outcome {
 	switch m {
@@ -77,4 +77,17 @@ func TestOutcomesEverySiteEveryMode(t *testing.T) {
 		}
 	}
 	wg.Wait()
+}
+
+// Comix's own WAF sends the title page to its "Security check" page under
+// /@waf/, which answers 200: a challenge (refused), never a page read.
+func TestOutcomeComixWAFIsRefused(t *testing.T) {
+	t.Parallel()
+	sim, reg := startSim(t, 3)
+	id := sim.SeriesID("comix", 1)
+	sim.SetSeries("comix", id, sitesim.Behavior{WAF: true})
+	res := read(t, reg, sitestest.Plain(t, sites.PlainOptions{}), sim.SeriesURL("comix", id))
+	if res.Outcome != sites.Refused {
+		t.Fatalf("outcome %s (status %d, err %v), want refused", res.Outcome, res.Status, res.Err)
+	}
 }

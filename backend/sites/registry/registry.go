@@ -28,7 +28,7 @@ func Sites() []*sites.Site {
 	return []*sites.Site{
 		entry("kagane", true, kagane.Adapter{}, "kagane.to", "kagane.org"),
 		entry("comix", true, comix.Adapter{}, "comix.to", "comix.ws"),
-		entry("natomanga", true, natomanga.Adapter{}, "natomanga.com", "nelomanga.net", "manganato.gg", "mangakakalot.gg", "mangakakalove.com"),
+		entry("natomanga", true, natomanga.Adapter{}, "www.natomanga.com", "nelomanga.net", "manganato.gg", "mangakakalot.gg", "mangakakalove.com"),
 		entry("mangadex", false, mangadex.Adapter{}, "mangadex.org"),
 		entry("weebcentral", false, weebcentral.Adapter{}, "weebcentral.com"),
 		entry("mangapill", false, mangapill.Adapter{}, "mangapill.com"),

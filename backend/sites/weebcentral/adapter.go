@@ -2,6 +2,7 @@ package weebcentral
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -47,6 +48,9 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
+	if removed(resp) {
+		return sites.Fail(sites.NotFound, resp.Status, errRemoved)
+	}
 	facts, out, err := ParsePage(resp.Body, s.Base())
 	if out != sites.OK {
 		return sites.Fail(out, resp.Status, err)
@@ -58,7 +62,20 @@ func (a Adapter) Read(ctx context.Context, s *sites.Site, f sites.Fetcher, id st
 	if !ok {
 		return res
 	}
+	if removed(resp) {
+		return sites.Fail(sites.NotFound, resp.Status, errRemoved)
+	}
 	list, out, err := ParseChapterList(resp.Body, s.Base())
 	facts.Latest, facts.Rows, facts.Skipped = list.Latest, list.Rows, list.Skipped
 	return sites.Done(facts, out, resp.Status, err)
+}
+
+// errRemoved says why a read that landed on /404 is not_found.
+var errRemoved = errors.New("weebcentral: the Site redirected the Series to its /404 page (answered 200): the Series is gone")
+
+// removed reports whether the answer is the Site's not-found page reached
+// by redirect: WeebCentral answers a removed or unknown Series with 307 to
+// /404, and /404 answers 200.
+func removed(resp *sites.Response) bool {
+	return resp.FinalURL != nil && strings.TrimRight(resp.FinalURL.Path, "/") == "/404"
 }

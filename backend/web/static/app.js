@@ -9,3 +9,9 @@ document.addEventListener("input", function (e) {
   });
   var c = document.getElementById("count"); if (c) c.textContent = shown + " shown";
 });
+// A "Copy" button copies the text of the field its data-copy names.
+document.addEventListener("click", function (e) {
+  var id = e.target.dataset && e.target.dataset.copy; if (!id) return;
+  var f = document.getElementById(id); if (!f || !navigator.clipboard) return;
+  navigator.clipboard.writeText(f.value).then(function () { e.target.textContent = "Copied"; });
+});

@@ -33,7 +33,7 @@
   // save hands a PushSubscription (or its JSON) to the server.
   function save(sub) {
     var j = typeof sub.toJSON === "function" ? sub.toJSON() : sub;
-    return post("/settings/push/subscribe", { subscription: JSON.stringify(j) });
+    return post("/notices/push/subscribe", { subscription: JSON.stringify(j) });
   }
   window.mangabookmarkPush = { save: save };
 
@@ -104,7 +104,7 @@
     navigator.serviceWorker.ready.then(function (reg) { return reg.pushManager.getSubscription(); })
       .then(function (sub) {
         if (!sub) return;
-        return post("/settings/push/unsubscribe", { endpoint: sub.endpoint }).then(function () { return sub.unsubscribe(); });
+        return post("/notices/push/unsubscribe", { endpoint: sub.endpoint }).then(function () { return sub.unsubscribe(); });
       }).then(function () { showOn(false); }, function (e) {
         off.disabled = false;
         say(e && e.message ? e.message : String(e));

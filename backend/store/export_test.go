@@ -1,0 +1,4 @@
+package store
+
+// PastLatestSQLForTest exposes pastLatestSQL to the package's tests.
+func PastLatestSQLForTest() string { return pastLatestSQL }

@@ -1,0 +1,178 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"mangabookmark/backend/digest"
+	"mangabookmark/backend/store"
+)
+
+// noticesView is the notices settings page: the Reader's settings, a
+// webhook secret shown once after it was made, and the last test's
+// results.
+type noticesView struct {
+	S       digest.Settings
+	Secret  string
+	Results []digest.TestResult
+	Error   string
+}
+
+// noticeRoutes registers the notices settings page and its forms, and the
+// library cards' notify control.
+func (h *Handler) noticeRoutes() {
+	h.handle("GET /notices", h.reader(h.noticesPage))
+	h.handle("POST /notices", h.reader(h.post(h.saveNotices)))
+	h.handle("POST /notices/feed/rotate", h.reader(h.post(h.rotateFeed)))
+	h.handle("POST /notices/test", h.reader(h.post(h.testNotice)))
+	h.handle("POST /library/{site}/{series_id}/notify", h.post(h.setNotify))
+}
+
+// reader answers 404 when the server runs no notice service, else runs fn
+// for a session (viewer-less requests were already sent to /).
+func (h *Handler) reader(fn http.HandlerFunc) http.HandlerFunc {
+	return h.session(func(w http.ResponseWriter, r *http.Request) {
+		if h.Notices == nil {
+			h.errorPage(w, r, http.StatusNotFound, "Not found", "This server sends no notices.")
+			return
+		}
+		fn(w, r)
+	})
+}
+
+func (h *Handler) noticesPage(w http.ResponseWriter, r *http.Request) {
+	h.showNotices(w, r, http.StatusOK, &noticesView{})
+}
+
+func (h *Handler) showNotices(w http.ResponseWriter, r *http.Request, status int, nv *noticesView) {
+	v := viewerFrom(r.Context())
+	st, err := h.Notices.Settings(r.Context(), v.ReaderID)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	nv.S = st
+	h.render(w, r, status, "notices", page{Title: "Notices", V: v, Notify: nv})
+}
+
+func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	var c digest.Change
+	if raw := strings.TrimSpace(r.PostFormValue("digest_min")); raw != "" {
+		m, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			h.showNotices(w, r, http.StatusBadRequest, &noticesView{Error: "The digest window must be a number of minutes, such as 15 or 0."})
+			return
+		}
+		sec := int(m * 60)
+		c.DigestS = &sec
+	}
+	discord := r.PostFormValue("discord") == "on"
+	if h.Notices.DiscordAvailable() || !discord {
+		c.Discord = &discord
+	}
+	ntfy, hook := r.PostFormValue("ntfy_url"), r.PostFormValue("webhook_url")
+	c.NtfyURL, c.WebhookURL = &ntfy, &hook
+	st, err := h.Notices.Update(r.Context(), v.ReaderID, c)
+	var fe *digest.FieldError
+	if errors.As(err, &fe) {
+		h.showNotices(w, r, http.StatusBadRequest, &noticesView{Error: fieldLabel(fe.Field) + ": " + fe.Msg + "."})
+		return
+	}
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	if st.WebhookSecret != "" {
+		h.showNotices(w, r, http.StatusOK, &noticesView{Secret: st.WebhookSecret})
+		return
+	}
+	seeOther(w, r, "/notices")
+}
+
+func fieldLabel(field string) string {
+	switch field {
+	case "digest_s":
+		return "Digest window"
+	case "ntfy_url":
+		return "ntfy topic URL"
+	case "webhook_url":
+		return "Webhook URL"
+	case "discord":
+		return "Discord"
+	}
+	return field
+}
+
+func (h *Handler) rotateFeed(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	if _, err := h.Notices.RotateFeed(r.Context(), v.ReaderID); err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	seeOther(w, r, "/notices")
+}
+
+func (h *Handler) testNotice(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	res, err := h.Notices.SendTest(r.Context(), v.ReaderID)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	nv := &noticesView{Results: res}
+	if len(res) == 0 {
+		nv.Error = "No outlet is on yet: set an ntfy topic, a webhook or Discord first (the feed needs no test)."
+	}
+	h.showNotices(w, r, http.StatusOK, nv)
+}
+
+// setNotify sets a library card's notify mode → 303 to the library.
+func (h *Handler) setNotify(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	mode := r.PostFormValue("mode")
+	pile, err1 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("pile")))
+	days, err2 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("pile_days")))
+	switch {
+	case mode != store.NotifyEach && mode != store.NotifyOff && mode != store.NotifyPile:
+		h.errorPage(w, r, http.StatusBadRequest, "Not a notify mode", "Choose each, off or pile.")
+		return
+	case err1 != nil || pile < 1 || pile > 1000:
+		h.errorPage(w, r, http.StatusBadRequest, "Not a pile size", "A pile is a whole number of chapters from 1 to 1000.")
+		return
+	case err2 != nil || days < 1 || days > 60:
+		h.errorPage(w, r, http.StatusBadRequest, "Not a number of days", "A pile waits a whole number of days from 1 to 60.")
+		return
+	}
+	_, err := h.Store.SetBookmarkNotify(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), mode, pile, days)
+	if errors.Is(err, store.ErrNotFound) {
+		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
+		return
+	}
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	seeOther(w, r, "/")
+}
+
+// writeNotifyControl writes a library card's notify form (see writeItems
+// for the escaping rules: every value goes through esc).
+func writeNotifyControl(w func(...string), action, csrf, title string, it *libraryItem) {
+	opt := func(v, label string) string {
+		sel := ""
+		if it.NotifyMode == v {
+			sel = " selected"
+		}
+		return `<option value="` + v + `"` + sel + `>` + label + `</option>`
+	}
+	w(`<form class="notify" method="post" action="`, action, `/notify"><input type="hidden" name="csrf" value="`, csrf,
+		`"><label class="small">Notices <select name="mode" aria-label="Notices for `, title, `">`,
+		opt("each", "each chapter"), opt("pile", "in a pile"), opt("off", "off"),
+		`</select></label> <label class="small">pile of <input name="pile" inputmode="numeric" size="3" value="`, esc(fmt.Sprint(it.NotifyPile)),
+		`"></label> <label class="small">or days <input name="pile_days" inputmode="numeric" size="2" value="`, esc(fmt.Sprint(it.NotifyPileDays)),
+		`"></label><button type="submit" aria-label="Save notices: `, title, "\">Save</button></form>\n")
+}

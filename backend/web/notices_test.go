@@ -1,0 +1,123 @@
+package web_test
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var feedField = regexp.MustCompile(`id="feed" readonly value="([^"]+)"`)
+
+func TestNoticesPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "https://mb.example")
+	c := f.login(t, f.readerToken)
+	page := f.get(t, c, "/notices")
+	if page.code != 200 || !strings.Contains(page.body, "Digest window") || !strings.Contains(page.body, `data-copy="feed"`) {
+		t.Fatalf("GET /notices: %d\n%s", page.code, page.body)
+	}
+	m := feedField.FindStringSubmatch(page.body)
+	if m == nil || !strings.HasPrefix(m[1], "https://mb.example/feeds/mbf_") {
+		t.Fatalf("no feed URL on the page:\n%s", page.body)
+	}
+	feed := strings.TrimPrefix(m[1], "https://mb.example")
+	if a := f.get(t, f.client(t), feed); a.code != 200 || !strings.Contains(a.body, "<feed") {
+		t.Fatalf("the page's feed URL answers %d", a.code)
+	}
+	csrf := f.csrf(t, c, "/notices")
+	if a := f.postForm(t, c, "/notices/feed/rotate", url.Values{"csrf": {csrf}}); a.code != http.StatusSeeOther {
+		t.Fatalf("rotate: %d", a.code)
+	}
+	if a := f.get(t, f.client(t), feed); a.code != 404 {
+		t.Fatalf("the old feed URL answers %d after a rotation", a.code)
+	}
+	if a := f.postForm(t, c, "/notices/feed/rotate", url.Values{}); a.code != http.StatusForbidden {
+		t.Fatalf("rotate without csrf: %d", a.code)
+	}
+
+	var mu sync.Mutex
+	hits := 0
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		mu.Lock()
+		hits++
+		mu.Unlock()
+	}))
+	defer hook.Close()
+	bad := f.postForm(t, c, "/notices", url.Values{"csrf": {csrf}, "digest_min": {"5"}, "webhook_url": {"ftp://x.example/"}})
+	if bad.code != 400 || !strings.Contains(bad.body, "Webhook URL") {
+		t.Fatalf("a bad webhook URL: %d\n%s", bad.code, bad.body)
+	}
+	if bad := f.postForm(t, c, "/notices", url.Values{"csrf": {csrf}, "digest_min": {"abc"}}); bad.code != 400 {
+		t.Fatalf("a bad digest window: %d", bad.code)
+	}
+	ok := f.postForm(t, c, "/notices", url.Values{"csrf": {csrf}, "digest_min": {"0.5"}, "webhook_url": {hook.URL + "/in"}, "ntfy_url": {""}})
+	if ok.code != 200 || !strings.Contains(ok.body, "Your webhook secret") || !strings.Contains(ok.body, "mbwh_") {
+		t.Fatalf("a new webhook URL does not show its secret: %d\n%s", ok.code, ok.body)
+	}
+	again := f.get(t, c, "/notices")
+	if strings.Contains(again.body, "mbwh_") {
+		t.Fatal("the webhook secret is shown twice")
+	}
+	if !strings.Contains(again.body, `value="0.5"`) || !strings.Contains(again.body, hook.URL+"/in") {
+		t.Fatalf("the saved settings are not shown:\n%s", again.body)
+	}
+	res := f.postForm(t, c, "/notices/test", url.Values{"csrf": {csrf}})
+	if res.code != 200 || !strings.Contains(res.body, `data-outlet="webhook" data-ok="true"`) {
+		t.Fatalf("test notice: %d\n%s", res.code, res.body)
+	}
+	mu.Lock()
+	if hits != 1 {
+		t.Errorf("the test notice reached the webhook %d times", hits)
+	}
+	mu.Unlock()
+}
+
+func TestLibraryCardNotifyControl(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "https://mb.example")
+	c := f.login(t, f.readerToken)
+	lib := f.get(t, c, "/")
+	if !strings.Contains(lib.body, `action="/library/mangapill/2/notify"`) || !strings.Contains(lib.body, `<option value="each" selected>`) {
+		t.Fatalf("no notify control on the card:\n%s", lib.body)
+	}
+	csrf := f.csrf(t, c, "/")
+	a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"csrf": {csrf}, "mode": {"pile"}, "pile": {"4"}, "pile_days": {"3"}})
+	if a.code != http.StatusSeeOther {
+		t.Fatalf("set notify: %d %s", a.code, a.body)
+	}
+	var mode string
+	var pile, days int
+	if err := f.st.Pool().QueryRow(context.Background(), `SELECT notify_mode, notify_pile, notify_pile_days FROM bookmarks
+		WHERE reader_id = 2 AND site = 'mangapill' AND series_id = '2'`).Scan(&mode, &pile, &days); err != nil {
+		t.Fatal(err)
+	}
+	if mode != "pile" || pile != 4 || days != 3 {
+		t.Fatalf("stored %s %d %d", mode, pile, days)
+	}
+	if !strings.Contains(f.get(t, c, "/").body, `<option value="pile" selected>`) {
+		t.Fatal("the card does not show the saved mode")
+	}
+	for _, bad := range []url.Values{
+		{"mode": {"loud"}, "pile": {"3"}, "pile_days": {"7"}},
+		{"mode": {"pile"}, "pile": {"0"}, "pile_days": {"7"}},
+		{"mode": {"pile"}, "pile": {"3"}, "pile_days": {"99"}},
+	} {
+		bad.Set("csrf", csrf)
+		if a := f.postForm(t, c, "/library/mangapill/2/notify", bad); a.code != 400 {
+			t.Errorf("%v: %d", bad, a.code)
+		}
+	}
+	if a := f.postForm(t, c, "/library/mangapill/nope/notify", url.Values{"csrf": {csrf}, "mode": {"off"}, "pile": {"3"}, "pile_days": {"7"}}); a.code != 404 {
+		t.Errorf("unknown bookmark: %d", a.code)
+	}
+	if a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"mode": {"off"}, "pile": {"3"}, "pile_days": {"7"}}); a.code != 403 {
+		t.Errorf("no csrf: %d", a.code)
+	}
+}

@@ -1,0 +1,99 @@
+package web
+
+import (
+	"embed"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/store"
+)
+
+//go:embed templates static
+var files embed.FS
+
+// funcs are the templates' helpers; each takes the type it shows, so a
+// template that passes the wrong thing fails at its first render in the
+// tests rather than showing nothing.
+var funcs = template.FuncMap{
+	"path":     pathEscape,
+	"when":     when,
+	"whenSet":  whenSet,
+	"dur":      dur,
+	"secs":     func(d time.Duration) int64 { return int64(d / time.Second) },
+	"failed":   func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
+	"card":     card,
+	"failrows": failRowsHTML,
+	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
+		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
+	},
+	"static":    staticPath,
+	"digestMin": func(sec int) string { return strconv.FormatFloat(float64(sec)/60, 'f', -1, 64) },
+}
+
+// pages holds one template set per page: the layout and the partials,
+// cloned, with the page's own file (templates/pages/NAME.html, which
+// defines "content") parsed into the clone. Adding a page is adding its
+// file; render(…, "NAME", …) finds it.
+var pages = parsePages()
+
+func parsePages() map[string]*template.Template {
+	base := template.Must(template.New("").Funcs(funcs).ParseFS(files, "templates/layout.html", "templates/partials/*.html"))
+	names, err := fs.Glob(files, "templates/pages/*.html")
+	if err != nil || len(names) == 0 {
+		panic(fmt.Sprintf("web: no page templates (%v)", err))
+	}
+	out := make(map[string]*template.Template, len(names))
+	for _, n := range names {
+		t := template.Must(template.Must(base.Clone()).ParseFS(files, n))
+		out[strings.TrimSuffix(path.Base(n), ".html")] = t
+	}
+	return out
+}
+
+// executePage writes the page name whole: the layout around its content.
+func executePage(w io.Writer, name string, p page) error {
+	t, ok := pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page template %q", name)
+	}
+	return t.ExecuteTemplate(w, "layout", p)
+}
+
+// executeParts writes the named templates of page name in order, for a
+// page that streams a list between them (the library).
+func executeParts(w io.Writer, name string, p page, parts ...string) error {
+	t, ok := pages[name]
+	if !ok {
+		return fmt.Errorf("web: no page template %q", name)
+	}
+	for _, part := range parts {
+		if err := t.ExecuteTemplate(w, part, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// laneCard is one Lane with what its forms carry.
+type laneCard struct {
+	L          client.Lane
+	CSRF, Back string
+}
+
+func card(l client.Lane, csrf, back string) laneCard {
+	return laneCard{L: l, CSRF: csrf, Back: back}
+}
+
+// failTable is the failing worklist with what its Force forms carry.
+type failTable struct {
+	Rows       []store.AdminFailing
+	Total, Cap int
+	CSRF, Back string
+}
