@@ -8,11 +8,14 @@ LDFLAGS := -X main.version=$(VERSION)
 # (.ci/run does it), never downloaded as a binary.
 GOLANGCI_LINT_VERSION := v2.15.0
 GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
+# govulncheck, pinned and built from source the same way.
+GOVULNCHECK_VERSION := v1.9.0
+export GOVULNCHECK ?= $(shell $(GO) env GOPATH)/bin/govulncheck
 # Packages `make test-race` covers: all of them unless narrowed (CI may
 # narrow it to the packages with goroutines if the whole run is too slow).
 RACE_PKGS ?= ./...
 
-.PHONY: build demo test test-short test-race bench faults lint lint-install fmt clean
+.PHONY: build demo test test-short test-race test-loaded bench faults lint lint-install vulncheck vulncheck-install fmt clean help
 
 build: ## build both binaries into bin/
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/mangabookmark ./cmd/mangabookmark
@@ -28,6 +31,9 @@ test: ## every test, against a real PostgreSQL (started if needed) and Debian's 
 test-short: ## the quick subset (no browser, no long drives)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -short -count=1 ./...
+
+test-loaded: ## the suite twice at once beside a CPU hog, as a loaded CI machine runs it (about 25 minutes)
+	scripts/test-loaded.sh
 
 test-race: ## every test but the fault suite's long forms, under the race detector
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
@@ -49,8 +55,17 @@ lint: ## gofmt check, go vet and golangci-lint (.golangci.yml)
 lint-install: ## build the pinned golangci-lint from source into GOPATH/bin
 	$(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
-fmt:
+vulncheck: ## govulncheck over every package, when a vulnerability database is reachable or given in GOVULNDB
+	scripts/vulncheck.sh
+
+vulncheck-install: ## build the pinned govulncheck from source into GOPATH/bin
+	$(GO) install golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK_VERSION)
+
+fmt: ## gofmt every Go file
 	gofmt -w $$(git ls-files '*.go')
 
-clean:
+clean: ## remove bin/
 	rm -rf bin
+
+help: ## list the targets
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z][a-z-]*:.*## / { printf "  %-13s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)

@@ -52,6 +52,11 @@ func (s *Service) views(ctx context.Context, list []*sites.Site) ([]client.Lane,
 	for i, snap := range snaps {
 		out = append(out, s.view(now, list[i], snap, counts[snap.Site], holders[snap.Site]))
 	}
+	listings, err := s.cfg.Store.ListingStates(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("admin: lane views: %w", err)
+	}
+	listingViews(out, list, listings) // listing.go
 	return out, nil
 }
 

@@ -12,7 +12,7 @@ func PassView(p store.Pass) client.Pass {
 		Due: p.Due, Checked: p.Checked, OK: p.OK, New: p.New, NotFound: p.NotFound,
 		NoChapter: p.NoChapter, Unfetchable: p.Unfetchable, Errors: p.Errors,
 		Refused: p.Refused, Unreachable: p.Unreachable, Skip: p.Skip,
-		BehindByS: seconds(p.BehindBy),
+		BehindByS: seconds(p.BehindBy), Listing: p.Listing, Hinted: p.Hinted,
 	}
 }
 

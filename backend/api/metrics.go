@@ -90,16 +90,13 @@ type promLogger func(msg string, args ...any)
 
 func (l promLogger) Println(v ...any) { l("cannot gather /metrics", "error", fmt.Sprint(v...)) }
 
-// laneStates is every Lane state word, so each gets a series even at zero.
-var laneStates = []string{client.StateRunning, client.StateIdle, client.StatePaused, client.StateRefusing,
-	client.StateBrowserDown, client.StateNoBrowser, client.StateAsleep, client.StateDisabled}
-
 // laneCollector reads the Lanes at each scrape: whether the database
 // answered (mangabookmark_up) and, when it did, one gauge family per Lane
 // fact the admin API shows.
 type laneCollector struct {
 	s                                             *Server
 	up, series, due, behind, failing, last, state *prometheus.Desc
+	overflow                                      *prometheus.Desc // listing_overflow (ADR 0015)
 }
 
 func newLaneCollector(s *Server) *laneCollector {
@@ -113,12 +110,14 @@ func newLaneCollector(s *Server) *laneCollector {
 		failing: prometheus.NewDesc("mangabookmark_lane_failing", "Series holding a failure row.", site, nil),
 		last:    prometheus.NewDesc("mangabookmark_lane_last_pass_timestamp_seconds", "When the Lane's last pass finished (0: never).", site, nil),
 		state:   prometheus.NewDesc("mangabookmark_lane_state", "The Lane's state (1 for the current one).", []string{"site", "state"}, nil),
+		overflow: prometheus.NewDesc("mangabookmark_listing_overflow_total",
+			"Listing reads whose pages reached nothing the last look saw (Rest covered the rest); Sites with a listing only.", site, nil),
 	}
 }
 
 // Describe implements prometheus.Collector.
 func (c *laneCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.up, c.series, c.due, c.behind, c.failing, c.last, c.state} {
+	for _, d := range []*prometheus.Desc{c.up, c.series, c.due, c.behind, c.failing, c.last, c.state, c.overflow} {
 		ch <- d
 	}
 }
@@ -151,7 +150,10 @@ func (c *laneCollector) Collect(ch chan<- prometheus.Metric) {
 			last = float64(l.LastPass.FinishedAt.Unix())
 		}
 		gauge(c.last, last, l.Site)
-		for _, st := range laneStates {
+		if l.Listing != nil {
+			ch <- prometheus.MustNewConstMetric(c.overflow, prometheus.CounterValue, float64(l.Listing.Overflows), l.Site)
+		}
+		for _, st := range client.States { // every state gets a series, even at zero
 			v := 0.0
 			if l.State == st {
 				v = 1

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 )
 
@@ -89,6 +90,24 @@ func TestMetricsExposeLanesAndRequests(t *testing.T) {
 	gauge("mangabookmark_lane_state", map[string]string{"site": "comix", "state": "refusing"}, 1)
 	gauge("mangabookmark_lane_state", map[string]string{"site": "comix", "state": "running"}, 0)
 	gauge("mangabookmark_lane_state", map[string]string{"site": "mangadex", "state": "paused"}, 1)
+	// Every state of backend/lanes' one list has a series on every Lane,
+	// exactly one at 1, and no other word has one.
+	if got := len(fams["mangabookmark_lane_state"].GetMetric()); got != len(lanes.States)*len(admintest.SiteNames) {
+		t.Errorf("mangabookmark_lane_state has %d series, want %d states × %d Lanes", got, len(lanes.States), len(admintest.SiteNames))
+	}
+	for _, site := range admintest.SiteNames {
+		on := 0.0
+		for _, st := range lanes.States {
+			if m, ok := value(t, fams, "mangabookmark_lane_state", map[string]string{"site": site, "state": st}); ok {
+				on += m.GetGauge().GetValue()
+			} else {
+				t.Errorf("mangabookmark_lane_state{site=%s,state=%s}: no sample", site, st)
+			}
+		}
+		if on != 1 {
+			t.Errorf("%s: %g states at 1, want exactly one", site, on)
+		}
+	}
 	for _, fam := range []string{"mangabookmark_lane_series", "mangabookmark_lane_due", "mangabookmark_lane_failing",
 		"mangabookmark_lane_behind_by_seconds", "mangabookmark_lane_last_pass_timestamp_seconds"} {
 		if got := fams[fam]; got == nil || got.GetType() != dto.MetricType_GAUGE || len(got.GetMetric()) != len(admintest.SiteNames) {

@@ -155,7 +155,7 @@ func (s *Server) checkReadURL(site *sites.Site, in readJSON) error {
 		return nil // a chapter URL that does not name its Series (MangaDex, WeebCentral)
 	}
 	if err != nil {
-		return errors.New("url is not a usable chapter URL: " + strings.TrimPrefix(err.Error(), "sites: "))
+		return errors.New("url is not a usable chapter URL: " + sites.URLReason(err))
 	}
 	if ref.Site != site.Name || ref.SeriesID != in.SeriesID {
 		return fmt.Errorf("url names Series %q of %s, not %q", ref.SeriesID, ref.Site, in.SeriesID)

@@ -25,6 +25,23 @@ func (s *Server) noticeRoutes() {
 	s.mux.HandleFunc("POST /api/me/notify/test", s.reader(s.limitWrites(s.notices(s.testNotify))))
 	s.mux.HandleFunc("PUT /api/bookmarks/{site}/{series_id}/notify", s.reader(s.limitWrites(s.putBookmarkNotify)))
 	s.mux.HandleFunc("GET /feeds/{feed_file}", s.getFeed)
+	s.mux.HandleFunc("POST /act/read/{link}", s.notices(s.readLink))
+}
+
+// readLink is a notice's "Mark read" action (ntfy POSTs it): no header
+// auth, the signed link is the authority, and it is never logged.
+func (s *Server) readLink(w http.ResponseWriter, r *http.Request) {
+	n, err := s.Notices.MarkReadLink(r.Context(), r.PathValue("link"))
+	if errors.Is(err, digest.ErrBadReadLink) {
+		writeError(w, http.StatusNotFound, "this mark-read link is not valid or has expired; mark the chapters read in your library")
+		return
+	}
+	if err != nil {
+		s.Log.Error("mark-read link", "error", err)
+		writeError(w, http.StatusServiceUnavailable, "the chapters cannot be marked read right now; try again shortly")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]int{"moved": n})
 }
 
 func (s *Server) notices(h http.HandlerFunc) http.HandlerFunc {

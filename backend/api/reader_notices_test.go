@@ -105,6 +105,9 @@ func TestReaderNoticeRoutes(t *testing.T) {
 	if code, _ := e.do("", "GET", strings.TrimPrefix(rot.FeedURL, baseURL), ""); code != 200 {
 		t.Fatalf("the new feed URL answers %d", code)
 	}
+	if code, _ := e.do("", "POST", "/act/read/1.9999999999.forged", ""); code != 404 {
+		t.Fatal("a forged mark-read link was accepted")
+	}
 	if code, _ := e.do("", "GET", "/feeds/mbf_nope.atom", ""); code != 404 {
 		t.Fatal("a made-up feed token opened a feed")
 	}

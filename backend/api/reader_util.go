@@ -52,8 +52,8 @@ func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what stri
 	writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
 }
 
-// canonicalReason turns a Canonicalize error into the sentence of a 422.
+// canonicalReason turns a Canonicalize error into the sentence of a 422,
+// from the error's Reason (sites.URLReason), never its text.
 func canonicalReason(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "sites: ")
-	return "that URL cannot be bookmarked: " + msg
+	return "that URL cannot be bookmarked: " + sites.URLReason(err)
 }

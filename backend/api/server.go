@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/digest"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -28,13 +29,13 @@ type Config struct {
 	Admin    *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
 	Log      *slog.Logger
 	Now      func() time.Time
-	BaseURL  string       // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
-	OAuth    http.Handler // /auth/discord/* handler; nil when OAuth is off
+	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	Version  string
-	Userjs   []byte          // the userscript template; nil serves 404
-	NoLimits bool            // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics        // the /metrics registry, for this server alone; nil: New makes one
-	Notices  *digest.Service // Reader notices (settings, feed); nil: none here
+	Userjs   []byte           // the userscript template; nil serves 404
+	NoLimits bool             // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics         // the /metrics registry, for this server alone; nil: New makes one
+	Notices  *digest.Service  // Reader notices (settings, feed); nil: none here
+	Imports  *imports.Service // runs POST /api/imports; nil answers 503 there
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -86,12 +87,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
-	if cfg.OAuth != nil {
-		s.mux.Handle("/auth/discord/", cfg.OAuth)
-	}
 	s.readerRoutes()
 	s.noticeRoutes()
 	s.pushRoutes()
+	s.importRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")
@@ -110,11 +109,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeError(w, http.StatusInternalServerError, "the server hit an internal error; try again, and tell the Owner if it persists")
 		}
 	}()
-	if r.ContentLength > MaxBodyBytes {
-		writeError(w, http.StatusRequestEntityTooLarge, "the request body is larger than 1 MiB")
+	limit := bodyLimit(r)
+	if r.ContentLength > limit {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the request body is larger than %d MiB", limit>>20))
 		return
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	rec := &statusRecorder{ResponseWriter: w}
 	start := time.Now() // wall time on purpose: latency is measured, not simulated
 	s.mux.ServeHTTP(rec, r)

@@ -34,11 +34,16 @@ func TestUserscriptServedForTheDeployment(t *testing.T) {
 	if strings.Contains(js, "__MB_BASE_URL__") || strings.Contains(js, "__MB_CONNECT_HOST__") {
 		t.Error("a placeholder was left unrendered")
 	}
-	// Every host of every registered Site is matched, with and without www.
+	// Every host of every registered Site is matched, with and without
+	// www, on https only: a page served over plain http is anyone's.
+	if strings.Contains(js, "@match        *://") || strings.Contains(js, "@match        http://") {
+		t.Error("the userscript matches pages that are not https://")
+	}
 	for _, s := range e.reg.All() {
 		for _, host := range s.Hosts {
-			for _, h := range []string{host, "www." + host} {
-				if !strings.Contains(js, "// @match        *://"+h+"/*") {
+			bare := strings.TrimPrefix(host, "www.") // a Site may name its www host first
+			for _, h := range []string{bare, "www." + bare} {
+				if !strings.Contains(js, "// @match        https://"+h+"/*") {
 					t.Errorf("no @match for %s (%s)", h, s.Name)
 				}
 			}

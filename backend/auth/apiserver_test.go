@@ -11,28 +11,20 @@ import (
 	"mangabookmark/backend/web"
 )
 
-// init hands the login tests in package auth the real API server; see
-// auth.NewAPIServer for why it goes through a hook.
+// init hands the login tests in package auth the real site; see
+// auth.NewSiteServer for why it goes through a hook.
 func init() {
-	auth.NewAPIServer = func(st *store.Store, svc *auth.Service, oauth http.Handler, log *slog.Logger, baseURL string) http.Handler {
-		srv, err := api.New(api.Config{Store: st, Auth: svc, OAuth: oauth, Log: log, BaseURL: baseURL})
-		if err != nil {
-			panic(err) // a test bug: the login tests pass a good Config
-		}
-		return srv
-	}
 	auth.NewSiteServer = func(st *store.Store, svc *auth.Service, oauth *auth.OAuth, ownerID string, log *slog.Logger, baseURL string) http.Handler {
 		adm, err := admin.New(admin.Config{Store: st, Log: log})
 		if err != nil {
 			panic(err)
 		}
-		srv, err := api.New(api.Config{Store: st, Auth: svc, Admin: adm, OAuth: oauth, Log: log, BaseURL: baseURL})
+		srv, err := api.New(api.Config{Store: st, Auth: svc, Admin: adm, Log: log, BaseURL: baseURL})
 		if err != nil {
 			panic(err)
 		}
-		pages := web.New(web.Deps{Store: st, Admin: adm, Auth: svc, OwnerDiscordID: ownerID, BaseURL: baseURL, DiscordLogin: true, Log: log})
+		pages := web.New(web.Deps{Store: st, Admin: adm, Auth: svc, OwnerDiscordID: ownerID, BaseURL: baseURL, OAuth: oauth, Log: log})
 		srv.MountWeb(pages)
-		oauth.StartSession = pages.StartSession
 		return srv
 	}
 }

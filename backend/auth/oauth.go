@@ -16,7 +16,8 @@ import (
 	"golang.org/x/oauth2"
 )
 
-// OAuth paths, under the prefix api.Server routes to the handler.
+// OAuth paths; backend/web serves them (Begin at LoginPath, Complete at
+// CallbackPath) with its own pages.
 const (
 	LoginPath    = "/auth/discord/login"
 	CallbackPath = "/auth/discord/callback"
@@ -36,18 +37,40 @@ type OAuthConfig struct {
 	Log          *slog.Logger
 }
 
-// OAuth is the http.Handler of /auth/discord/login and /auth/discord/callback.
+// OAuth is the Discord login: the state cookie, the code exchange, the
+// guild check and the minting of the Reader's token. It writes no page:
+// backend/web shows the result (as a model web app keeps its OAuth2
+// provider apart from its UI's callback handler).
 type OAuth struct {
 	svc    *Service
 	conf   OAuthConfig
 	ep     discordEndpoints // test seam
 	client *http.Client
 	log    *slog.Logger
+}
 
-	// StartSession, when set, starts a web page session for the token a
-	// login minted (web.Handler.StartSession), so the Reader lands in
-	// their library; the token is still shown once for the userscript.
-	StartSession func(w http.ResponseWriter, r *http.Request, tokenID int64) error
+// Login is a finished Discord login: the Reader's display name and the API
+// token minted for them (its plaintext, to show once, and its row id, for
+// the web session that rests on it).
+type Login struct {
+	Name    string
+	Token   string
+	TokenID int64
+}
+
+// LoginError is a login that was refused or could not finish. Status is
+// the HTTP status the page answers with; Title and Reason are what the
+// person reads (Reason is one sentence saying what to do), never a Go
+// error chain.
+type LoginError struct {
+	Status        int
+	Title, Reason string
+}
+
+func (e *LoginError) Error() string { return "auth: discord login: " + e.Title + ": " + e.Reason }
+
+func refuse(status int, title, reason string) *LoginError {
+	return &LoginError{Status: status, Title: title, Reason: reason}
 }
 
 // NewOAuth builds the Discord login over the token service, or an error
@@ -100,31 +123,16 @@ func (o *OAuth) oauth2Config() *oauth2.Config {
 	}
 }
 
-// ServeHTTP routes the two OAuth paths.
-func (o *OAuth) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET")
-		o.page(w, http.StatusMethodNotAllowed, "Method not allowed", "Open this page with a plain link.", "")
-		return
-	}
-	switch r.URL.Path {
-	case LoginPath:
-		o.login(w, r)
-	case CallbackPath:
-		o.callback(w, r)
-	default:
-		o.page(w, http.StatusNotFound, "Not found", "Start again at "+LoginPath+".", "")
-	}
-}
-
 func (o *OAuth) secure() bool { return strings.HasPrefix(o.conf.BaseURL, "https://") }
 
-func (o *OAuth) login(w http.ResponseWriter, r *http.Request) {
+// Begin starts a login: it sets the state cookie and redirects (302) to
+// Discord's consent page. On an error it writes nothing and returns a
+// *LoginError.
+func (o *OAuth) Begin(w http.ResponseWriter, r *http.Request) error {
 	b := make([]byte, 32)
 	if _, err := io.ReadFull(o.svc.rand, b); err != nil {
 		o.log.Error("oauth state", "error", err)
-		o.page(w, http.StatusInternalServerError, "Login unavailable", "The server could not start a login; try again.", "")
-		return
+		return refuse(http.StatusInternalServerError, "Login unavailable", "The server could not start a login; try again.")
 	}
 	state := base64.RawURLEncoding.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
@@ -133,6 +141,7 @@ func (o *OAuth) login(w http.ResponseWriter, r *http.Request) {
 	})
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, o.oauth2Config().AuthCodeURL(state), http.StatusFound)
+	return nil
 }
 
 func (o *OAuth) clearState(w http.ResponseWriter) {
@@ -140,25 +149,26 @@ func (o *OAuth) clearState(w http.ResponseWriter) {
 		HttpOnly: true, Secure: o.secure(), SameSite: http.SameSiteLaxMode})
 }
 
-func (o *OAuth) callback(w http.ResponseWriter, r *http.Request) {
+// Complete finishes a login at the callback: it clears the state cookie,
+// checks the state, exchanges the code, requires membership of the guild
+// and mints the Reader's token. A refusal or failure is a *LoginError,
+// and then no token exists.
+func (o *OAuth) Complete(w http.ResponseWriter, r *http.Request) (Login, error) {
 	o.clearState(w)
 	q := r.URL.Query()
 	c, err := r.Cookie(stateCookie)
 	got := q.Get("state")
 	if err != nil || c.Value == "" || got == "" || subtle.ConstantTimeCompare([]byte(c.Value), []byte(got)) != 1 {
 		o.log.Warn("oauth callback refused", "reason", "state missing or mismatched")
-		o.page(w, http.StatusBadRequest, "Login expired", "The login could not be verified (it expired or was started elsewhere). Start again.", "")
-		return
+		return Login{}, refuse(http.StatusBadRequest, "Login expired", "The login could not be verified (it expired or was started elsewhere). Start again.")
 	}
 	if e := q.Get("error"); e != "" {
 		o.log.Info("oauth callback refused", "reason", "denied at Discord")
-		o.page(w, http.StatusForbidden, "Login cancelled", "Discord did not grant access. Start again and choose Authorize.", "")
-		return
+		return Login{}, refuse(http.StatusForbidden, "Login cancelled", "Discord did not grant access. Start again and choose Authorize.")
 	}
 	code := q.Get("code")
 	if code == "" {
-		o.page(w, http.StatusBadRequest, "Login incomplete", "Discord sent no authorization code. Start again.", "")
-		return
+		return Login{}, refuse(http.StatusBadRequest, "Login incomplete", "Discord sent no authorization code. Start again.")
 	}
 	ctx := context.WithValue(r.Context(), oauth2.HTTPClient, o.client)
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -166,43 +176,30 @@ func (o *OAuth) callback(w http.ResponseWriter, r *http.Request) {
 	tok, err := o.oauth2Config().Exchange(ctx, code)
 	if err != nil {
 		o.log.Warn("oauth code exchange failed", "error", redactExchange(err))
-		o.page(w, http.StatusBadGateway, "Discord did not answer", "The login could not be completed with Discord. Start again in a minute.", "")
-		return
+		return Login{}, refuse(http.StatusBadGateway, "Discord did not answer", "The login could not be completed with Discord. Start again in a minute.")
 	}
 	var user discordUser
 	if err := discordGet(ctx, o.client, o.ep.APIBase, "/users/@me", tok, &user); err != nil || user.ID == "" {
 		o.log.Warn("oauth user lookup failed", "error", errOrEmpty(err))
-		o.page(w, http.StatusBadGateway, "Discord did not answer", "Your Discord account could not be read. Start again in a minute.", "")
-		return
+		return Login{}, refuse(http.StatusBadGateway, "Discord did not answer", "Your Discord account could not be read. Start again in a minute.")
 	}
 	var guilds []discordGuild
 	if err := discordGet(ctx, o.client, o.ep.APIBase, "/users/@me/guilds", tok, &guilds); err != nil {
 		o.log.Warn("oauth guild lookup failed", "discord_id", user.ID, "error", err)
-		o.page(w, http.StatusBadGateway, "Discord did not answer", "Your Discord servers could not be read. Start again in a minute.", "")
-		return
+		return Login{}, refuse(http.StatusBadGateway, "Discord did not answer", "Your Discord servers could not be read. Start again in a minute.")
 	}
 	if !memberOf(guilds, o.conf.GuildID) {
 		o.log.Info("oauth login refused", "discord_id", user.ID, "reason", "not a guild member")
-		o.page(w, http.StatusForbidden, "Not a member", "This mangabookmark is for the members of one Discord server, and your account is not in it. Ask the Owner for an invite.", "")
-		return
+		return Login{}, refuse(http.StatusForbidden, "Not a member", "This mangabookmark is for the members of one Discord server, and your account is not in it. Ask the Owner for an invite.")
 	}
 	now := o.svc.now()
 	plain, t, err := o.svc.mint(r.Context(), user.ID, user.displayName(), "discord login "+now.UTC().Format("2006-01-02 15:04"), &now)
 	if err != nil {
 		o.log.Error("oauth token mint failed", "discord_id", user.ID, "error", err)
-		o.page(w, http.StatusInternalServerError, "Login failed", "Your token could not be created. Try again; tell the Owner if it persists.", "")
-		return
+		return Login{}, refuse(http.StatusInternalServerError, "Login failed", "Your token could not be created. Try again; tell the Owner if it persists.")
 	}
 	o.log.Info("oauth login", "discord_id", user.ID, "token_id", t.ID)
-	session := false
-	if o.StartSession != nil {
-		if err := o.StartSession(w, r, t.ID); err != nil {
-			o.log.Warn("oauth session start failed", "discord_id", user.ID, "error", err)
-		} else {
-			session = true
-		}
-	}
-	o.tokenPage(w, user.displayName(), plain, session)
+	return Login{Name: user.displayName(), Token: plain, TokenID: t.ID}, nil
 }
 
 func memberOf(guilds []discordGuild, id string) bool {

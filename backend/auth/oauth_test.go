@@ -153,7 +153,7 @@ func newLoginEnv(t *testing.T) *loginEnv {
 		t.Fatal(err)
 	}
 	o.ep = discordEndpoints{AuthURL: e.discord.srv.URL + "/oauth2/authorize", TokenURL: e.discord.srv.URL + "/api/oauth2/token", APIBase: e.discord.srv.URL + "/api"}
-	handler = NewAPIServer(st, e.svc, o, log, e.api.URL)
+	handler = NewSiteServer(st, e.svc, o, ownerID, log, e.api.URL)
 	return e
 }
 
@@ -204,8 +204,11 @@ func TestLoginMemberGetsAWorkingToken(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no token on the page: %s", page)
 	}
-	if !strings.Contains(page, "settings") || !strings.Contains(page, "Reader 42") {
+	if !strings.Contains(page, "Set token…") || strings.Contains(page, "settings") || !strings.Contains(page, "Reader 42") {
 		t.Errorf("page lacks the paste instructions or the name: %s", page)
+	}
+	if !strings.Contains(page, `<link rel="stylesheet" href="/web/style.`) || strings.Contains(page, "<style") || !strings.Contains(page, `href="/userscript/mangabookmark.user.js"`) {
+		t.Errorf("the welcome page is not the web layout linking the userscript: %s", page)
 	}
 	code, body := me(t, e, m[1])
 	if code != http.StatusOK || !strings.Contains(body, `"discord_id":"300000000000000042"`) || !strings.Contains(body, `"name":"Reader 42"`) || !strings.Contains(body, `"owner":false`) {
@@ -231,6 +234,10 @@ func TestLoginNonMemberRefused(t *testing.T) {
 	code, page := get(t, browser(t), e.api.URL+LoginPath)
 	if code != http.StatusForbidden || tokenInPage.MatchString(page) || strings.Contains(page, "mb_") {
 		t.Fatalf("non-member: %d %s", code, page)
+	}
+	// The refusal is the pages' own layout with the reason in one sentence.
+	if !strings.Contains(page, "Ask the Owner for an invite.") || !strings.Contains(page, `<link rel="stylesheet" href="/web/style.`) || strings.Contains(page, "<style") {
+		t.Errorf("non-member page is not the web layout with the reason: %s", page)
 	}
 	toks, err := e.svc.ListTokens(context.Background())
 	if err != nil || len(toks) != 0 {

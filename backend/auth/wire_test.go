@@ -19,10 +19,12 @@ func TestFromConfig(t *testing.T) {
 	_, h, _ = FromConfig(&store.Store{}, config.Config{TokenKey: []byte(testKey), DiscordClientID: clientID,
 		DiscordClientSecret: clientSecret, DiscordGuildID: guildID, PublicBaseURL: "https://mb.example.org"}, nil)
 	if h == nil {
-		t.Fatal("no OAuth handler with Discord configured")
+		t.Fatal("no Discord login with Discord configured")
 	}
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("GET", LoginPath, nil))
+	if err := h.Begin(rec, httptest.NewRequest("GET", LoginPath, nil)); err != nil {
+		t.Fatal(err)
+	}
 	loc := rec.Header().Get("Location")
 	if rec.Code != http.StatusFound || !strings.HasPrefix(loc, "https://discord.com/oauth2/authorize?") ||
 		!strings.Contains(loc, "redirect_uri=https%3A%2F%2Fmb.example.org%2Fauth%2Fdiscord%2Fcallback") ||

@@ -146,6 +146,12 @@ func (b *Browser) conn(ctx context.Context) (*conn, *tab, error) {
 		return nil, nil, ErrClosed
 	}
 	if b.c != nil {
+		if b.c.crashedTab() {
+			// The tab's renderer died between reads: when the browser
+			// answers, only the tab is replaced; when not, the
+			// connection is.
+			_ = b.crashed(b.c)
+		}
 		why := b.c.broken()
 		if why == "" {
 			if t := b.c.current(); t != nil {
@@ -215,7 +221,7 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := dial(ctx, wsURL)
+	c, err := dial(ctx, wsURL, maxFrame(b.opts.maxBody))
 	var bad *cdp.BadHandshakeError
 	if err != nil && errors.As(err, &bad) {
 		if u, perr := url.Parse(wsURL); perr == nil && (u.Scheme == "ws" || u.Scheme == "wss") {
@@ -224,7 +230,7 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 				scheme = "https"
 			}
 			if alt, rerr := resolveEndpoint(ctx, scheme+"://"+u.Host); rerr == nil && alt != wsURL {
-				return dial(ctx, alt)
+				return dial(ctx, alt, maxFrame(b.opts.maxBody))
 			}
 		}
 	}
@@ -248,7 +254,9 @@ func (b *Browser) drop(c *conn, cause error) {
 }
 
 // fail turns a failed step into Fetch's error. A challenge keeps its
-// sentinel and the tab; a lost connection, a dead tab or a sidecar that
+// sentinel and the tab; a tab whose renderer crashed while the browser
+// answers on becomes sites.ErrPageCrashed (the Series' unfetchable) and
+// only the tab goes; a lost connection, a closed tab or a sidecar that
 // stopped answering becomes sites.ErrUnreachable and drops the connection;
 // anything else (the caller's cancellation, a page that failed to load, a
 // sites size/redirect/type error, a script error) keeps its error and
@@ -256,6 +264,13 @@ func (b *Browser) drop(c *conn, cause error) {
 func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
 	if errors.Is(err, sites.ErrChallenge) {
 		return fmt.Errorf("browser: %s: %w", op, err)
+	}
+	if c.crashedTab() {
+		if cerr := b.crashed(c); cerr != nil {
+			b.drop(c, err)
+			return fmt.Errorf("browser: %s: %w (%w; then %w)", op, sites.ErrUnreachable, err, cerr)
+		}
+		return fmt.Errorf("browser: %s: %w (%w)", op, sites.ErrPageCrashed, err)
 	}
 	if why := c.broken(); why != "" {
 		b.drop(c, err)
@@ -280,6 +295,26 @@ func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error
 	// cleared challenge stays cleared).
 	c.closeTab()
 	return fmt.Errorf("browser: %s: %w", op, err)
+}
+
+// crashed deals with a tab whose renderer died under a read. A renderer
+// dies for its page (one that ran out of memory, or hit a renderer bug),
+// or because the whole sidecar is going down; only the browser's own
+// answer tells them apart. So the DevTools endpoint is asked, with the
+// dial's bound (a browser tearing a renderer down on a busy host is slow
+// to answer), before anything else: no answer is a lost sidecar (the
+// caller drops the connection). An answer means the browser lives on:
+// the crashed tab is closed and the next Fetch opens a fresh one on the
+// same connection.
+func (b *Browser) crashed(c *conn) error {
+	ctx, cancel := context.WithTimeout(context.Background(), b.opts.dialTimeout)
+	defer cancel()
+	if err := c.ping(ctx); err != nil {
+		return fmt.Errorf("ping after the tab crashed: %w", err)
+	}
+	b.opts.logger.Warn("tab crashed; the browser answers, so only the tab is replaced")
+	c.closeTab()
+	return nil
 }
 
 // pageError is a failure the page itself reported: a navigation error

@@ -35,6 +35,10 @@ type tab struct {
 	session proto.TargetSessionID
 	gone    chan struct{} // closed when the tab crashed or was closed
 	why     string        // set before gone closes
+	crashed bool          // the renderer died (Inspector.targetCrashed); set before gone closes
+	// detached is closed when Chrome lets go of the tab (closed, or its
+	// session detached); a crashed tab stays attached until closed.
+	detached chan struct{}
 
 	// life ends with the tab or the connection, so calls on the tab end
 	// rather than wait on a renderer that is gone.
@@ -47,9 +51,10 @@ var (
 	errConnLost = errors.New("connection lost")
 )
 
-// dial opens a DevTools connection to wsURL and starts its event pump.
-func dial(ctx context.Context, wsURL string) (*conn, error) {
-	d := &deadlineDialer{}
+// dial opens a DevTools connection to wsURL, whose frames are bounded to
+// frameMax bytes, and starts its event pump.
+func dial(ctx context.Context, wsURL string, frameMax int64) (*conn, error) {
+	d := &deadlineDialer{max: frameMax}
 	ws := &cdp.WebSocket{Dialer: d}
 	if err := ws.Connect(ctx, wsURL, nil); err != nil {
 		if d.conn != nil {
@@ -60,6 +65,7 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 	// The handshake ran under the dial deadline; the connection itself
 	// lives until it is dropped.
 	_ = d.conn.SetDeadline(time.Time{})
+	d.frames.on = true
 	c := &conn{ws: ws, client: cdp.New().Start(ws), lost: make(chan struct{})}
 	go c.pump()
 	return c, nil
@@ -68,7 +74,9 @@ func dial(ctx context.Context, wsURL string) (*conn, error) {
 // deadlineDialer dials TCP and holds the handshake to the context's
 // deadline, which rod's WebSocket would otherwise wait on forever.
 type deadlineDialer struct {
-	conn net.Conn
+	conn   net.Conn
+	max    int64       // the frame bound
+	frames *frameLimit // conn as rod reads it
 }
 
 func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -81,7 +89,8 @@ func (d *deadlineDialer) DialContext(ctx context.Context, network, addr string) 
 		_ = nc.SetDeadline(dl)
 	}
 	d.conn = nc
-	return nc, nil
+	d.frames = &frameLimit{Conn: nc, max: d.max}
+	return d.frames, nil
 }
 
 // pump drains every protocol event (rod's client blocks until each is
@@ -111,16 +120,18 @@ func (c *conn) pump() {
 		switch ev.Method {
 		case "Inspector.targetCrashed":
 			if ev.SessionID == session {
-				c.markGone(t, "tab crashed")
+				c.markCrashed(t)
 			}
 		case "Inspector.detached":
 			if ev.SessionID == session {
 				c.markGone(t, "tab detached")
+				c.markDetached(t)
 			}
 		case "Target.detachedFromTarget":
 			var d proto.TargetDetachedFromTarget
 			if json.Unmarshal(ev.Params, &d) == nil && string(d.SessionID) == session {
 				c.markGone(t, "tab closed")
+				c.markDetached(t)
 			}
 		}
 		if sink != nil && ev.SessionID == session {
@@ -139,6 +150,46 @@ func (c *conn) markGone(t *tab, why string) {
 		close(t.gone)
 		t.end(errTabGone)
 	}
+}
+
+// whyCrashed is broken's answer for a tab whose renderer died.
+const whyCrashed = "tab crashed"
+
+// markCrashed notes that t's renderer died while the browser lived on.
+func (c *conn) markCrashed(t *tab) {
+	c.mu.Lock()
+	select {
+	case <-t.gone:
+	default:
+		t.crashed = true
+	}
+	c.mu.Unlock()
+	c.markGone(t, whyCrashed)
+}
+
+// markDetached notes that Chrome let go of t.
+func (c *conn) markDetached(t *tab) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	select {
+	case <-t.detached:
+	default:
+		close(t.detached)
+	}
+}
+
+// crashedTab reports whether the open tab's renderer crashed while the
+// connection itself is still up: the page's doing (or its renderer's
+// memory), not the sidecar's.
+func (c *conn) crashedTab() bool {
+	select {
+	case <-c.lost:
+		return false
+	default:
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tab != nil && c.tab.crashed
 }
 
 // setSink installs the listener for the tab's events; nil removes it.
@@ -216,7 +267,7 @@ func (c *conn) openTab(ctx context.Context) error {
 		c.closeTarget(created.TargetID, nil)
 		return fmt.Errorf("attach tab: %w", err)
 	}
-	t := &tab{target: created.TargetID, session: attached.SessionID, gone: make(chan struct{})}
+	t := &tab{target: created.TargetID, session: attached.SessionID, gone: make(chan struct{}), detached: make(chan struct{})}
 	t.life, t.end = context.WithCancelCause(context.Background())
 	c.mu.Lock()
 	c.tab = t
@@ -261,8 +312,9 @@ func (c *conn) userAgent(ctx context.Context) (string, error) {
 }
 
 // closeTab closes the open tab, if any, while the sidecar still answers,
-// and waits for Chrome to report it gone (closeTarget answers first), so a
-// caller counting tabs sees it closed.
+// and waits for Chrome to report it detached (closeTarget answers first; a
+// crashed tab is still attached until then), so a caller counting tabs
+// sees it closed.
 func (c *conn) closeTab() {
 	c.mu.Lock()
 	t := c.tab
@@ -271,7 +323,7 @@ func (c *conn) closeTab() {
 	if t == nil {
 		return
 	}
-	c.closeTarget(t.target, t.gone)
+	c.closeTarget(t.target, t.detached)
 	t.end(errTabGone)
 	c.mu.Lock()
 	c.closing = nil

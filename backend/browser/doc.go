@@ -52,14 +52,18 @@
 //     usable answer, wrapping the sites sentinel that classifies it:
 //     sites.ErrChallenge (refused) for a challenge still up at the deadline;
 //     sites.ErrUnreachable (unreachable) for a sidecar that refuses, closes
-//     or loses the connection, stops answering, or whose tab crashed (the
-//     connection is then dropped and the next Fetch dials again), and for
+//     or loses the connection or stops answering (the connection is then
+//     dropped and the next Fetch dials again), and for
 //     a read whose context ended while it queued for the tab (ErrTabBusy:
 //     it never reached the page);
 //     sites.ErrTooLarge, ErrTooManyRedirects, ErrOffSite and ErrWrongType
 //     (unfetchable) for a body over the limit (5 MiB), a redirect loop, a
 //     redirect off the Site, or a document Chrome would download rather than
-//     show; anything else (a Site that refuses connections, a timeout) is a
+//     show; sites.ErrPageCrashed (unfetchable) for a tab whose renderer
+//     died under the read while the browser, asked at once, still answers
+//     (the page's doing: only the tab is replaced, the connection kept, so
+//     the other browser Lanes read on; a browser that does not answer is
+//     unreachable); anything else (a Site that refuses connections, a timeout) is a
 //     plain error (errors). A page that loads, whatever its status (404,
 //     503), is a Response for the sites classification to judge.
 //

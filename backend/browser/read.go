@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
+
+	"github.com/go-rod/rod/lib/cdp"
 
 	"mangabookmark/backend/sites"
 )
@@ -30,13 +34,50 @@ type evalParams struct {
 	Expression    string `json:"expression"`
 	ReturnByValue bool   `json:"returnByValue"`
 	AwaitPromise  bool   `json:"awaitPromise,omitempty"`
+	ContextID     int    `json:"contextId,omitempty"`
+}
+
+// readWorld names the isolated world the reads run in: it shares the
+// page's DOM but none of its scripts' globals or prototypes, so a page
+// that redefines outerHTML, fetch or Uint8Array changes nothing a read
+// returns.
+const readWorld = "mangabookmark_read"
+
+// evalIsolated is eval in a fresh isolated world of the tab's current
+// document (worlds end with their document). A document swapped between
+// the world's creation and the evaluation is tried again in the new one,
+// whose URL the read then judges.
+func (b *Browser) evalIsolated(ctx context.Context, c *conn, t *tab, expr string, await bool, out any) error {
+	for try := 0; try < 3; try++ {
+		var w struct {
+			ExecutionContextID int `json:"executionContextId"`
+		}
+		err := c.tabCall(ctx, t, "Page.createIsolatedWorld", map[string]any{"frameId": string(t.target), "worldName": readWorld}, &w)
+		if err != nil {
+			return fmt.Errorf("isolated world: %w", err)
+		}
+		if w.ExecutionContextID == 0 {
+			return &pageError{msg: "isolated world: no context"}
+		}
+		err = b.evalIn(ctx, c, t, evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await, ContextID: w.ExecutionContextID}, out)
+		var pe *cdp.Error
+		if !errors.As(err, &pe) || !strings.Contains(pe.Message, "Cannot find context") {
+			return err
+		}
+	}
+	return &pageError{msg: "isolated world: the page navigated on while it was read"}
 }
 
 // eval runs expr in the tab's page and decodes its value into out (when
 // not nil). A script exception comes back as a *pageError.
 func (b *Browser) eval(ctx context.Context, c *conn, t *tab, expr string, await bool, out any) error {
+	return b.evalIn(ctx, c, t, evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await}, out)
+}
+
+// evalIn runs one Runtime.evaluate and decodes its value into out.
+func (b *Browser) evalIn(ctx context.Context, c *conn, t *tab, p evalParams, out any) error {
 	var res evalResult
-	err := c.tabCall(ctx, t, "Runtime.evaluate", evalParams{Expression: expr, ReturnByValue: true, AwaitPromise: await}, &res)
+	err := c.tabCall(ctx, t, "Runtime.evaluate", p, &res)
 	if err != nil {
 		return err
 	}
@@ -73,7 +114,7 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	accept, _ := json.Marshal(req.Accept)
 	expr := fmt.Sprintf("(%s)(%s, %s, %d, %d)", fetchJS, dataURL, accept, b.opts.maxBody, timeout.Milliseconds())
 	var f fetched
-	if err := b.eval(rctx, c, t, expr, true, &f); err != nil {
+	if err := b.evalIsolated(rctx, c, t, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
 	}
 	if err := stayed(req, f.Page); err != nil {
@@ -106,6 +147,7 @@ type pageHTML struct {
 	Status      int    `json:"status"`
 	ContentType string `json:"contentType"`
 	HTML        string `json:"html"`
+	Over        int    `json:"over"` // the HTML's length when over the limit (then no HTML)
 }
 
 // readPage returns the settled page's HTML with its URL and status, all
@@ -115,7 +157,7 @@ func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Reque
 	rctx, cancel := context.WithTimeout(ctx, b.opts.readTimeout)
 	defer cancel()
 	var p pageHTML
-	if err := b.eval(rctx, c, t, htmlJS, false, &p); err != nil {
+	if err := b.evalIsolated(rctx, c, t, fmt.Sprintf("(%s)(%d)", htmlJS, b.opts.maxBody), false, &p); err != nil {
 		return nil, fmt.Errorf("page html: %w", err)
 	}
 	if err := stayed(req, p.URL); err != nil {
@@ -124,6 +166,9 @@ func (b *Browser) readPage(ctx context.Context, c *conn, t *tab, req sites.Reque
 			return nil, fmt.Errorf("page html: redirected to %.200q: %w", p.URL, sites.ErrOffSite)
 		}
 		return nil, err
+	}
+	if p.Over > 0 {
+		return nil, fmt.Errorf("page html: %d characters, over %d: %w", p.Over, b.opts.maxBody, sites.ErrTooLarge)
 	}
 	if len(p.HTML) > b.opts.maxBody {
 		return nil, fmt.Errorf("page html: %d bytes, over %d: %w", len(p.HTML), b.opts.maxBody, sites.ErrTooLarge)

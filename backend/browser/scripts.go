@@ -1,7 +1,10 @@
 package browser
 
 // Scripts run inside the tab with Runtime.evaluate. They are plain ES2020
-// and return JSON-able values.
+// and return JSON-able values. The reads (htmlJS, fetchJS) run in an
+// isolated world (evalIsolated), out of the page scripts' reach; the
+// challenge probe stays in the page's world, where Cloudflare's globals
+// are.
 
 // markJS tags the document that is about to be left, so the wait can tell
 // it from the one the navigation brings.
@@ -50,21 +53,26 @@ const probeJS = `(() => {
   };
 })()`
 
-// htmlJS serialises the document with its doctype, together with the URL,
-// navigation status and content type of that same document: one
-// evaluation runs in one document, so a page that sends the tab elsewhere
-// cannot have another document's HTML read under its own URL.
-const htmlJS = `(() => {
+// htmlJS is called with (limit). It serialises the document with its
+// doctype, together with the URL, navigation status and content type of
+// that same document: one evaluation runs in one document, so a page that
+// sends the tab elsewhere cannot have another document's HTML read under
+// its own URL. HTML longer than limit characters (so over limit bytes) is
+// not returned: over gives its length, and the answer stays small.
+const htmlJS = `(limit) => {
   const d = document;
   const nav = performance.getEntriesByType('navigation')[0];
   const head = d.doctype ? new XMLSerializer().serializeToString(d.doctype) + '\n' : '';
+  const html = head + (d.documentElement ? d.documentElement.outerHTML : '');
+  const over = html.length > limit;
   return {
     url: location.href,
     status: nav && nav.responseStatus ? nav.responseStatus : 0,
     contentType: d.contentType || '',
-    html: head + (d.documentElement ? d.documentElement.outerHTML : ''),
+    html: over ? '' : html,
+    over: over ? html.length : 0,
   };
-})()`
+}`
 
 // fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
 // from inside the page (same origin, the page's cookies stay in Chrome),

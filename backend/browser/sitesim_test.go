@@ -64,11 +64,21 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 		}
 		t.Run(s.Name, func(t *testing.T) {
 			t.Parallel()
-			// Hang and the stuck challenges end at these bounds.
-			b := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 2 * time.Second, ReadTimeout: 2 * time.Second})
+			// Hang, the stuck challenges and the endless page end at the
+			// bounds of the first Browser, long enough for a challenge page
+			// to load on a loaded machine (a stuck challenge is refused only
+			// once it has been seen); every other mode must never meet a
+			// bound, so the second Browser's are far above a read's time.
+			bounded := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: 8 * time.Second, ReadTimeout: 8 * time.Second})
+			loads := newBrowser(t, browser.Config{WSURL: chrome.WSURL(), ChallengeWait: time.Minute, ReadTimeout: time.Minute})
 			for i, m := range modes {
 				id := sim.SeriesID(s.Name, i)
 				sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: m, Delay: 10 * time.Millisecond})
+				b := loads
+				switch m {
+				case sitesim.Hang, sitesim.Challenge, sitesim.JSChallengeStuck, sitesim.Endless:
+					b = bounded
+				}
 				start := time.Now()
 				res := readSeries(s, b, id)
 				t.Logf("%s: %s in %s", m, res.Outcome, time.Since(start).Round(time.Millisecond))
@@ -96,7 +106,7 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 }
 
 func readSeries(s *sites.Site, f sites.Fetcher, id string) sites.Result {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	return s.Adapter.Read(ctx, s, f, id)
 }

@@ -7,9 +7,9 @@ import (
 )
 
 // ntfy POSTs the Digest to the Reader's ntfy topic URL: the chapter list as
-// the body, with Title, Click (the first chapter) and Actions headers (a
-// "View" of the first chapter and a "Mark read" that opens the library,
-// where the Reader marks it read).
+// the body, with Title, Click (the first chapter) and Actions headers (an
+// "Open" of the first chapter and a "Mark read" that POSTs the delivery's
+// signed read link, which sets Progress to the Digest's chapters).
 type ntfy struct {
 	client  *http.Client
 	baseURL string
@@ -34,8 +34,11 @@ func (n ntfy) Send(ctx context.Context, r Reader, _ string, d Digest) error {
 		h.Set("Click", headerSafe(u))
 		actions = append(actions, "view, Open, "+actionSafe(u))
 	}
-	if n.baseURL != "" {
-		actions = append(actions, "view, Mark read, "+actionSafe(strings.TrimRight(n.baseURL, "/")+"/"))
+	switch {
+	case d.ReadLink != "":
+		actions = append(actions, "http, Mark read, "+actionSafe(d.ReadLink)+", method=POST, clear=true")
+	case n.baseURL != "":
+		actions = append(actions, "view, Library, "+actionSafe(strings.TrimRight(n.baseURL, "/")+"/"))
 	}
 	if len(actions) > 0 {
 		h.Set("Actions", strings.Join(actions, "; "))

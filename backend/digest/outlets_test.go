@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"mangabookmark/backend/digest"
 	"mangabookmark/backend/digest/netguard"
@@ -96,6 +97,34 @@ func TestNtfyHasTitleClickAndMarkRead(t *testing.T) {
 	}
 	if body := string(got[0].Body); !strings.Contains(body, "Series b 3 (Ch 3): https://mangapill.example/b/3") {
 		t.Fatalf("body %q", body)
+	}
+	// The "Mark read" action: an http POST of a signed link that moves
+	// Progress to the Digest's chapters.
+	a := hd.Get("Actions")
+	i := strings.Index(a, "http, Mark read, http://mb.example/act/read/")
+	if i < 0 || !strings.Contains(a[i:], "method=POST") {
+		t.Fatalf("Mark read is not an http POST action: %q", a)
+	}
+	link := strings.TrimPrefix(strings.SplitN(a[i:], ", ", 4)[2], "http://mb.example/act/read/")
+	for _, bad := range []string{link + "x", "1.99999999999." + strings.Split(link, ".")[2], "", "a.b.c", strings.Replace(link, strings.Split(link, ".")[1], "9999999999", 1)} {
+		if _, err := w.svc.MarkReadLink(w.ctx, bad); !errors.Is(err, digest.ErrBadReadLink) {
+			t.Errorf("a forged link %q: %v", bad, err)
+		}
+	}
+	n, err := w.svc.MarkReadLink(w.ctx, link)
+	if err != nil || n != 2 {
+		t.Fatalf("mark read: %d %v, want 2 Progress rows moved", n, err)
+	}
+	var pa, pb string
+	if err := w.st.Pool().QueryRow(w.ctx, `SELECT (SELECT number::text FROM progress WHERE series_id = 'a'), (SELECT number::text FROM progress WHERE series_id = 'b')`).Scan(&pa, &pb); err != nil || pa != "2" || pb != "3" {
+		t.Fatalf("progress after mark read: a %q b %q %v", pa, pb, err)
+	}
+	if n, _ := w.svc.MarkReadLink(w.ctx, link); n != 0 {
+		t.Fatal("a second use moved Progress again")
+	}
+	w.clk.Add(digest.ReadLinkTTL + time.Minute)
+	if _, err := w.svc.MarkReadLink(w.ctx, link); !errors.Is(err, digest.ErrBadReadLink) {
+		t.Fatalf("an expired link: %v", err)
 	}
 }
 

@@ -41,6 +41,9 @@ type Digest struct {
 	Chapters []Chapter `json:"chapters"`
 	Late     []Late    `json:"late"`
 	Test     bool      `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
+	// ReadLink is the signed "Mark read" URL of this delivery, set at send
+	// time (never stored): POSTing it sets Progress to these chapters.
+	ReadLink string `json:"-"`
 }
 
 // Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".

@@ -40,6 +40,7 @@ type coverHealer struct {
 	log     *slog.Logger
 	client  *http.Client
 	limit   int64
+	version string // the build named in the User-Agent
 	sem     chan struct{}
 	wg      sync.WaitGroup
 	mu      sync.Mutex
@@ -49,7 +50,7 @@ type coverHealer struct {
 
 func newCoverHealer(cfg Config, log *slog.Logger) *coverHealer {
 	h := &coverHealer{st: cfg.Store, clock: cfg.Clock, log: log, client: cfg.CoverClient,
-		limit: cfg.CoverLimit, pending: map[string]bool{}, ctx: context.Background()}
+		limit: cfg.CoverLimit, version: cfg.Version, pending: map[string]bool{}, ctx: context.Background()}
 	h.sem = make(chan struct{}, cfg.CoverWorkers) // New filled in the defaults
 	if h.client == nil {
 		h.client = guardedClient()
@@ -125,7 +126,7 @@ func (h *coverHealer) fetch(ctx context.Context, s *sites.Site, rawURL string) (
 	if err != nil {
 		return store.Cover{}, fmt.Errorf("lanes: cover request: %w", err)
 	}
-	req.Header.Set("User-Agent", sites.UserAgent())
+	req.Header.Set("User-Agent", sites.UserAgent(h.version))
 	req.Header.Set("Accept", "image/*")
 	resp, err := h.client.Do(req)
 	if err != nil {

@@ -38,11 +38,9 @@
 //   - Browser lost: an unreachable read raises a flag shared by every
 //     browser Lane of the process for 15m, then decays so the Lanes probe
 //     again.
-//   - Wake gate: a browser Lane leaves Chrome asleep while fewer than five
-//     Series are due and the oldest has waited under 15 minutes, unless a
-//     Forced Poll or a never-checked Series is due or the pass before
-//     stopped with Series left due (LeftDue). State is the one gate order,
-//     shared with the admin API.
+//   - Wake gate (docs/CONTEXT.md states it; WakeGateDue and WakeGateWait
+//     are its numbers, LeftDue and StateInput.Urgent what opens it). State
+//     is the one gate order, shared with the admin API.
 //   - Every pass, skipped or not, writes exactly one poll_passes row, then
 //     the Lane prunes its rows older than 14 days (at most hourly) and calls
 //     the Evaluator (owner notices).

@@ -23,7 +23,8 @@ type lane struct {
 	lastFetch   time.Time // Lane clock time of the last fetch, across passes
 	lastPrune   time.Time
 	floorLogged time.Time
-	last        store.Pass // the pass before, for the wake gate (LeftDue)
+	last        store.Pass          // the pass before, for the wake gate (LeftDue)
+	listing     *store.ListingState // nil until the first listing check (listing.go)
 
 	beat     beatState
 	lockLost atomic.Bool // the heartbeat found the lock gone: a pass cut short records lock_lost

@@ -43,6 +43,9 @@ type Config struct {
 	CoverWorkers int
 	// CoverLimit is the largest cover image stored, in bytes (default 2 MiB).
 	CoverLimit int64
+	// Version is the build named in the cover fetches' User-Agent, as the
+	// plain route names it ("dev" when empty).
+	Version string
 	// ReadTimeout bounds one read of one Series in wall time (default 4m).
 	// The routes have tighter limits of their own; this one also covers a
 	// browser read's wait for the one shared tab, where two slow reads of

@@ -59,6 +59,23 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 	// or the last pass stopped with Series left due.
 	in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last)
 	state := State(in)
+	listRefused := false
+	if dueErr == nil && listingOpen(state) && m.listingWait(l, now) == 0 {
+		// The listing may make Series due: read what is due again after it.
+		listRefused = m.readListing(ctx, l, &res)
+		if ctx.Err() != nil {
+			res.Skip = SkipStopped
+			return res, 0
+		}
+		now = m.clock.Now()
+		due, dueErr = m.cfg.Store.DueSummary(ctx, s.Name, s.Rest, now)
+		if dueErr == nil {
+			in.Now, in.Due, in.BehindBy = now, due.Due, due.BehindBy(now)
+			res.Due, res.BehindBy = in.Due, in.BehindBy
+		}
+		in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last)
+		state = State(in)
+	}
 	if skip, gated := stateSkip[state]; gated {
 		res.Skip = skip
 		return res, m.gateWait(state, in, lr, due)
@@ -79,13 +96,17 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 	if err != nil {
 		return m.storeError(ctx, l, &res, err)
 	}
-	return m.readAll(ctx, l, &res, batch, gap)
+	refused := 0
+	if listRefused {
+		refused = 1
+	}
+	return m.readAll(ctx, l, &res, batch, gap, refused)
 }
 
-// readAll reads the batch in order, one fetch per effective gap.
-func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, gap time.Duration) (store.Pass, time.Duration) {
+// readAll reads the batch in order, one fetch per effective gap; refused
+// counts refusals the pass met before (a refused listing).
+func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, gap time.Duration, refused int) (store.Pass, time.Duration) {
 	s := l.site
-	refused := 0
 	for i, d := range batch {
 		// The gap is kept across passes; a wake between fetches ends the pass
 		// so the next one re-reads what is due (a Forced Poll first).
@@ -199,9 +220,9 @@ func (m *Manager) nextDuePace(ctx context.Context, l *lane, now time.Time) time.
 		l.log.Error("cannot read when the next Series is due", "error", err)
 		return storeErrorPace
 	case !ok:
-		return sites.DefaultRest
+		return sites.DefaultRest // no Series: no listing either; a new one wakes the Lane
 	}
-	return clampPace(next.Sub(now))
+	return clampPace(min(next.Sub(now), m.listingWait(l, now)))
 }
 
 func (m *Manager) storeError(ctx context.Context, l *lane, res *store.Pass, err error) (store.Pass, time.Duration) {

@@ -20,6 +20,12 @@ const (
 	StateRunning     = "running"      // Series are due and the Lane reads them
 )
 
+// States is every Lane state, in State's order of precedence: the one
+// list. client.States, the /metrics state gauge and the docs' Lane-state
+// table follow it (TestStatesAreTheLanesStates in backend/api/client).
+var States = []string{StateDisabled, StatePaused, StateRefusing, StateNoBrowser,
+	StateBrowserDown, StateIdle, StateAsleep, StateRunning}
+
 // StateInput is everything a Lane's state is derived from.
 type StateInput struct {
 	Now              time.Time

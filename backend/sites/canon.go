@@ -11,9 +11,9 @@ import (
 // MaxURLLength bounds the URLs Canonicalize accepts.
 const MaxURLLength = 2048
 
-// Reasons Canonicalize rejects a URL. Each is wrapped with a sentence a
-// person can act on, so the API can answer 422 with err.Error() and test
-// the kind with errors.Is.
+// Reasons Canonicalize rejects a URL: the Kind of its *URLError, whose
+// Reason is the clause a person reads (URLReason); test the kind with
+// errors.Is.
 var (
 	// ErrBadURL: not an absolute http(s) URL, too long, carries userinfo,
 	// or names a host by IP literal.
@@ -30,34 +30,35 @@ var (
 func (r *Registry) Canonicalize(raw string) (Ref, error) {
 	raw = strings.TrimSpace(raw)
 	if len(raw) > MaxURLLength {
-		return Ref{}, fmt.Errorf("sites: URL is %d characters, over the %d limit: %w", len(raw), MaxURLLength, ErrBadURL)
+		return Ref{}, badURL(fmt.Sprintf("it is %d characters, over the %d limit", len(raw), MaxURLLength))
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return Ref{}, fmt.Errorf("sites: URL does not parse: %w", ErrBadURL)
+		return Ref{}, badURL("it does not parse as a URL")
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return Ref{}, fmt.Errorf("sites: only http and https URLs are accepted, not %q: %w", u.Scheme, ErrBadURL)
+		return Ref{}, badURL(fmt.Sprintf("only http and https links are accepted, not %q", u.Scheme))
 	}
 	if u.User != nil {
-		return Ref{}, fmt.Errorf("sites: URLs with a user name or password are not accepted: %w", ErrBadURL)
+		return Ref{}, badURL("links with a user name or password are not accepted")
 	}
 	if u.Host == "" || u.Opaque != "" {
-		return Ref{}, fmt.Errorf("sites: URL has no host: %w", ErrBadURL)
+		return Ref{}, badURL("it names no host")
 	}
 	site := r.siteForHost(u)
 	if site == nil {
 		if ip := net.ParseIP(strings.Trim(u.Hostname(), "[]")); ip != nil {
-			return Ref{}, fmt.Errorf("sites: IP address hosts are not accepted: %w", ErrBadURL)
+			return Ref{}, badURL("IP address hosts are not accepted")
 		}
-		return Ref{}, fmt.Errorf("sites: host %q is not one of the Sites (%s): %w", u.Hostname(), strings.Join(r.Names(), ", "), ErrUnknownSite)
+		return Ref{}, &URLError{Reason: fmt.Sprintf("host %q is not one of the Sites (%s)", u.Hostname(), strings.Join(r.Names(), ", ")), Kind: ErrUnknownSite}
 	}
 	id, err := site.Adapter.SeriesID(u)
 	if err != nil {
-		if errors.Is(err, ErrNoSeries) {
+		var ue *URLError
+		if errors.As(err, &ue) {
 			return Ref{}, err
 		}
-		return Ref{}, fmt.Errorf("sites: %s: %w: %w", site.Name, err, ErrNoSeries)
+		return Ref{}, &URLError{Site: site.Name, Reason: "the link names no Series of " + site.Name, Kind: ErrNoSeries}
 	}
 	return Ref{Site: site.Name, SeriesID: id, URL: site.Adapter.SeriesURL(site, id)}, nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Errors the plain route returns (wrapped); each classifies as Unfetchable
+// Errors the routes return (wrapped); each classifies as Unfetchable
 // because the Site answered, just not with something usable.
 var (
 	// ErrTooLarge: the body (or its declared Content-Length) passed the limit.
@@ -23,6 +23,10 @@ var (
 	ErrWrongType = errors.New("unexpected content type")
 	// ErrUnusable: the body could not be decoded at all (truncated JSON).
 	ErrUnusable = errors.New("body could not be decoded")
+	// ErrPageCrashed: the browser route's tab crashed while it held this
+	// Series' page (a renderer that ran out of memory or was killed) and
+	// the browser itself answered on: the page's fault, not the sidecar's.
+	ErrPageCrashed = errors.New("the page crashed its browser tab")
 )
 
 // statusError carries an HTTP status that ended a read.
@@ -110,7 +114,8 @@ func ClassifyResponse(site *Site, resp *Response) (Outcome, error) {
 
 // ClassifyError maps a route's error (no usable HTTP answer) to an outcome:
 // ErrUnreachable is Unreachable, ErrChallenge is Refused, the plain route's
-// size, redirect and type errors are Unfetchable, and anything else
+// size, redirect and type errors and a crashed browser tab are
+// Unfetchable, and anything else
 // (transport failure, timeout, cancellation) is Errors.
 func ClassifyError(err error) Outcome {
 	switch {
@@ -122,7 +127,7 @@ func ClassifyError(err error) Outcome {
 		return Refused
 	case errors.Is(err, ErrTooLarge), errors.Is(err, ErrOffSite),
 		errors.Is(err, ErrTooManyRedirects), errors.Is(err, ErrWrongType),
-		errors.Is(err, ErrUnusable):
+		errors.Is(err, ErrUnusable), errors.Is(err, ErrPageCrashed):
 		return Unfetchable
 	}
 	return Errors

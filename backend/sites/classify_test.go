@@ -93,6 +93,7 @@ func TestClassifyError(t *testing.T) {
 		{wrap(ErrTooManyRedirects), Unfetchable},
 		{ErrWrongType, Unfetchable},
 		{ErrUnusable, Unfetchable},
+		{fmt.Errorf("browser: read: %w", ErrPageCrashed), Unfetchable},
 		{wrap(context.DeadlineExceeded), Errors},
 		{context.Canceled, Errors},
 		{wrap(&net.OpError{Op: "dial", Err: errors.New("connection refused")}), Errors},

@@ -19,12 +19,14 @@ const (
 	DefaultMaxRedirects   = 5
 )
 
-// Version is the version named in the User-Agent; main may set it at start.
-var Version = "dev"
-
-// UserAgent is the honest User-Agent the plain route sends.
-func UserAgent() string {
-	return "mangabookmark/" + Version + " (+self-hosted manga bookmark poller)"
+// UserAgent is the honest User-Agent the plain route sends for a build of
+// that version ("dev" when empty). The version comes from the binary's
+// link flags (main.version), handed down through PlainOptions.Version.
+func UserAgent(version string) string {
+	if version == "" {
+		version = "dev"
+	}
+	return "mangabookmark/" + version + " (+self-hosted manga bookmark poller)"
 }
 
 // PlainOptions tunes the plain route. It keeps its name (not Config) as
@@ -36,6 +38,7 @@ type PlainOptions struct {
 	BodyLimit      int64             // bytes; more is ErrTooLarge (Unfetchable); DefaultBodyLimit when zero
 	MaxRedirects   int               // DefaultMaxRedirects when zero
 	Transport      http.RoundTripper // nil: a fresh transport with ConnectTimeout
+	Version        string            // the build named in the User-Agent; "dev" when empty
 }
 
 // Plain is the plain HTTPS route over net/http. Redirects are followed only
@@ -109,7 +112,7 @@ func (p *Plain) Fetch(ctx context.Context, req Request) (*Response, error) {
 			hreq.Header.Add(k, v)
 		}
 	}
-	hreq.Header.Set("User-Agent", UserAgent())
+	hreq.Header.Set("User-Agent", UserAgent(p.opts.Version))
 	if req.Accept != "" {
 		hreq.Header.Set("Accept", req.Accept)
 	}

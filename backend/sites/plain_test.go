@@ -78,7 +78,7 @@ func TestPlainRoute(t *testing.T) {
 	}))
 	defer srv.Close()
 	site := &Site{Name: "t", Hosts: []string{host(t, srv), host(t, mirror)}}
-	p := mustPlain(t, PlainOptions{BodyLimit: 100})
+	p := mustPlain(t, PlainOptions{BodyLimit: 100, Version: "1.2.3"})
 	get := func(path string, mod func(*Request)) (*Response, error) {
 		req := Request{Site: site, Page: srv.URL + path}
 		if mod != nil {
@@ -91,11 +91,11 @@ func TestPlainRoute(t *testing.T) {
 		q.Header = http.Header{"Referer": {"https://ref.example/"}}
 		q.Accept = "text/html"
 	})
-	if err != nil || string(r.Body) != UserAgent()+"|https://ref.example/|text/html" {
-		t.Errorf("headers: %v %q", err, r.Body)
+	if err != nil || string(r.Body) != "mangabookmark/1.2.3 (+self-hosted manga bookmark poller)|https://ref.example/|text/html" {
+		t.Errorf("headers: %v %q (the User-Agent names the build's version)", err, r.Body)
 	}
-	if !strings.HasPrefix(UserAgent(), "mangabookmark/") {
-		t.Errorf("user agent %q", UserAgent())
+	if got := UserAgent(""); !strings.HasPrefix(got, "mangabookmark/dev ") {
+		t.Errorf("user agent without a version %q, want mangabookmark/dev", got)
 	}
 	if r, err := get("/", func(q *Request) { q.Data = srv.URL + "/data" }); err != nil || string(r.Body) != "data" {
 		t.Errorf("data: %v", err)

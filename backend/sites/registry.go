@@ -31,6 +31,9 @@ func NewRegistry(list []*Site) (*Registry, error) {
 		if s.Gap <= 0 {
 			s.Gap = DefaultGap
 		}
+		if s.ListingEvery == 0 && s.ListerOf() != nil {
+			s.ListingEvery = DefaultListingEvery
+		}
 		r.byName[s.Name] = s
 		r.sites = append(r.sites, s)
 		for _, h := range s.Hosts {

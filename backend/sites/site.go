@@ -24,6 +24,19 @@ type Site struct {
 	Gap     time.Duration // how long the Lane waits between fetches
 	Adapter Adapter
 
+	// ListingEvery is how often the Lane reads the Site's own "latest
+	// updates" listing, when its adapter is a Lister (DefaultListingEvery
+	// when zero, never when negative; listing.go). Ignored otherwise.
+	ListingEvery time.Duration
+
+	// SourceNames are the names other apps give the Site (a Mihon
+	// extension's source name, "Weeb Central"), matched case-insensitively
+	// when an import maps a backup's sources; SourceIDs are known source
+	// ids (Mihon's MangaDex). Source ids change when an extension bumps
+	// its version, so names decide first.
+	SourceNames []string
+	SourceIDs   []int64
+
 	// Origin is where the Site is fetched from: scheme and host, no path
 	// ("https://mangadex.org"). SITE_ORIGINS overrides it; an adapter whose
 	// data lives on another host (an API host) derives that from Origin when

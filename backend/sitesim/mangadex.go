@@ -11,11 +11,16 @@ import (
 
 // serveMangaDex stands in for both mangadex.org and its API host:
 // /manga/{id}, /manga/{id}/feed (API), /title/{id}/{slug} (page),
-// /covers/{id}/{file} (uploads host), /chapter/{id} (reader page, in reader_pages.go).
+// /covers/{id}/{file} (uploads host), /chapter/{id} (reader page, in reader_pages.go),
+// /list/{id} (API, a public custom list, in mangadex_list.go).
 func (s *Sim) serveMangaDex(w http.ResponseWriter, r *http.Request) {
 	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
 	if len(p) >= 2 && p[0] == "covers" {
 		serveCover(w, r)
+		return
+	}
+	if len(p) == 2 && p[0] == "list" { // mangadex_list.go
+		s.serveMangaDexList(w, p[1])
 		return
 	}
 	api := len(p) >= 2 && p[0] == "manga" && (len(p) == 2 || (len(p) == 3 && p[2] == "feed"))
@@ -104,10 +109,9 @@ func mangadexFeed(x simSeries, changed bool) any {
 		rows = append(rows, map[string]any{"id": id, "type": "chapter", "attributes": attrs,
 			"relationships": []any{map[string]any{"id": uuidFor("group", 4, uint64(x.i), 5), "type": "scanlation_group"}}})
 	}
-	if x.i%7 == 2 { // other translations run ahead of the English one
-		for k, lang := range []string{"fr", "es-la", "pt-br"} {
-			n := x.latest + 3 - k
-			row(uuidFor("chapter", 4, uint64(x.i)<<20|uint64(0xff000+k), 2), fmt.Sprint(n), nil, lang,
+	if hasTranslations(x) { // other translations run ahead of the English one
+		for k, lang := range translationLangs {
+			row(mangadexChapterID(x.i, translationKey+k), translationNumber(x, k), nil, lang,
 				x.released(x.latest, true), nil, 18)
 		}
 	}

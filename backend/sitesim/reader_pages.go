@@ -20,7 +20,11 @@ func (s *Sim) serveReader(site string, w http.ResponseWriter, r *http.Request) b
 	switch {
 	case site == MangaDex && len(p) >= 2 && len(p) <= 3 && p[0] == "chapter":
 		if n, okID := uuidIndex(strings.ToLower(p[1])); okID {
-			c, ok = s.readerSeries(site, n, mangadexChapterID, p[1])
+			if n&0xfffff >= translationKey { // a row in another language
+				c, ok = s.translationReader(n, strings.ToLower(p[1]))
+			} else {
+				c, ok = s.readerSeries(site, n, mangadexChapterID, p[1])
+			}
 		}
 	case site == WeebCentral && len(p) == 2 && p[0] == "chapters":
 		if n, okID := ulidIndex(p[1]); okID {

@@ -1,8 +1,10 @@
 package sitesim_test
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -70,4 +72,78 @@ func TestReaderPagesNameTheirSeriesAndChapter(t *testing.T) {
 			t.Errorf("%s: %d, want 404", u, code)
 		}
 	}
+}
+
+// A MangaDex feed row in another language opens a reader page that shows
+// that row's own chapter number (a few past the English Latest Chapter),
+// never the number its id's key would decode to.
+func TestMangaDexTranslationRowsReadAsTheirOwnNumber(t *testing.T) {
+	t.Parallel()
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	id := sim.SeriesID(sitesim.MangaDex, 2) // every seventh Series, from 2, has translations
+	rows := feedRows(t, sim.Origin(sitesim.MangaDex)+"/manga/"+id+"/feed")
+	latest, _ := strconv.Atoi(sim.Latest(sitesim.MangaDex, id))
+	seen := 0
+	for _, r := range rows {
+		if r.Lang == "en" {
+			continue
+		}
+		seen++
+		n, err := strconv.Atoi(r.Number)
+		if err != nil || n <= latest || n > latest+3 {
+			t.Fatalf("%s row %s: number %q, want within 3 past the Latest %d", r.Lang, r.ID, r.Number, latest)
+		}
+		resp, err := http.Get(sim.Origin(sitesim.MangaDex) + "/chapter/" + r.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "Ch. "+r.Number+"<") || strings.Contains(string(b), "522239") {
+			t.Errorf("%s row %s: reader page %d does not show Ch. %s:\n%.600s", r.Lang, r.ID, resp.StatusCode, r.Number, b)
+		}
+	}
+	if seen != 3 {
+		t.Fatalf("%d rows in other languages, want 3", seen)
+	}
+}
+
+// feedRow is one row of a MangaDex feed answer.
+type feedRow struct{ ID, Number, Lang string }
+
+func feedRows(t *testing.T, u string) []feedRow {
+	t.Helper()
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var feed struct {
+		Data []struct {
+			ID         string `json:"id"`
+			Attributes struct {
+				Chapter            *string `json:"chapter"`
+				TranslatedLanguage string  `json:"translatedLanguage"`
+			} `json:"attributes"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&feed); err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	var out []feedRow
+	for _, d := range feed.Data {
+		r := feedRow{ID: d.ID, Lang: d.Attributes.TranslatedLanguage}
+		if d.Attributes.Chapter != nil {
+			r.Number = *d.Attributes.Chapter
+		}
+		out = append(out, r)
+	}
+	return out
 }

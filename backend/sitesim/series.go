@@ -21,6 +21,10 @@ type simSeries struct {
 	epoch  time.Time
 	base   int
 	every  time.Duration
+	// pub holds the times of the chapters Publish drew, published by now;
+	// they are numbered pubBase+1 and up.
+	pub     []time.Time
+	pubBase int
 
 	hostile Behavior // TitleHTML and CoverURL overrides
 }
@@ -34,6 +38,10 @@ func (s *Sim) series(site string, i int, b Behavior) simSeries {
 		if el := s.cfg.Now().Sub(s.cfg.Epoch); el > 0 {
 			x.latest += int(el / b.NewEvery)
 		}
+	}
+	if pub := s.published(site, i, s.cfg.Now()); len(pub) > 0 {
+		x.pub, x.pubBase = pub, x.latest
+		x.latest += len(pub)
 	}
 	return x
 }
@@ -54,6 +62,9 @@ func (x simSeries) latestNumber() string {
 }
 
 func (x simSeries) released(k int, half bool) time.Time {
+	if j := k - x.pubBase - 1; len(x.pub) > 0 && j >= 0 && j < len(x.pub) {
+		return x.pub[j].UTC()
+	}
 	if k > x.base && x.every > 0 {
 		t := x.epoch.Add(time.Duration(k-x.base) * x.every)
 		if half {

@@ -36,6 +36,7 @@ type Sim struct {
 	done  chan struct{}
 	wg    sync.WaitGroup
 	close sync.Once
+	pubs  pubState // chapters drawn by Publish (publish.go)
 }
 
 // New builds a simulator, or an error naming the Config field that
@@ -317,6 +318,9 @@ func (s *Sim) Handler(site string) http.Handler {
 			return
 		}
 		if s.serveReader(site, w, r) { // reader_pages.go
+			return
+		}
+		if s.serveListing(site, w, r) { // listing.go
 			return
 		}
 		h(w, r)

@@ -43,7 +43,7 @@ type AdminLaneSnapshot struct {
 }
 
 const adminPassColumns = `site, started_at, finished_at, due, checked, ok, new, not_found,
-	no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms`
+	no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms, listing, hinted`
 
 // adminLanesSQL reads every asked-for Lane in one round trip. Each lateral
 // subquery is one index probe: series_forced_idx for pending forces,
@@ -67,7 +67,8 @@ SELECT l.site,
 		AND s.force_poll_at > s.latest_checked_at),
 	pl.paused_until, coalesce(pl.pause_reason, ''), pl.refuse_until,
 	lp.site, lp.started_at, lp.finished_at, lp.due, lp.checked, lp.ok, lp.new, lp.not_found,
-	lp.no_chapter, lp.unfetchable, lp.errors, lp.refused, lp.unreachable, lp.skip, lp.behind_by_ms
+	lp.no_chapter, lp.unfetchable, lp.errors, lp.refused, lp.unreachable, lp.skip, lp.behind_by_ms,
+	lp.listing, lp.hinted
 FROM l
 LEFT JOIN poll_lanes pl ON pl.site = l.site
 LEFT JOIN LATERAL (
@@ -97,11 +98,13 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 			pNew, pNF, pNC, pUnf *int
 			pErr, pRef, pUnr     *int
 			pBehind              *int64
+			pListing             *bool
+			pHinted              *int
 		)
 		if err := rows.Scan(&snap.Site, &snap.ForcedPending, &snap.ForcedNotRestDue,
 			&sinceNew, &sinceRest, &sinceForce, &snap.PausedUntil, &snap.PauseReason, &snap.RefuseUntil,
 			&pSite, &pStart, &pFinish, &pDue, &pChecked, &pOK, &pNew, &pNF, &pNC, &pUnf, &pErr, &pRef, &pUnr,
-			&pSkip, &pBehind); err != nil {
+			&pSkip, &pBehind, &pListing, &pHinted); err != nil {
 			return nil, fmt.Errorf("store: admin lanes: %w", err)
 		}
 		snap.OldestDueSince = earliest(earliest(sinceNew, sinceRest), sinceForce)
@@ -111,7 +114,7 @@ func (s *Store) AdminLaneSnapshots(ctx context.Context, now time.Time, lanes []A
 				Site: *pSite, StartedAt: *pStart, FinishedAt: *pFinish, Due: *pDue, Checked: *pChecked,
 				OK: *pOK, New: *pNew, NotFound: *pNF, NoChapter: *pNC, Unfetchable: *pUnf, Errors: *pErr,
 				Refused: *pRef, Unreachable: *pUnr, Skip: *pSkip,
-				BehindBy: time.Duration(*pBehind) * time.Millisecond,
+				BehindBy: time.Duration(*pBehind) * time.Millisecond, Listing: *pListing, Hinted: *pHinted,
 			}
 		}
 		out = append(out, snap)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -35,6 +36,19 @@ var ErrBookmarkLimit = errors.New("store: bookmark limit reached")
 // (start-up, tests).
 func (s *Store) SetReaderLimits(l ReaderLimits) { s.limits = l }
 
+// SetClock makes the Reader limits' allowance refill on now instead of the
+// wall clock (tests and the import service's test clock). Call it before
+// the Store is shared; nil restores the wall clock.
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// clock is the time the allowance of new Series refills by.
+func (s *Store) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
+}
+
 // ReaderLimits returns the limits in force.
 func (s *Store) ReaderLimits() ReaderLimits { return s.limits }
 
@@ -64,11 +78,11 @@ func (s *Store) admitBookmarks(ctx context.Context, tx pgx.Tx, readerID int64, a
 	var tokens float64
 	var have int
 	err := tx.QueryRow(ctx, `
-		INSERT INTO reader_limits AS l (reader_id, tokens, at) VALUES ($1, $2, now())
+		INSERT INTO reader_limits AS l (reader_id, tokens, at) VALUES ($1, $2, $3)
 		ON CONFLICT (reader_id) DO UPDATE SET
-			tokens = least($2, l.tokens + greatest(0, extract(epoch FROM now() - l.at)) * $2 / 3600.0),
-			at = now()
-		RETURNING tokens, (SELECT count(*) FROM bookmarks WHERE reader_id = $1)`, readerID, perHour).Scan(&tokens, &have)
+			tokens = least($2, l.tokens + greatest(0, extract(epoch FROM $3 - l.at)) * $2 / 3600.0),
+			at = $3
+		RETURNING tokens, (SELECT count(*) FROM bookmarks WHERE reader_id = $1)`, readerID, perHour, s.clock()).Scan(&tokens, &have)
 	if err != nil {
 		return nil, err
 	}

@@ -147,3 +147,15 @@ func (s *Store) FailingOutlets(ctx context.Context) (map[string]int, error) {
 	}
 	return out, nil
 }
+
+// GetDeliveryPayload returns the Reader and the Digest payload of one
+// delivery, or ErrNotFound (pruned, or the Reader deleted).
+func (s *Store) GetDeliveryPayload(ctx context.Context, id int64) (int64, []byte, error) {
+	var reader int64
+	var payload []byte
+	err := s.pool.QueryRow(ctx, `SELECT reader_id, payload FROM notice_deliveries WHERE id = $1`, id).Scan(&reader, &payload)
+	if err != nil {
+		return 0, nil, notFound("get delivery", err)
+	}
+	return reader, payload, nil
+}

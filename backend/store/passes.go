@@ -24,16 +24,18 @@ type Pass struct {
 	Unreachable int
 	Skip        string        // "" when the pass ran; otherwise why it returned early
 	BehindBy    time.Duration // how long past Rest the oldest due Series had waited
+	Listing     bool          // the pass read the Site's listing (docs/adr/0015)
+	Hinted      int           // Series that listing read made due
 }
 
 const passColumns = `id, site, started_at, finished_at, due, checked, ok, new, not_found, no_chapter,
-	unfetchable, errors, refused, unreachable, skip, behind_by_ms`
+	unfetchable, errors, refused, unreachable, skip, behind_by_ms, listing, hinted`
 
 func scanPass(row scanner) (Pass, error) {
 	var p Pass
 	var behindMS int64
 	err := row.Scan(&p.ID, &p.Site, &p.StartedAt, &p.FinishedAt, &p.Due, &p.Checked, &p.OK, &p.New,
-		&p.NotFound, &p.NoChapter, &p.Unfetchable, &p.Errors, &p.Refused, &p.Unreachable, &p.Skip, &behindMS)
+		&p.NotFound, &p.NoChapter, &p.Unfetchable, &p.Errors, &p.Refused, &p.Unreachable, &p.Skip, &behindMS, &p.Listing, &p.Hinted)
 	p.BehindBy = time.Duration(behindMS) * time.Millisecond
 	return p, err
 }
@@ -43,11 +45,11 @@ func (s *Store) InsertPass(ctx context.Context, p Pass) (int64, error) {
 	var id int64
 	err := s.pool.QueryRow(ctx, `
 		INSERT INTO poll_passes (site, started_at, finished_at, due, checked, ok, new, not_found,
-			no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+			no_chapter, unfetchable, errors, refused, unreachable, skip, behind_by_ms, listing, hinted)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 		RETURNING id`,
 		p.Site, p.StartedAt, p.FinishedAt, p.Due, p.Checked, p.OK, p.New, p.NotFound, p.NoChapter,
-		p.Unfetchable, p.Errors, p.Refused, p.Unreachable, p.Skip, p.BehindBy.Milliseconds()).Scan(&id)
+		p.Unfetchable, p.Errors, p.Refused, p.Unreachable, p.Skip, p.BehindBy.Milliseconds(), p.Listing, p.Hinted).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: insert pass: %w", err)
 	}

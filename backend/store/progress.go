@@ -223,3 +223,16 @@ func (s *Store) GetProgress(ctx context.Context, readerID int64, site, seriesID 
 	}
 	return p, nil
 }
+
+// AdvanceProgress moves a Reader's Progress on a Series they bookmark to
+// number when that is further (ProgressUpsertSQL); it never creates a
+// bookmark. It reports whether Progress moved.
+func (s *Store) AdvanceProgress(ctx context.Context, readerID int64, site, seriesID, number, url string, at time.Time) (bool, error) {
+	var bookmarked, moved bool
+	var past *string
+	err := s.pool.QueryRow(ctx, ProgressUpsertSQL, readerID, site, seriesID, number, safetext.URL(url), at).Scan(&bookmarked, &moved, &past)
+	if err != nil {
+		return false, fmt.Errorf("store: advance progress: %w", err)
+	}
+	return moved, nil
+}

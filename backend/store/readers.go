@@ -51,3 +51,24 @@ func (s *Store) GetReaderByDiscordID(ctx context.Context, discordID string) (Rea
 	}
 	return r, nil
 }
+
+// ListReaders returns every Reader, by id.
+func (s *Store) ListReaders(ctx context.Context) ([]Reader, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+readerColumns+` FROM readers ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("store: list readers: %w", err)
+	}
+	defer rows.Close()
+	var out []Reader
+	for rows.Next() {
+		r, err := scanReader(rows)
+		if err != nil {
+			return nil, fmt.Errorf("store: list readers: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list readers: %w", err)
+	}
+	return out, nil
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -24,7 +25,8 @@ type Store struct {
 	pool   *pgxpool.Pool
 	dsn    string
 	limits ReaderLimits
-	merge  *merger // one-read progress requests, merged (progress_merge.go)
+	now    func() time.Time // the limits' clock (SetClock); nil: the wall clock
+	merge  *merger          // one-read progress requests, merged (progress_merge.go)
 }
 
 // MinConns is the smallest pool the backend runs on: the Lanes, their lock

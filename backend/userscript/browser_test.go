@@ -182,6 +182,7 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 	page := sharedPage(t)
 	routePages(t, page, nil, map[string]string{"mangapill.com": sim.Origin("mangapill")})
 	g := installUserscript(t, page, map[string]string{"mb_base_url": base, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 
 	id := sim.SeriesIDs("mangapill", 1)[0]
 	chapter := func(code, n string) string {

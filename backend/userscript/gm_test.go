@@ -101,6 +101,7 @@ type gmHost struct {
 	store   map[string]string // key -> JSON text
 	dialogs []string          // every dialog's message, in order
 	sent    []string          // every GM_xmlhttpRequest URL
+	bodies  []string          // every POST /api/progress body, sent or not
 }
 
 // installUserscript makes every document the page loads run js (the
@@ -145,7 +146,10 @@ func (g *gmHost) dialog(e *proto.PageJavascriptDialogOpening) {
 	g.mu.Lock()
 	g.dialogs = append(g.dialogs, e.Message)
 	g.mu.Unlock()
-	_ = proto.PageHandleJavaScriptDialog{Accept: g.accept.Load(), PromptText: g.answer.Load().(string)}.Call(g.page)
+	// A prompt is the Reader typing the answer; a confirmation is answered
+	// as accept says.
+	accept := g.accept.Load() || e.Type == proto.PageDialogTypePrompt
+	_ = proto.PageHandleJavaScriptDialog{Accept: accept, PromptText: g.answer.Load().(string)}.Call(g.page)
 }
 
 func (g *gmHost) handle(e *proto.RuntimeBindingCalled) {
@@ -206,6 +210,9 @@ func (g *gmHost) xhr(arg json.RawMessage) (any, error) {
 	}
 	g.mu.Lock()
 	g.sent = append(g.sent, req.URL)
+	if req.Method == http.MethodPost && strings.HasSuffix(req.URL, "/api/progress") {
+		g.bodies = append(g.bodies, req.Data)
+	}
 	g.mu.Unlock()
 	if g.offline.Load() {
 		return nil, fmt.Errorf("network error")
@@ -238,6 +245,35 @@ func (g *gmHost) value(key string) string {
 	var s string
 	_ = json.Unmarshal([]byte(g.store[key]), &s)
 	return s
+}
+
+// setJSON stores v as the script's setJSON does (JSON text in a GM
+// string); the next document the page loads sees it.
+func (g *gmHost) setJSON(key string, v any) {
+	inner, err := json.Marshal(v)
+	if err != nil {
+		g.t.Fatal(err)
+	}
+	outer, _ := json.Marshal(string(inner))
+	g.mu.Lock()
+	g.store[key] = string(outer)
+	g.mu.Unlock()
+}
+
+// posted is every read the script sent to POST /api/progress, in order.
+func (g *gmHost) posted() []map[string]any {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []map[string]any
+	for _, b := range g.bodies {
+		var body struct {
+			Reads []map[string]any `json:"reads"`
+		}
+		if json.Unmarshal([]byte(b), &body) == nil {
+			out = append(out, body.Reads...)
+		}
+	}
+	return out
 }
 
 // queue is the offline queue as stored.

@@ -74,6 +74,7 @@ func runHostilePage(t *testing.T, presetGlobals bool) {
 	page := sharedPage(t)
 	routePages(t, page, map[string]string{chapterURL: hostile}, nil)
 	g := installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 	g.accept.Store(true) // were a dialog ever shown, a careless Reader says yes
 	nav(t, page, chapterURL)
 
@@ -110,18 +111,17 @@ func runHostilePage(t *testing.T, presetGlobals bool) {
 	if d := g.dialogMessages(); len(d) != 0 {
 		t.Errorf("the page made the userscript ask: %q", d)
 	}
-	// The panel names the token by its last four characters only; its
-	// field holds at most what the page typed there itself.
-	hint := pageStrings(t, page, `() => { const s = document.getElementById('mb-token-state'); return [s ? s.textContent : '', document.getElementById('mb-token').value]; }`)
-	if want := "token ••••" + e.token[len(e.token)-4:]; hint[0] != want || strings.Contains(hint[1], e.token) {
-		t.Errorf("token shown as %q with field %q, want %q and never the token", hint[0], hint[1], want)
+	// The panel names the token by its last four characters only.
+	if _, hint, _, _ := panelState(page, "mb-label"); hint != "token ••••"+e.token[len(e.token)-4:] {
+		t.Errorf("token shown as %q, want its last four characters only", hint)
 	}
 	t.Logf("hostile inputs tried: %d", 40*9)
 }
 
-// The Reader can still change the settings, by a real click or from the
-// manager's menu; a new backend URL is confirmed in a dialog outside the
-// page, and saying no keeps the old one.
+// The Reader changes the settings from the manager's menu only: a new
+// backend URL is confirmed in a dialog outside the page, and saying no
+// keeps the old one; a token comes in the browser's own prompt, and text
+// that is not a token is refused with a toast.
 func TestReaderChangesSettingsWithConfirmation(t *testing.T) {
 	e, hs := newRealSitesEnv(t)
 	other, _ := evilServer(t)
@@ -133,33 +133,37 @@ func TestReaderChangesSettingsWithConfirmation(t *testing.T) {
 	nav(t, page, seriesURL)
 	waitStatus(t, page, "✓", 30*time.Second)
 
-	// A real click and real typing; the Reader says no to the dialog.
-	page.MustElement("#mb-settings-toggle").MustClick()
-	page.MustElement("#mb-url").MustSelectAllText().MustInput(other.URL)
-	page.MustElement("#mb-save").MustClick()
-	waitDialogs(t, g, 1)
-	if d := g.dialogMessages()[0]; !strings.Contains(d, other.URL) {
+	// The Reader types another URL and says no to the confirmation.
+	g.answer.Store(other.URL)
+	g.menu("Set backend URL…")
+	waitDialogs(t, g, 2) // the prompt, then the confirmation
+	if d := g.dialogMessages()[1]; !strings.Contains(d, other.URL) {
 		t.Errorf("the confirmation does not name the new URL: %q", d)
 	}
 	if got := g.value("mb_base_url"); got != hs.URL {
 		t.Fatalf("backend URL changed without the Reader's yes: %q", got)
 	}
-	// Again, and the Reader says yes.
+	// Again, and the Reader says yes; then back.
 	g.accept.Store(true)
-	page.MustElement("#mb-url").MustSelectAllText().MustInput(other.URL)
-	page.MustElement("#mb-save").MustClick()
-	waitDialogs(t, g, 2)
+	g.menu("Set backend URL…")
 	waitValue(t, g, "mb_base_url", other.URL)
-
-	// From the manager's menu: a prompt and a confirmation, both outside
-	// the page.
 	g.answer.Store(hs.URL)
 	g.menu("Set backend URL…")
 	waitValue(t, g, "mb_base_url", hs.URL)
+
+	// Something that is not a token is refused, and says so.
+	g.answer.Store("hunter2")
+	g.menu("Set token…")
+	waitPanel(t, page, "mb-toast", "a toast for a token that is not one", func(text, _ string, shown bool) bool {
+		return shown && strings.Contains(text, "not a mangabookmark token")
+	})
+	if got := g.value("mb_token"); got != e.token {
+		t.Fatalf("the token became %q", got)
+	}
 	g.answer.Store("mb_" + strings.Repeat("Z", 39) + "wxyz")
 	g.menu("Set token…")
 	waitValue(t, g, "mb_token", "mb_"+strings.Repeat("Z", 39)+"wxyz")
-	evalUntil(t, page, `() => document.getElementById('mb-token-state').textContent === 'token ••••wxyz'`, "the hint shows the new token's last four")
+	waitPanel(t, page, "mb-label", "the hint shows the new token's last four", func(_, title string, _ bool) bool { return title == "token ••••wxyz" })
 }
 
 func waitDialogs(t *testing.T, g *gmHost, n int) {

@@ -6,30 +6,30 @@
 // @author       mangabookmark
 // @updateURL    __MB_BASE_URL__/userscript/mangabookmark.user.js
 // @downloadURL  __MB_BASE_URL__/userscript/mangabookmark.user.js
-// @match        *://kagane.to/*
-// @match        *://www.kagane.to/*
-// @match        *://kagane.org/*
-// @match        *://www.kagane.org/*
-// @match        *://comix.to/*
-// @match        *://www.comix.to/*
-// @match        *://comix.ws/*
-// @match        *://www.comix.ws/*
-// @match        *://natomanga.com/*
-// @match        *://www.natomanga.com/*
-// @match        *://nelomanga.net/*
-// @match        *://www.nelomanga.net/*
-// @match        *://manganato.gg/*
-// @match        *://www.manganato.gg/*
-// @match        *://mangakakalot.gg/*
-// @match        *://www.mangakakalot.gg/*
-// @match        *://mangakakalove.com/*
-// @match        *://www.mangakakalove.com/*
-// @match        *://mangadex.org/*
-// @match        *://www.mangadex.org/*
-// @match        *://weebcentral.com/*
-// @match        *://www.weebcentral.com/*
-// @match        *://mangapill.com/*
-// @match        *://www.mangapill.com/*
+// @match        https://kagane.to/*
+// @match        https://www.kagane.to/*
+// @match        https://kagane.org/*
+// @match        https://www.kagane.org/*
+// @match        https://comix.to/*
+// @match        https://www.comix.to/*
+// @match        https://comix.ws/*
+// @match        https://www.comix.ws/*
+// @match        https://natomanga.com/*
+// @match        https://www.natomanga.com/*
+// @match        https://nelomanga.net/*
+// @match        https://www.nelomanga.net/*
+// @match        https://manganato.gg/*
+// @match        https://www.manganato.gg/*
+// @match        https://mangakakalot.gg/*
+// @match        https://www.mangakakalot.gg/*
+// @match        https://mangakakalove.com/*
+// @match        https://www.mangakakalove.com/*
+// @match        https://mangadex.org/*
+// @match        https://www.mangadex.org/*
+// @match        https://weebcentral.com/*
+// @match        https://www.weebcentral.com/*
+// @match        https://mangapill.com/*
+// @match        https://www.mangapill.com/*
 // @connect      __MB_CONNECT_HOST__
 // @grant        GM_xmlhttpRequest
 // @grant        GM_getValue
@@ -52,6 +52,7 @@
   const BOOKMARKS_TTL_MS = 15 * 60 * 1000;
   const DETECT_MAX_MS = 30000; // follow a rendering chapter page this long
   const DETECT_GAP_MS = 250; // at most one look per gap while the page changes
+  const TOKEN_REFUSED = 'mangabookmark: your token was refused (401). Log in again and set the new token from the userscript manager\u2019s menu (Set token…).';
   const KEY = { queue: 'mb_queue', bookmarks: 'mb_bookmarks', base: 'mb_base_url', token: 'mb_token' };
 
   // The script reads nothing a page script can set: no page globals. The
@@ -138,6 +139,65 @@
     return e ? e.getAttribute('content') || '' : '';
   }
 
+  // ---- evidence left over from the previous chapter -------------------------
+  // A single-page app changes the URL first and its page later: until then
+  // the title and header still name the chapter being left. Every text a
+  // number is read from goes through fresh(source, text): at a navigation
+  // the texts the page shows (read with the destination's rules, before
+  // the URL changes where the browser says so) are kept as stale, and a
+  // text still equal to its stale value is no evidence about the new
+  // chapter. URL rules and page data keyed by the chapter's own id (Kagane's
+  // series API) need no such check.
+  // The stale texts hold only for the chapter they were taken for: a
+  // reader turning pages (/chapter/{id}/2) stays on the same chapter.
+  let staleText = {}; // source -> the text it showed when the URL changed
+  let staleFor = ''; // chapterKey of the destination staleText is for
+  let snapping = null; // while taking a snapshot: source -> text
+  let lookedText = {}; // the texts the last look saw, the fallback snapshot
+  let lookedFor = ''; // chapterKey of the page the last look saw
+  function fresh(source, text) {
+    const t = String(text || '');
+    // While texts are collected every source is read: none gives a number.
+    if (snapping) { snapping[source] = t; return ''; }
+    return t && staleFor === chapterKey(location.href) && staleText[source] === t ? '' : t;
+  }
+  // textsOf is every text the rules of chapter URL u read on the page now.
+  function textsOf(u) {
+    const site = siteFor(u);
+    snapping = {};
+    try { if (site) site.chapter(u, document); } catch (e) { /* a page in flux */ }
+    const got = snapping;
+    snapping = null;
+    return got;
+  }
+  // chapterKey names the chapter a URL shows: MangaDex keeps its page
+  // number in the path, the other Sites one chapter per path.
+  function chapterKey(href) {
+    try {
+      const u = new URL(href, location.href);
+      const s = seg(u);
+      return bareHost(u.host) + '/' + (bareHost(u.host) === 'mangadex.org' ? s.slice(0, 2) : s).join('/').toLowerCase();
+    } catch (e) { return ''; }
+  }
+  // snapshot reads the page as it is now with the rules of the chapter
+  // URL dest, just before the browser shows dest: what it reads is stale.
+  function snapshot(dest) {
+    const key = chapterKey(dest);
+    if (!key || key === chapterKey(location.href)) return;
+    let u;
+    try { u = new URL(dest, location.href); } catch (e) { return; }
+    staleText = textsOf(u);
+    staleFor = key;
+  }
+  // staleAfterNavigation is the fallback where the browser gave no notice
+  // before the URL changed: the texts the last look saw on the page left.
+  function staleAfterNavigation() {
+    const key = chapterKey(location.href);
+    if (staleFor === key || lookedFor === key) return;
+    staleText = lookedText;
+    staleFor = key;
+  }
+
   // ---- the Sites: same URL rules as the backend's canonicaliser -----------
   // chapter(u, doc) returns {series_id, number} on a chapter page (either
   // null while the page has not shown it), else null. The reader page
@@ -155,8 +215,8 @@
         if (s[0] !== 'series' || s[2] !== 'reader' || !s[1] || !s[3]) return null;
         const api = kaganeNumber(s[1], s[3]);
         if (api !== null) return { series_id: s[1].toLowerCase(), number: api || null };
-        const n = numberFromLabel(firstText(doc, ['.reader-header [class*="chapter"]', '[class*="chapter-title"]', '.reader-content h1', '.reader-content h2']), true) ||
-          numberFromLabel(doc.title) || numberFromLabel(firstText(doc, ['h1', 'h2']));
+        const n = numberFromLabel(fresh('header', firstText(doc, ['.reader-header [class*="chapter"]', '[class*="chapter-title"]', '.reader-content h1', '.reader-content h2'])), true) ||
+          numberFromLabel(fresh('title', doc.title)) || numberFromLabel(fresh('h1', firstText(doc, ['h1', 'h2'])));
         return { series_id: s[1].toLowerCase(), number: n };
       } },
     { name: 'comix', hosts: ['comix.to', 'comix.ws'],
@@ -173,7 +233,7 @@
         const s = seg(u);
         if (s[0] !== 'manga' || !s[1] || !/^chapter[-_]/i.test(s[2] || '')) return null;
         const js = inPage(doc, /chapter_name\s*=\s*["']([^"']{1,200})["']/);
-        return { series_id: s[1].toLowerCase(), number: numberFromSlug(s[2]) || (js && numberFromLabel(js[1], true)) };
+        return { series_id: s[1].toLowerCase(), number: numberFromSlug(s[2]) || (js && numberFromLabel(fresh('chapter_name', js[1]), true)) };
       } },
     { name: 'mangadex', hosts: ['mangadex.org'],
       // /chapter/{uuid}[/{page}]: a single-page app; the Series is its link
@@ -183,8 +243,8 @@
         if (s[0] !== 'chapter' || !UUID_RE.test(s[1] || '')) return null;
         const m = linkMatch(doc, ['a.reader--header-manga[href]', 'a.text-primary[href^="/title/"]', 'a[href*="/title/"]'],
           new RegExp('^/(?:title|manga)/(' + UUID + ')(?:/|$)', 'i'));
-        const n = numberFromLabel(firstText(doc, ['.reader--meta.chapter', '.reader--header-meta .chapter']), true) ||
-          numberFromLabel(metaContent(doc, 'og:title')) || numberFromLabel(doc.title);
+        const n = numberFromLabel(fresh('header', firstText(doc, ['.reader--meta.chapter', '.reader--header-meta .chapter'])), true) ||
+          numberFromLabel(fresh('og', metaContent(doc, 'og:title'))) || numberFromLabel(fresh('title', doc.title));
         return { series_id: m ? m[1].toLowerCase() : null, number: n };
       } },
     { name: 'weebcentral', hosts: ['weebcentral.com'],
@@ -196,9 +256,9 @@
         const js = inPage(doc, new RegExp('[\'"]series_id[\'"]\\s*:\\s*[\'"](' + ULID + ')[\'"]', 'i'));
         const m = js || linkMatch(doc, ['main section a.btn-ghost[href]', 'a[href*="/series/"]'], new RegExp('^/series/(' + ULID + ')(?:/|$)', 'i'));
         const num = inPage(doc, /['"]number['"]\s*:\s*['"](\d{1,6}(?:\.\d{1,4})?)['"]/);
-        const n = (num && normNumber(num[1])) ||
-          numberFromLabel(firstText(doc, ['#selected_chapter', 'button[hx-get*="chapter-select"]']), true) ||
-          numberFromLabel(doc.title) || numberFromLabel(firstText(doc, ['main h1', 'h1']));
+        const n = (num && normNumber(fresh('number', num[1]))) ||
+          numberFromLabel(fresh('header', firstText(doc, ['#selected_chapter', 'button[hx-get*="chapter-select"]'])), true) ||
+          numberFromLabel(fresh('title', doc.title)) || numberFromLabel(fresh('h1', firstText(doc, ['main h1', 'h1'])));
         return { series_id: m ? m[1].toUpperCase() : null, number: n };
       } },
     { name: 'mangapill', hosts: ['mangapill.com'],
@@ -212,7 +272,7 @@
           const digits = m[2].slice(1);
           n = normNumber(digits.slice(0, -3) + '.' + digits.slice(-3));
         }
-        return { series_id: m[1], number: n || numberFromSlug(s[2]) || numberFromLabel(firstText(doc, ['h1'])) };
+        return { series_id: m[1], number: n || numberFromSlug(s[2]) || numberFromLabel(fresh('h1', firstText(doc, ['h1']))) };
       } },
   ];
 
@@ -304,6 +364,7 @@
 
   // ---- the write queue --------------------------------------------------------
   let flushing = false, authBlocked = false, retryTimer = null, attempt = 0;
+  const refusedReads = {}; // chapter URL -> why the server refused its read
 
   function enqueue(read) {
     const q = loadQueue();
@@ -351,7 +412,12 @@
       removeSent(batch);
       try {
         const body = JSON.parse(res.text);
-        (body.errors || []).forEach((e) => console.warn('mangabookmark: read refused:', batch[e.index], e.error));
+        (body.errors || []).forEach((e) => {
+          const r = batch[e.index];
+          console.warn('mangabookmark: read refused:', r, e.error);
+          // The panel of the page read says so: never ✓ for a refused read.
+          if (r && r.url) refusedReads[r.url] = String(e.error || 'refused').slice(0, 300);
+        });
       } catch (e) { /* the count is all we need */ }
       render();
       if (loadQueue().length) flush(); else refreshBookmarks(true);
@@ -368,7 +434,7 @@
       render();
     } else if (res.status === 401) {
       authBlocked = true;
-      toast('mangabookmark: your token was refused (401). Log in again and paste the new token in settings.');
+      toast(TOKEN_REFUSED);
       render();
     } else {
       render(); // 429, 5xx: transient
@@ -384,7 +450,7 @@
     try {
       const res = await request('GET', '/api/bookmarks');
       if (res.status === 200) setJSON(KEY.bookmarks, { at: Date.now(), list: JSON.parse(res.text).bookmarks || [] });
-      else if (res.status === 401) { authBlocked = true; toast('mangabookmark: your token was refused (401). Log in again and paste the new token in settings.'); }
+      else if (res.status === 401) { authBlocked = true; toast(TOKEN_REFUSED); }
     } catch (e) { /* offline: the cache serves */ }
     render();
   }
@@ -400,6 +466,37 @@
     setJSON(KEY.bookmarks, c);
   }
 
+  // ---- the Reader at the page ------------------------------------------------
+  // A page script can push any chapter URL with history.pushState. A read is
+  // recorded only once the Reader is seen at the page: it has been visible
+  // for DWELL_MS since the URL last changed, and a real gesture (a wheel
+  // turn, a key, a tap or a click: event.isTrusted, which no page script
+  // can forge) came after that change.
+  const DWELL_MS = 3000;
+  const GESTURES = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
+  let urlAt = Date.now(), gestureAt = 0, shownMs = 0, shownSince = document.hidden ? 0 : Date.now(), dwellTimer = null;
+  function shownFor() { return shownMs + (shownSince ? Date.now() - shownSince : 0); }
+  function engaged() { return gestureAt > urlAt && shownFor() >= DWELL_MS; }
+  function resetEngagement() {
+    urlAt = Date.now(); gestureAt = 0; shownMs = 0;
+    shownSince = document.hidden ? 0 : urlAt;
+  }
+  function onGesture(e) {
+    if (!e.isTrusted) return;
+    gestureAt = Math.max(Date.now(), urlAt + 1);
+    if (readState && readState.waiting) look();
+  }
+  function onVisibility() {
+    if (document.hidden) { if (shownSince) shownMs += Date.now() - shownSince; shownSince = 0; }
+    else if (!shownSince) shownSince = Date.now();
+    if (readState && readState.waiting) look();
+  }
+  // lookAfterDwell looks again when the page will have been shown long enough.
+  function lookAfterDwell() {
+    clearTimeout(dwellTimer);
+    if (shownSince) dwellTimer = setTimeout(look, Math.max(0, DWELL_MS - shownFor()) + 20);
+  }
+
   // ---- page recognition: follows the page as it renders ---------------------
   // A chapter page is looked at on load, on every navigation (history hooks,
   // popstate, the Navigation API, a URL watch) and on every change of the
@@ -408,43 +505,53 @@
   let current = null; // {site, series_id} of this page, for the ember
   let onSeriesPage = false; // a Series page: the bookmark button shows
   let lastRecorded = '';
-  let readState = null; // null, or {failed, why} on a chapter page not read (yet)
+  let readState = null; // null, or {failed, waiting, why} on a chapter page not read (yet)
   let detectUntil = 0, deadlineTimer = null, observer = null, lookPending = false;
   let seenHref = location.href;
 
   function look() {
+    // A URL change not noticed yet is noticed first, so the page left
+    // behind is known stale before anything is read.
+    if (location.href !== seenHref) { onNavigate(); return; }
     const u = new URL(location.href);
     const site = siteFor(u);
+    lookedText = textsOf(u);
+    lookedFor = chapterKey(u.href);
     const got = site ? site.chapter(u, document) : null;
     const seriesPage = site && !got ? SERIES[site.name](seg(u)) : null;
     current = got && got.series_id ? { site: site.name, series_id: got.series_id }
       : seriesPage ? { site: site.name, series_id: seriesPage } : null;
     onSeriesPage = !!seriesPage;
+    const here = '|' + chapterKey(u.href);
     if (!got) {
       readState = null;
       stopWatching();
+    } else if (got.series_id && got.number && lastRecorded === site.name + '|' + got.series_id + '|' + got.number + here) {
+      readState = null; // this reading is recorded already
+      if (Date.now() >= detectUntil) stopWatching();
+    } else if (got.series_id && got.number && !engaged()) {
+      // Found, but no sign yet that the Reader is reading it.
+      readState = { failed: false, waiting: true, why: 'waiting for you to read the page (scroll, tap or press a key)' };
+      lookAfterDwell();
     } else if (got.series_id && got.number) {
       // Keep watching until the window ends: after an SPA navigation the
       // page may still show the previous chapter for a moment.
       readState = null;
       if (Date.now() >= detectUntil) stopWatching();
-      const key = site.name + '|' + got.series_id + '|' + got.number + '|' + u.pathname;
-      if (key !== lastRecorded) {
-        lastRecorded = key;
-        const read = { site: site.name, series_id: got.series_id, number: got.number, url: u.href, read_at: new Date().toISOString() };
-        noteLocally(read);
-        enqueue(read);
-        flush();
-      }
-    } else if (lastRecorded.endsWith('|' + u.pathname)) {
+      lastRecorded = site.name + '|' + got.series_id + '|' + got.number + here;
+      const read = { site: site.name, series_id: got.series_id, number: got.number, url: u.href, read_at: new Date().toISOString() };
+      noteLocally(read);
+      enqueue(read);
+      flush();
+    } else if (lastRecorded.endsWith(here)) {
       // Read already; the page has since hidden what it showed.
       readState = null;
       if (Date.now() >= detectUntil) stopWatching();
     } else {
       const why = !got.series_id ? 'no link to its Series was found on this chapter page'
-        : 'no chapter number was found on this page';
+        : 'no chapter number for this chapter was found on the page';
       const failed = Date.now() >= detectUntil;
-      readState = { failed, why };
+      readState = { failed, waiting: false, why };
       if (failed) stopWatching();
     }
     render();
@@ -463,9 +570,8 @@
     if (observer) { observer.disconnect(); observer = null; }
     clearTimeout(deadlineTimer);
   }
-  function onMutation(list) {
-    // The panel's own changes are not the page rendering.
-    if (list.every((m) => (panel && panel.contains(m.target)) || (toastEl && toastEl.contains(m.target)))) return;
+  function onMutation() {
+    // The panel lives in a closed shadow root: its changes never reach here.
     if (lookPending) return;
     lookPending = true;
     setTimeout(() => {
@@ -479,7 +585,8 @@
       const h = PAGE.history;
       ['pushState', 'replaceState'].forEach((fn) => {
         const orig = h[fn];
-        h[fn] = function () {
+        h[fn] = function (state, title, url) {
+          if (url !== undefined && url !== null) snapshot(String(url));
           const out = orig.apply(this, arguments);
           setTimeout(onNavigate, 0);
           return out;
@@ -487,23 +594,28 @@
       });
     } catch (e) { /* a locked-down history: the other signals remain */ }
     window.addEventListener('popstate', () => setTimeout(onNavigate, 0));
-    if (window.navigation && typeof window.navigation.addEventListener === 'function') {
-      window.navigation.addEventListener('currententrychange', () => setTimeout(onNavigate, 0));
+    const nav = window.navigation;
+    if (nav && typeof nav.addEventListener === 'function') {
+      // navigate fires before the URL changes (pushState included): the
+      // page still shows the chapter being left.
+      nav.addEventListener('navigate', (e) => { if (e.destination && e.destination.url) snapshot(e.destination.url); });
+      nav.addEventListener('currententrychange', () => setTimeout(onNavigate, 0));
     }
     // Some routers keep their own reference to pushState: watch the URL too.
     setInterval(onNavigate, 1000);
   }
   function onNavigate() {
     if (location.href === seenHref) return;
+    const sameChapter = chapterKey(location.href) === chapterKey(seenHref);
     seenHref = location.href;
+    if (!sameChapter) { staleAfterNavigation(); resetEngagement(); }
     startWatching();
   }
 
   // ---- settings: only the Reader changes them --------------------------------
-  // The token never enters the page: the panel shows only its last four
-  // characters. A new token or backend URL is taken from a real click
-  // (event.isTrusted) or from the manager's menu; a new backend URL is
-  // confirmed in a dialog the page cannot answer.
+  // Both come only from the userscript manager's menu, in the browser's own
+  // dialogs: no field in the page can be read, pre-filled or clickjacked.
+  // A new backend URL is confirmed in a second dialog.
   function tokenHint() {
     const t = settings().token;
     return t ? 'token ••••' + t.slice(-4) : 'no token set';
@@ -522,7 +634,13 @@
       if (!confirm('mangabookmark: send your token to ' + base + ' from now on?\n\nSay yes only if you typed this address yourself.')) return false;
       GM_setValue(KEY.base, base);
     }
-    if (token) GM_setValue(KEY.token, token);
+    if (token) {
+      if (!/^mb_[A-Za-z0-9_-]{20,200}$/.test(token)) {
+        toast('mangabookmark: that is not a mangabookmark token (it starts with mb_); the token is unchanged.');
+        return false;
+      }
+      GM_setValue(KEY.token, token);
+    }
     authBlocked = false; attempt = 0;
     refreshBookmarks(true); flush();
     return true;
@@ -534,52 +652,39 @@
       if (v !== null) { applySettings(v, ''); render(); }
     });
     GM_registerMenuCommand('Set token…', () => {
-      const v = prompt('mangabookmark token (mb_…): it stays in the userscript manager', '');
+      const v = prompt('mangabookmark token (mb_…), from your server\'s token page: it stays in the userscript manager', '');
       if (v) { applySettings('', v); render(); }
     });
   }
 
   // ---- the panel and toasts ---------------------------------------------------
-  let panel, statusEl, emberEl, markEl, formEl, toastEl, urlEl, tokEl, tokStateEl;
+  // The panel is built from this script's own world in a closed shadow root:
+  // the page can neither read it (which Series are bookmarked, the status)
+  // nor restyle or script what is inside. Its host has a fixed size and an
+  // opaque box, so what shows inside never changes the host's geometry.
+  let host, panel, statusEl, emberEl, markEl, labelEl, toastEl;
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
     Object.entries(attrs || {}).forEach(([k, v]) => e.setAttribute(k, v));
     if (text) e.textContent = text;
     return e;
   }
+  const HOST_STYLE = 'all:initial !important;position:fixed !important;right:12px !important;bottom:12px !important;' +
+    'width:300px !important;height:28px !important;z-index:2147483647 !important;display:block !important;' +
+    'overflow:visible !important;background:#1d1d1f !important;border-radius:8px !important;pointer-events:auto !important';
   function buildPanel() {
-    panel = el('div', { id: 'mb-panel', style: 'position:fixed;right:12px;bottom:12px;z-index:2147483647;font:13px/1.4 system-ui,sans-serif;background:#1d1d1f;color:#eee;padding:6px 10px;border-radius:8px;box-shadow:0 2px 8px rgba(0,0,0,.4);max-width:320px' });
-    const row = el('div', { style: 'display:flex;gap:8px;align-items:center' });
-    row.appendChild(el('b', {}, 'mb'));
+    host = el('mangabookmark-panel', { style: HOST_STYLE });
+    const root = host.attachShadow({ mode: 'closed' });
+    panel = el('div', { id: 'mb-panel', style: 'box-sizing:border-box;width:300px;height:28px;overflow:hidden;white-space:nowrap;font:13px/28px system-ui,sans-serif;color:#eee;padding:0 10px;display:flex;gap:8px;align-items:center' });
+    labelEl = el('b', { id: 'mb-label' }, 'mb');
     emberEl = el('span', { id: 'mb-ember', title: 'New Chapter', style: 'display:none;color:#ff7a1a' }, '🔥 New Chapter');
-    statusEl = el('span', { id: 'mb-status' });
-    const gear = el('a', { id: 'mb-settings-toggle', href: '#', style: 'color:#9cf' }, 'settings');
-    gear.addEventListener('click', (e) => {
-      e.preventDefault();
-      if (!e.isTrusted) return;
-      urlEl.value = settings().base;
-      formEl.style.display = formEl.style.display === 'none' ? 'block' : 'none';
-    });
+    statusEl = el('span', { id: 'mb-status', style: 'overflow:hidden;text-overflow:ellipsis' });
     markEl = el('a', { id: 'mb-bookmark', href: '#', style: 'display:none;color:#9cf' }, '+ bookmark');
     markEl.addEventListener('click', (e) => { e.preventDefault(); if (e.isTrusted) addBookmark(); });
-    row.append(emberEl, statusEl, markEl, gear);
-    formEl = el('div', { id: 'mb-settings', style: 'display:none;margin-top:6px' });
-    urlEl = el('input', { id: 'mb-url', type: 'url', placeholder: 'Backend URL', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
-    tokEl = el('input', { id: 'mb-token', type: 'password', placeholder: 'New token (mb_...); empty keeps the current one', style: 'width:100%;margin:2px 0', autocomplete: 'off' });
-    tokStateEl = el('div', { id: 'mb-token-state', style: 'opacity:.8' });
-    const save = el('button', { id: 'mb-save', type: 'button' }, 'Save');
-    save.addEventListener('click', (e) => {
-      if (!e.isTrusted) { console.warn('mangabookmark: ignored a Save the page made, not you'); return; }
-      const ok = applySettings(urlEl.value, tokEl.value);
-      tokEl.value = '';
-      urlEl.value = settings().base;
-      if (ok) formEl.style.display = 'none';
-      render();
-    });
-    formEl.append(el('label', {}, 'Backend URL'), urlEl, el('label', {}, 'Token'), tokStateEl, tokEl, save);
-    panel.append(row, formEl);
-    toastEl = el('div', { id: 'mb-toast', role: 'alert', style: 'display:none;position:fixed;right:12px;bottom:64px;z-index:2147483647;background:#8a1c1c;color:#fff;padding:8px 12px;border-radius:6px;font:13px system-ui,sans-serif;max-width:360px' });
-    document.body.append(panel, toastEl);
+    panel.append(labelEl, emberEl, statusEl, markEl);
+    toastEl = el('div', { id: 'mb-toast', role: 'alert', style: 'display:none;position:fixed;right:12px;bottom:48px;background:#8a1c1c;color:#fff;padding:8px 12px;border-radius:6px;font:13px system-ui,sans-serif;max-width:360px' });
+    root.append(panel, toastEl);
+    document.documentElement.append(host);
   }
   let toastTimer = null;
   function toast(msg) {
@@ -593,17 +698,23 @@
     if (!statusEl) return;
     const n = loadQueue().length;
     const token = settings().token;
-    if (readState && readState.failed) {
+    const refused = !readState && refusedReads[location.href];
+    if (refused) {
+      statusEl.textContent = '⚠ not read';
+      statusEl.title = 'The server refused this read: ' + refused;
+    } else if (readState && readState.failed) {
       statusEl.textContent = '⚠ not read';
       statusEl.title = 'This chapter page was not read: ' + readState.why + '.';
     } else if (readState) {
       statusEl.textContent = '⋯ reading';
-      statusEl.title = 'Waiting for the page to show its chapter: ' + readState.why + ' yet.';
+      statusEl.title = readState.waiting ? 'Not recorded yet: ' + readState.why + '.'
+        : 'Waiting for the page to show its chapter: ' + readState.why + ' yet.';
     } else {
       statusEl.textContent = !token ? 'add your token' : authBlocked ? 'token refused' : n ? '⟳ ' + n + ' pending' : '✓';
-      statusEl.title = n ? n + ' reads wait to be sent' : 'mangabookmark';
+      statusEl.title = !token || authBlocked ? "Set your token from the userscript manager's menu: Set token…"
+        : n ? n + ' reads wait to be sent' : 'mangabookmark';
     }
-    tokStateEl.textContent = tokenHint();
+    labelEl.title = tokenHint();
     const list = cachedBookmarks().list;
     const b = current && list.find((x) => x.site === current.site && x.series_id === current.series_id);
     emberEl.style.display = isNew(b) ? 'inline' : 'none';
@@ -625,7 +736,7 @@
         markEl.textContent = '+ bookmark';
       } else if (res.status === 401) {
         authBlocked = true;
-        toast('mangabookmark: your token was refused (401). Log in again and paste the new token in settings.');
+        toast(TOKEN_REFUSED);
       } else if (res.status === 400) {
         toast('mangabookmark: the server refused the bookmark: ' + errorText(res));
         markEl.textContent = '+ bookmark';
@@ -644,8 +755,9 @@
     buildPanel();
     registerMenu();
     hookHistory();
+    GESTURES.forEach((t) => window.addEventListener(t, onGesture, { capture: true, passive: true }));
     window.addEventListener('online', () => { attempt = 0; flush(); });
-    document.addEventListener('visibilitychange', () => { if (!document.hidden) flush(); });
+    document.addEventListener('visibilitychange', () => { onVisibility(); if (!document.hidden) flush(); });
     startWatching();
     refreshBookmarks(false);
     flush();

@@ -32,7 +32,9 @@ func newPage(t *testing.T, ws string) *rod.Page {
 		cancel()
 		t.Fatal(err)
 	}
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
+	// Its own window: only a window's front tab is visible, and a read
+	// counts only while its page is.
+	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank", NewWindow: true})
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -110,12 +112,8 @@ func evalUntil(t *testing.T, page *rod.Page, js string, what string) {
 
 // panelStatus is the panel's status text and its tooltip.
 func panelStatus(page *rod.Page) (text, tip string) {
-	res, err := page.Timeout(5 * time.Second).Eval(`() => { const e = document.getElementById('mb-status'); return e ? [e.textContent, e.title] : ['', '']; }`)
-	if err != nil {
-		return "", ""
-	}
-	a := res.Value.Arr()
-	return a[0].Str(), a[1].Str()
+	text, tip, _, _ = panelState(page, "mb-status")
+	return text, tip
 }
 
 // waitStatus waits until the panel's status reads want.

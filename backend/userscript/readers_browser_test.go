@@ -62,6 +62,7 @@ func TestUserscriptReadsRealReaderPages(t *testing.T) {
 	pages["https://kagane.org/api/v2/series/019c29bc-0812-7957-8d3f-0a1b2c3d4e5f"] = fixture(t, "kagane-series-api.json")
 	routePages(t, page, pages, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 	for _, p := range readerPages {
 		nav(t, page, p.url)
 		if got := progressWithin(e.st, e.reader.ID, p.site, p.seriesID, p.number, 25*time.Second); got != p.number {
@@ -94,17 +95,18 @@ func TestUserscriptSaysWhenAChapterPageIsNotRead(t *testing.T) {
 		seriesPage: "<!DOCTYPE html><title>Aria | Weeb Central</title><main><h1>Aria</h1></main>",
 	}, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 
 	// The full-chapter-list fragment first: no bookmark button; the Series
 	// page itself has one.
 	nav(t, page, fragment)
 	waitStatus(t, page, "✓", 20*time.Second)
 	time.Sleep(time.Second)
-	if shown, _ := page.Eval(`() => document.getElementById('mb-bookmark').style.display !== 'none'`); shown == nil || shown.Value.Bool() {
+	if _, _, shown, ok := panelState(page, "mb-bookmark"); !ok || shown {
 		t.Error(`"+ bookmark" shown on /series/{id}/full-chapter-list`)
 	}
 	nav(t, page, seriesPage)
-	evalUntil(t, page, `() => document.getElementById('mb-bookmark').style.display !== 'none'`, "bookmark button on the Series page")
+	waitPanel(t, page, "mb-bookmark", "bookmark button on the Series page", isShown)
 
 	start := time.Now()
 	nav(t, page, oneshot)
@@ -146,6 +148,7 @@ func TestUserscriptFollowsAnSPAToTheNextChapter(t *testing.T) {
 	page := sharedPage(t)
 	routePages(t, page, map[string]string{first: strings.ReplaceAll(fixture(t, "mangadex-reader.html"), "RENDER_MS", "300")}, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 	nav(t, page, first)
 	const series = "487f1f04-75f3-4a2e-a4af-76e615e32585"
 	waitProgress(t, e.st, e.reader.ID, "mangadex", series, "6", 20*time.Second)
@@ -172,6 +175,7 @@ func TestUserscriptKeepsAReadPageRead(t *testing.T) {
 	page := sharedPage(t)
 	routePages(t, page, map[string]string{u: strings.ReplaceAll(fixture(t, "mangadex-reader.html"), "RENDER_MS", "300")}, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 	nav(t, page, u)
 	waitProgress(t, e.st, e.reader.ID, "mangadex", "487f1f04-75f3-4a2e-a4af-76e615e32585", "6", 20*time.Second)
 	if _, err := page.Eval(`() => document.querySelector('.reader--header').remove()`); err != nil {

@@ -38,6 +38,7 @@ func TestServedUserscriptReadsEverySimulatedSite(t *testing.T) {
 	page := sharedPage(t)
 	routePages(t, page, nil, origins)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 	for _, site := range sitesim.SiteNames {
 		id := sim.SeriesID(site, 1) // WeebCentral labels this Series' chapters "Episode N"
 		n := sim.Latest(site, id)
@@ -48,7 +49,9 @@ func TestServedUserscriptReadsEverySimulatedSite(t *testing.T) {
 			want = strings.ToLower(id)
 		}
 		if got := progressWithin(e.st, e.reader.ID, site, want, n, 20*time.Second); got != n {
-			t.Errorf("%s (%s): progress %s/%s = %q, want %q", site, u, site, want, got, n)
+			text, tip := panelStatus(page)
+			vis, _ := page.Eval(`() => document.visibilityState`)
+			t.Errorf("%s (%s): progress %s/%s = %q, want %q (panel %q: %s; %v)", site, u, site, want, got, n, text, tip, vis.Value)
 		}
 	}
 }

@@ -70,6 +70,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	}
 	routePages(t, page, byURL, nil)
 	installUserscript(t, page, map[string]string{"mb_base_url": hs.URL, "mb_token": e.token}, e.js)
+	keepReading(t, page)
 
 	for _, p := range sitePages {
 		nav(t, page, p.url)
@@ -95,27 +96,17 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	// the sync the bookmarks cache says New, and the ember shows. Go back
 	// to that page to look at its panel.
 	nav(t, page, "https://mangapill.com/chapters/2-11183500/one-piece-chapter-1183-5")
-	deadline := time.Now().Add(20 * time.Second)
-	shown := false
-	for time.Now().Before(deadline) && !shown {
-		res, err := page.Eval(`() => { const e = document.getElementById('mb-ember'); return !!e && e.style.display !== 'none'; }`)
-		shown = err == nil && res.Value.Bool()
-		if !shown {
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
-	if !shown {
-		t.Error("no ember on a Series whose Latest Chapter is past the Progress")
-	}
+	waitPanel(t, page, "mb-ember", "the ember on a Series whose Latest Chapter is past the Progress", isShown)
 	// The Series page shows the ember too, and has no bookmark button
 	// (it is bookmarked already).
 	nav(t, page, "https://mangapill.com/manga/2/one-piece")
-	evalUntil(t, page, `() => { const e = document.getElementById('mb-ember'); return !!e && e.style.display !== 'none' && document.getElementById('mb-bookmark').style.display === 'none'; }`, "ember on the Series page")
+	waitPanel(t, page, "mb-ember", "ember on the Series page", isShown)
+	waitPanel(t, page, "mb-bookmark", "no bookmark button on a bookmarked Series", isHidden)
 	// A Series page not bookmarked: the button bookmarks it by its URL.
 	nav(t, page, "https://mangapill.com/manga/3/other")
-	evalUntil(t, page, `() => { const e = document.getElementById('mb-bookmark'); return !!e && e.style.display !== 'none'; }`, "bookmark button")
-	page.MustElement("#mb-bookmark").MustClick() // the Reader's own click
-	deadline = time.Now().Add(20 * time.Second)
+	waitPanel(t, page, "mb-bookmark", "bookmark button", isShown)
+	clickPanel(t, page, "mb-bookmark") // the Reader's own click
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		if _, err := st.GetBookmark(ctx, reader.ID, "mangapill", "3"); err == nil {
 			break
@@ -125,7 +116,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	evalUntil(t, page, `() => document.getElementById('mb-bookmark').style.display === 'none'`, "button hidden once bookmarked")
+	waitPanel(t, page, "mb-bookmark", "button hidden once bookmarked", isHidden)
 	var rows int
 	if err := st.Pool().QueryRow(ctx, `SELECT count(*) FROM progress`).Scan(&rows); err != nil {
 		t.Fatal(err)

@@ -230,3 +230,29 @@ func TestAdminShowsThePassInFlight(t *testing.T) {
 		t.Errorf("the pass shows %d times, want on its own Lane only", n)
 	}
 }
+
+var stateSpan = regexp.MustCompile(`<span class="state ([a-z_]+)( fault)?">([a-z_]+)</span>`)
+
+// The Lane cards paint a state as a fault exactly when client.IsFault
+// says so: the fault set has one owner, the pages keep no copy.
+func TestLaneCardsPaintTheFaultSet(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	a := f.get(t, f.login(t, f.ownerToken), "/admin")
+	spans := stateSpan.FindAllStringSubmatch(a.body, -1)
+	if len(spans) != 6 {
+		t.Fatalf("%d state words on /admin, want one per Lane:\n%s", len(spans), a.body)
+	}
+	faults := 0
+	for _, m := range spans {
+		if m[1] != m[3] || (m[2] != "") != client.IsFault(m[1]) {
+			t.Errorf("state %q painted fault=%v, want %v", m[1], m[2] != "", client.IsFault(m[1]))
+		}
+		if m[2] != "" {
+			faults++
+		}
+	}
+	if faults == 0 || faults == len(spans) {
+		t.Errorf("%d of %d Lanes painted as faults: the seeded world has both kinds", faults, len(spans))
+	}
+}

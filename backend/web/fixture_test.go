@@ -19,6 +19,7 @@ import (
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/digest"
 	"mangabookmark/backend/digest/netguard"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -68,6 +69,7 @@ type fixture struct {
 	lanes       *fakeLanes
 	pages       *web.Handler
 	notices     *digest.Service
+	imports     *imports.Service
 	ownerToken  string
 	readerToken string
 	readerTokID int64
@@ -94,13 +96,16 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	seedLibrary(t, st, 2)
 	reg := admintest.Registry(t)
 	adm := mustAdmin(t, admin.Config{Store: st, Sites: reg, Lanes: f.lanes, Now: f.clock.Now})
+	if f.imports, err = imports.New(imports.Config{Store: st, Sites: reg, Now: f.clock.Now}); err != nil {
+		t.Fatal(err)
+	}
 	f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
 		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Notices: f.notices})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Notices: f.notices})
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, Notices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, Notices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

@@ -12,7 +12,10 @@ import (
 // of CPU. Every value goes through esc (text and double-quoted attribute
 // values alike) and every link taken from a Site through siteURL, which
 // keeps only http and https URLs, so the output is as safe as the
-// template's; TestLibraryEscapesHostileText holds it to that.
+// template's; TestLibraryEscapesHostileText holds it to that, and
+// FuzzItemsMatchTemplate to html/template itself: a template twin of the
+// same markup (twin_test.go) must give the same elements, attributes and
+// text for any input.
 func writeItems(b io.StringWriter, items []libraryItem, csrf string) {
 	csrf = esc(csrf)
 	for i := range items {

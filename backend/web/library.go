@@ -15,9 +15,10 @@ type libraryView struct {
 	Items    []libraryItem
 	Total    int // bookmarks before the filters
 	NewCount int
-	Sites    []string // the Sites the Reader has bookmarks on, for the filter
-	Site     string   // the Site filter ("" for all)
-	Query    string   // the text filter
+	Sites    []string    // the Sites the Reader has bookmarks on, for the filter
+	Site     string      // the Site filter ("" for all)
+	Query    string      // the text filter
+	Added    *importView // the answers to the last "Add a Series", from ?added=
 }
 
 // libraryItem is one bookmark as the page shows it. Its fields are flat
@@ -52,7 +53,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q"))}
+	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")), Added: h.addedView(r)}
 	needle := strings.ToLower(lv.Query)
 	seen := map[string]bool{}
 	now := h.Now()

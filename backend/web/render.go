@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mangabookmark/backend/api/client"
 )
 
 // page is what every template renders from; each page fills its part.
@@ -22,6 +24,8 @@ type page struct {
 	Lib          *libraryView
 	Adm          *adminView
 	Notify       *noticesView // the notices settings page (notices.go)
+	Welcome      *welcomeView
+	Imp          *importView
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,
@@ -95,7 +99,7 @@ func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error)
 }
 
 func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.DiscordLogin})
+	h.render(w, r, status, "login", page{Title: "Log in", Message: msg, DiscordLogin: h.OAuth != nil})
 }
 
 // pathEscape escapes one path segment.
@@ -135,18 +139,6 @@ func whenSet(t *time.Time) string {
 	return when(*t)
 }
 
-// dur formats whole seconds as the two largest units ("3h 20m", "45s").
-func dur(s int64) string {
-	d := time.Duration(s) * time.Second
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", s)
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh %dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-	}
-	return fmt.Sprintf("%dd %dh", int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour))
-}
+// dur formats whole seconds as the console does (client.FormatDuration:
+// "3h20m", "45s").
+func dur(s int64) string { return client.FormatDuration(time.Duration(s) * time.Second) }

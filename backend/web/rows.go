@@ -10,6 +10,7 @@ import (
 // failRowsHTML writes the failing worklist's table rows, with the same
 // checked escaping as writeItems and for the same reason: html/template's
 // reflective escapers made a 200-row page six times its JSON endpoint.
+// FuzzFailRowsMatchTemplate holds it to its template twin (twin_test.go).
 func failRowsHTML(rows []store.AdminFailing, csrf, back string) template.HTML {
 	if len(rows) == 0 {
 		return `<tr><td colspan="6" class="muted">No failing Series.</td></tr>`

@@ -34,7 +34,7 @@ func TestLoginPageWithoutSession(t *testing.T) {
 	if strings.Contains(a.body, "/auth/discord/login") {
 		t.Fatal("Discord button shown while Discord login is off")
 	}
-	f.pages.DiscordLogin = true
+	f.pages.OAuth = &auth.OAuth{} // only the button is asked for
 	if a := f.get(t, f.client(t), "/"); !strings.Contains(a.body, `href="/auth/discord/login"`) {
 		t.Fatalf("no Discord button with Discord login on: %s", a.body)
 	}

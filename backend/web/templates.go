@@ -33,8 +33,9 @@ var funcs = template.FuncMap{
 	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
 		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
 	},
-	"static":    staticPath,
 	"digestMin": func(sec int) string { return strconv.FormatFloat(float64(sec)/60, 'f', -1, 64) },
+	"static":    staticPath,
+	"fault":     client.IsFault,
 }
 
 // pages holds one template set per page: the layout and the partials,

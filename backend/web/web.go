@@ -11,6 +11,7 @@ import (
 	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/digest"
+	"mangabookmark/backend/imports"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -43,10 +44,11 @@ type Deps struct {
 	Auth           auth.Authenticator // checks the token of the login form
 	OwnerDiscordID string             // OWNER_DISCORD_ID: who sees /admin
 	BaseURL        string             // PUBLIC_BASE_URL: https makes the cookie Secure
-	DiscordLogin   bool               // show the Discord button
+	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
-	Notices        *digest.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
+	Notices        *digest.Service  // Reader notices: the settings page and Web Push subscriptions; nil hides them
+	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -84,8 +86,13 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.importRoutes()
 	h.handle("GET /web/{file}", serveStatic)
 	h.pushRoutes()
+	if d.OAuth != nil {
+		h.handle("GET "+auth.LoginPath, h.discordLogin)
+		h.handle("GET "+auth.CallbackPath, h.discordCallback)
+	}
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not found", "There is no page at this address.")
 	})

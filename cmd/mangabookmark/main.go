@@ -30,6 +30,7 @@ type CLI struct {
 	Sim     SimCmd     `cmd:"" help:"Run the local simulator of the six Sites (for the demo and tests)."`
 	Demo    DemoCmd    `cmd:"" help:"Run the backend on the Site simulator with a seeded library (make demo)."`
 	Probe   ProbeCmd   `cmd:"" help:"Read one Series URL the way its Lane would and print what was found (writes nothing to the database)."`
+	Export  ExportCmd  `cmd:"" help:"Write a Reader's library (or every Reader's) as the JSON export the import takes back."`
 	Version VersionCmd `cmd:"" help:"Print the version."`
 
 	InstallCompletions kongplete.InstallCompletions `cmd:"" help:"Print the line that turns on tab completion in your login shell (bash, zsh or fish); add it to the shell's startup file."`

@@ -95,7 +95,7 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 	}
 	ref, err := reg.Canonicalize(c.URL)
 	if err != nil {
-		return usagef("probe: %v", err)
+		return usagef("probe: that URL cannot be probed: %s", sites.URLReason(err))
 	}
 	if c.Save != "" {
 		if err := checkSaveDir(c.Save); err != nil {

@@ -160,7 +160,7 @@ func TestProbeExitStatus(t *testing.T) {
 		{[]string{"not a url"}, "only http and https"},
 		{[]string{"ftp://mangadex.org/title/x"}, "only http and https"},
 		{[]string{"https://example.org/series/1"}, "not one of the Sites"},
-		{[]string{"https://mangapill.com/"}, "names no Series"},
+		{[]string{"https://mangapill.com/"}, "cannot be probed: a Series link looks like /manga/{id}"},
 		{[]string{p.sim.SeriesURL(sitesim.Comix, p.sim.SeriesID(sitesim.Comix, 0))}, "set BROWSER_WS_URL"},
 		{[]string{"--save", full, okURL}, "not empty"},
 		{[]string{"--bogus", okURL}, "unknown flag"},

@@ -148,6 +148,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Sites:   reg,
 		Plain:   plain,
 		Browser: browserRoute,
+		Version: version,
 		Log:     log.With("component", "lanes"),
 		Enabled: cfg.PollEnabled,
 		Notices: notices,
@@ -167,15 +168,19 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	imp, err := newImports(st, reg, plain, log.With("component", "imports"))
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
 		Notices: readerNotices,
+		Imports: imp,
 		Store:   st,
 		Sites:   reg,
 		Auth:    authSvc,
 		Admin:   adm,
 		Log:     log.With("component", "api"),
 		BaseURL: cfg.PublicBaseURL,
-		OAuth:   oauth,
 		Version: version,
 		Userjs:  userscript.Source,
 		Metrics: metrics,
@@ -185,13 +190,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
-		BaseURL: cfg.PublicBaseURL, DiscordLogin: oauth != nil, Log: log.With("component", "web"),
+		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
 		Notices: readerNotices,
 	})
 	srv.MountWeb(pages)
-	if o, ok := oauth.(*auth.OAuth); ok {
-		o.StartSession = pages.StartSession
-	}
 	return &app{
 		sites:   reg,
 		handler: srv,
@@ -199,8 +201,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			adm.Start(ctx)
 			mgr.Start(ctx)
 			readerNotices.Start(ctx)
+			imp.Start()
 		},
 		stop: func() {
+			imp.Stop()
 			readerNotices.Stop()
 			adm.Stop()
 			mgr.Stop()
@@ -209,6 +213,15 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			}
 		},
 	}, nil
+}
+
+// discordLogin is the Discord login for the pages: nil (an untyped nil,
+// not a nil *auth.OAuth in the interface) when it is off.
+func discordLogin(o *auth.OAuth) web.Discord {
+	if o == nil {
+		return nil
+	}
+	return o
 }
 
 // newRegistry builds the Site registry with SITE_ORIGINS applied; the
@@ -222,10 +235,10 @@ func newRegistry(cfg config.Config) (*sites.Registry, error) {
 }
 
 // newPlainRoute is the plain HTTPS route the Lanes (and `probe`) read
-// plain Sites through; its User-Agent names this build's version.
+// plain Sites through; its User-Agent names this build's version (the
+// link flag -X main.version).
 func newPlainRoute() (sites.Fetcher, error) {
-	sites.Version = version
-	p, err := sites.NewPlain(sites.PlainOptions{})
+	p, err := sites.NewPlain(sites.PlainOptions{Version: version})
 	if err != nil {
 		return nil, err
 	}

@@ -159,6 +159,10 @@ func render(res map[string]result, now time.Time) string {
 			ref: "BenchmarkWebAdmin1M/api_lanes", refUnit: "p99_ms", refScale: 1, ratioNote: "page / GET /api/admin/lanes"},
 		{what: "Browser reads through one tab", bench: "BenchmarkBrowserRead", unit: "reads/min", scale: 1, show: "reads/min",
 			ref: "BenchmarkReadPlain/kagane", refUnit: "ns/op", refScale: 0, ratioNote: "browser / plain route, same Site"},
+		{what: "Import of a 5,000-entry .tachibk, parse + plan (no Site reads)", bench: "BenchmarkImportPlan5000", unit: "ns/op", scale: 1e-6, show: "ms",
+			ref: "BenchmarkImportWalk5000", refUnit: "ns/op", refScale: 1e-6, ratioNote: "import / bare gunzip + protowire walk"},
+		{what: "Import of a 5,000-entry .tachibk, peak RSS of the process", bench: "BenchmarkImportPlan5000", unit: "peak_rss_MB", scale: 1, show: "MB",
+			ref: "BenchmarkImportWalk5000", refUnit: "peak_rss_MB", refScale: 1, ratioNote: "streamed import / walk of the whole inflated file"},
 		{what: "Dashboard frame, 10k-row worklist", bench: "BenchmarkWorklistRender10k", unit: "ns/op", scale: 1e-6, show: "ms",
 			target: valueBelow(10, "ms")},
 		{what: "One New Chapter on a Series 1,000 Readers bookmark (event + 1,000 owed notices, one statement)", bench: "BenchmarkNewChapterFanout/readers=1000", unit: "ns/op", scale: 1e-6, show: "ms",
@@ -172,6 +176,7 @@ func render(res map[string]result, now time.Time) string {
 		{what: "Backend resident memory, polling, 100k Series", bench: "BenchmarkResidentMemory", unit: "polling_rss_MB", scale: 1, show: "MB",
 			ref: "BenchmarkResidentMemory", refUnit: "idle_rss_MB", refScale: 1, ratioNote: "polling / idle", target: valueBelow(80, "MB")},
 	}
+	figs = append(figs, listingFigures()...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
 		now.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())

@@ -10,29 +10,9 @@ import (
 )
 
 // Human renders a duration as the console shows ages and windows: "45s",
-// "12m", "2h13m", "3d", "3d4h". Negative durations render as "0s".
-func Human(d time.Duration) string {
-	if d < 0 {
-		d = 0
-	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if m == 0 {
-			return fmt.Sprintf("%dh", h)
-		}
-		return fmt.Sprintf("%dh%dm", h, m)
-	}
-	days, h := int(d/(24*time.Hour)), int(d%(24*time.Hour)/time.Hour)
-	if h == 0 {
-		return fmt.Sprintf("%dd", days)
-	}
-	return fmt.Sprintf("%dd%dh", days, h)
-}
+// "12m", "2h13m", "3d", "3d4h" (client.FormatDuration, the one writer the
+// pages use too).
+func Human(d time.Duration) string { return client.FormatDuration(d) }
 
 // Ago renders how long before now t was ("3m ago"), or "never".
 func Ago(now time.Time, t *time.Time) string {

@@ -130,9 +130,10 @@ func (f Frame) table(cols []Column, rows [][]Cell, sel, offset, capacity int) []
 // StatePaint is the paint of a Lane state word: faults red, holds amber,
 // quiet states dim, work calm. The dashboard and mbctl's tables both use it.
 func StatePaint(state string) Paint {
-	switch state {
-	case client.StateRefusing, client.StateBrowserDown, client.StateNoBrowser:
+	if client.IsFault(state) {
 		return PaintFault
+	}
+	switch state {
 	case client.StatePaused:
 		return PaintHold
 	case client.StateIdle, client.StateAsleep, client.StateDisabled:

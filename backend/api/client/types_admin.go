@@ -1,8 +1,12 @@
 package client
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
-// Lane states, as the admin API reports them.
+// Lane states, as the admin API reports them (the words of
+// backend/lanes' State).
 const (
 	StateRunning     = "running"      // Series are due and the Lane is polling
 	StateIdle        = "idle"         // nothing is due
@@ -13,6 +17,18 @@ const (
 	StateAsleep      = "asleep"       // a browser Lane waiting for enough due work to wake Chrome
 	StateDisabled    = "disabled"     // the poll switch is off (or no Lanes run in this process)
 )
+
+// States is every Lane state, in the Lanes' order of precedence (what
+// stops a Lane outright first); /metrics gives each a series.
+var States = []string{StateDisabled, StatePaused, StateRefusing, StateNoBrowser,
+	StateBrowserDown, StateIdle, StateAsleep, StateRunning}
+
+// FaultStates are the states that need the Owner (red on the console and
+// the pages): the Site or the browser is failing the Lane, not a choice.
+var FaultStates = []string{StateRefusing, StateBrowserDown, StateNoBrowser}
+
+// IsFault says whether state is one of FaultStates.
+func IsFault(state string) bool { return slices.Contains(FaultStates, state) }
 
 // Outcomes lists the failure outcomes a failing Series can hold (the
 // outcomes that write a failure row, in backend/sites' order).
@@ -34,6 +50,8 @@ type Pass struct {
 	Unreachable int       `json:"unreachable"`
 	Skip        string    `json:"skip"`
 	BehindByS   int64     `json:"behind_by_s"`
+	Listing     bool      `json:"listing"` // the pass read the Site's listing
+	Hinted      int       `json:"hinted"`  // Series that listing read made due
 }
 
 // LivePass is the pass a Lane has in flight: when it started, how many
@@ -46,23 +64,24 @@ type LivePass struct {
 
 // Lane is one Site's Poll Lane as the Owner sees it.
 type Lane struct {
-	Site          string     `json:"site"`
-	Browser       bool       `json:"browser"`
-	State         string     `json:"state"`
-	RestS         int64      `json:"rest_s"`
-	GapS          int64      `json:"gap_s"`
-	EffectiveGapS int64      `json:"effective_gap_s"`
-	Series        int        `json:"series"`
-	Due           int        `json:"due"`
-	BehindByS     int64      `json:"behind_by_s"`
-	ForcedPending int        `json:"forced_pending"`
-	Failing       int        `json:"failing"`
-	RefuseUntil   *time.Time `json:"refuse_until"`
-	PausedUntil   *time.Time `json:"paused_until"`
-	PauseReason   string     `json:"pause_reason"`
-	LastPass      *Pass      `json:"last_pass"`
-	Pass          *LivePass  `json:"pass"`         // the pass in flight, nil between passes
-	LastSeenAt    *time.Time `json:"last_seen_at"` // the holder's last heartbeat
+	Site          string       `json:"site"`
+	Browser       bool         `json:"browser"`
+	State         string       `json:"state"`
+	RestS         int64        `json:"rest_s"`
+	GapS          int64        `json:"gap_s"`
+	EffectiveGapS int64        `json:"effective_gap_s"`
+	Series        int          `json:"series"`
+	Due           int          `json:"due"`
+	BehindByS     int64        `json:"behind_by_s"`
+	ForcedPending int          `json:"forced_pending"`
+	Failing       int          `json:"failing"`
+	RefuseUntil   *time.Time   `json:"refuse_until"`
+	PausedUntil   *time.Time   `json:"paused_until"`
+	PauseReason   string       `json:"pause_reason"`
+	LastPass      *Pass        `json:"last_pass"`
+	Pass          *LivePass    `json:"pass"`         // the pass in flight, nil between passes
+	LastSeenAt    *time.Time   `json:"last_seen_at"` // the holder's last heartbeat
+	Listing       *LaneListing `json:"listing"`      // nil for a Site without a listing
 }
 
 // LanesResponse is the body of GET /api/admin/lanes.

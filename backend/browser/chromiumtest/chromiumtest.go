@@ -36,6 +36,7 @@ type Chromium struct {
 	cmd   *exec.Cmd
 	wsURL string
 	runs  int
+	flags []string // extra command-line flags of every run
 }
 
 // Require skips the test under -short (the quick subset has no browser)
@@ -63,11 +64,11 @@ func Start(t testing.TB) (wsURL string, stop func()) {
 
 // Launch starts Chromium for one test, on a free loopback port; it is
 // stopped at cleanup. Tests that kill or restart it, or count its tabs,
-// want their own.
-func Launch(t testing.TB) *Chromium {
+// want their own. flags are added to its command line.
+func Launch(t testing.TB, flags ...string) *Chromium {
 	t.Helper()
 	Require(t)
-	c, err := New()
+	c, err := New(flags...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +109,19 @@ func StopShared() {
 	}
 }
 
-// New starts Chromium on a free loopback port with a fresh profile. The
-// caller must Stop it.
-func New() (*Chromium, error) {
+// SmallPageHeap is a flag that caps each renderer's JavaScript heap at
+// 16 MiB, so a page that allocates without end crashes its tab in a moment
+// (as it would at the real limit, after gigabytes).
+const SmallPageHeap = "--js-flags=--max-old-space-size=16"
+
+// New starts Chromium on a free loopback port with a fresh profile and
+// flags added to its command line. The caller must Stop it.
+func New(flags ...string) (*Chromium, error) {
 	dir, err := os.MkdirTemp("", "chromiumtest-")
 	if err != nil {
 		return nil, fmt.Errorf("chromiumtest: %w", err)
 	}
-	c := &Chromium{dir: dir}
+	c := &Chromium{dir: dir, flags: flags}
 	if err := c.start(); err != nil {
 		c.Stop()
 		return nil, err
@@ -163,26 +169,6 @@ func (c *Chromium) Kill() {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// KillRenderers kills Chromium's renderer processes, the way the kernel's
-// OOM killer would: every open tab crashes, the browser lives on. It
-// returns how many it killed.
-func (c *Chromium) KillRenderers() int {
-	if c.cmd == nil {
-		return 0
-	}
-	killed := 0
-	for _, pid := range group(c.cmd.Process.Pid) {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
-		if err != nil || !strings.Contains(string(cmdline), "--type=renderer") {
-			continue
-		}
-		if syscall.Kill(pid, syscall.SIGKILL) == nil {
-			killed++
-		}
-	}
-	return killed
 }
 
 // Restart kills Chromium if it runs and starts it again on the same port
@@ -242,16 +228,17 @@ func (c *Chromium) start() error {
 		return fmt.Errorf("chromiumtest: %w", err)
 	}
 	defer logFile.Close()
-	cmd := exec.Command(Path,
+	args := []string{
 		"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking",
 		"--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--mute-audio",
-		"--user-data-dir="+profile,
+		"--user-data-dir=" + profile,
 		"--remote-debugging-address=127.0.0.1",
-		"--remote-debugging-port="+strconv.Itoa(c.port),
-		"about:blank",
-	)
+		"--remote-debugging-port=" + strconv.Itoa(c.port),
+	}
+	args = append(args, c.flags...)
+	cmd := exec.Command(Path, append(args, "about:blank")...)
 	// A HOME of its own: Chromium saves downloads to $HOME/Downloads.
 	home := filepath.Join(c.dir, "home")
 	if err := os.MkdirAll(home, 0o700); err != nil {

@@ -32,9 +32,9 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 		if idRe.MatchString(id) {
 			return id, nil
 		}
-		return "", fmt.Errorf("comix: %q is not a Comix title: %w", p[1], sites.ErrNoSeries)
+		return "", sites.NoSeries("comix", fmt.Sprintf("%q is not a Comix title", p[1]))
 	}
-	return "", fmt.Errorf("comix: expected /title/{id}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("comix", "a Series link looks like /title/{id}")
 }
 
 // SeriesURL is {origin}/title/{hid}-{slug}.

@@ -29,9 +29,9 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 		if uuidRe.MatchString(id) || b32Re.MatchString(id) {
 			return id, nil
 		}
-		return "", fmt.Errorf("kagane: %q is not a Kagane Series id: %w", p[1], sites.ErrNoSeries)
+		return "", sites.NoSeries("kagane", fmt.Sprintf("%q is not a Kagane Series id", p[1]))
 	}
-	return "", fmt.Errorf("kagane: expected /series/{id}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("kagane", "a Series link looks like /series/{id}")
 }
 
 // SeriesURL is {origin}/series/{id}.

@@ -33,12 +33,12 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 		if uuidRe.MatchString(id) {
 			return id, nil
 		}
-		return "", fmt.Errorf("mangadex: %q is not a MangaDex Series id: %w", p[1], sites.ErrNoSeries)
+		return "", sites.NoSeries("mangadex", fmt.Sprintf("%q is not a MangaDex Series id", p[1]))
 	}
 	if len(p) >= 1 && p[0] == "chapter" {
-		return "", fmt.Errorf("mangadex: a chapter link does not say which Series it belongs to; use the Series page link: %w", sites.ErrNoSeries)
+		return "", sites.NoSeries("mangadex", "a chapter link does not say which Series it belongs to; use the Series page link")
 	}
-	return "", fmt.Errorf("mangadex: expected /title/{id}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("mangadex", "a Series link looks like /title/{id}")
 }
 
 // SeriesURL is {origin}/title/{id}.

@@ -24,20 +24,20 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 	if len(p) >= 2 && p[0] == "chapters" {
 		id, _, ok := strings.Cut(p[1], "-")
 		if !ok {
-			return "", fmt.Errorf("mangapill: chapter link %q lacks its Series number: %w", p[1], sites.ErrNoSeries)
+			return "", sites.NoSeries("mangapill", fmt.Sprintf("chapter link %q lacks its Series number", p[1]))
 		}
 		return number(id)
 	}
-	return "", fmt.Errorf("mangapill: expected /manga/{id}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("mangapill", "a Series link looks like /manga/{id}")
 }
 
 func number(s string) (string, error) {
 	if s == "" || len(s) > 12 || strings.Trim(s, "0123456789") != "" {
-		return "", fmt.Errorf("mangapill: %q is not a MangaPill Series number: %w", s, sites.ErrNoSeries)
+		return "", sites.NoSeries("mangapill", fmt.Sprintf("%q is not a MangaPill Series number", s))
 	}
 	s = strings.TrimLeft(s, "0")
 	if s == "" {
-		return "", fmt.Errorf("mangapill: Series number 0 does not exist: %w", sites.ErrNoSeries)
+		return "", sites.NoSeries("mangapill", "Series number 0 does not exist")
 	}
 	return s, nil
 }

@@ -25,9 +25,9 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 		if slugRe.MatchString(slug) {
 			return slug, nil
 		}
-		return "", fmt.Errorf("natomanga: %q is not a Series slug: %w", p[1], sites.ErrNoSeries)
+		return "", sites.NoSeries("natomanga", fmt.Sprintf("%q is not a Series slug", p[1]))
 	}
-	return "", fmt.Errorf("natomanga: expected /manga/{slug}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("natomanga", "a Series link looks like /manga/{slug}")
 }
 
 // SeriesURL is {origin}/manga/{slug}.

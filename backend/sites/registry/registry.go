@@ -25,7 +25,7 @@ func Sites() []*sites.Site {
 		return &sites.Site{Name: name, Hosts: hosts, Browser: browser, Adapter: a,
 			Rest: sites.DefaultRest, Gap: sites.DefaultGap, Origin: "https://" + hosts[0]}
 	}
-	return []*sites.Site{
+	list := []*sites.Site{
 		entry("kagane", true, kagane.Adapter{}, "kagane.to", "kagane.org"),
 		entry("comix", true, comix.Adapter{}, "comix.to", "comix.ws"),
 		entry("natomanga", true, natomanga.Adapter{}, "www.natomanga.com", "nelomanga.net", "manganato.gg", "mangakakalot.gg", "mangakakalove.com"),
@@ -33,6 +33,28 @@ func Sites() []*sites.Site {
 		entry("weebcentral", false, weebcentral.Adapter{}, "weebcentral.com"),
 		entry("mangapill", false, mangapill.Adapter{}, "mangapill.com"),
 	}
+	for _, s := range list {
+		s.SourceNames = sourceNames[s.Name]
+		s.SourceIDs = sourceIDs[s.Name]
+	}
+	return list
+}
+
+// sourceNames are the source names Mihon/Tachiyomi extensions give each
+// Site (backups name their sources so), besides the Site's own name.
+var sourceNames = map[string][]string{
+	"kagane":      {"Kagane"},
+	"comix":       {"Comix"},
+	"natomanga":   {"NatoManga", "Manganato", "MangaNato", "Mangakakalot", "Nelomanga"},
+	"mangadex":    {"MangaDex"},
+	"weebcentral": {"Weeb Central", "WeebCentral"},
+	"mangapill":   {"MangaPill", "Mangapill"},
+}
+
+// sourceIDs are the source ids known for a Site: MangaDex's English
+// source in Mihon's extensions.
+var sourceIDs = map[string][]int64{
+	"mangadex": {2499283573021220255},
 }
 
 // New builds the registry of the six Sites and applies origin overrides

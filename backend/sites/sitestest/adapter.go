@@ -81,7 +81,7 @@ func (a *Adapter) Reads() []string {
 func (a *Adapter) SeriesID(u *url.URL) (string, error) {
 	p := sites.PathSegments(u)
 	if len(p) < 2 || p[0] != "series" {
-		return "", fmt.Errorf("sitestest: path %q is not /series/{id}: %w", u.Path, sites.ErrNoSeries)
+		return "", sites.NoSeries("sitestest", fmt.Sprintf("path %q is not /series/{id}", u.Path))
 	}
 	return p[1], nil
 }

@@ -27,12 +27,12 @@ func (Adapter) SeriesID(u *url.URL) (string, error) {
 		if ulidRe.MatchString(id) {
 			return id, nil
 		}
-		return "", fmt.Errorf("weebcentral: %q is not a WeebCentral Series id: %w", p[1], sites.ErrNoSeries)
+		return "", sites.NoSeries("weebcentral", fmt.Sprintf("%q is not a WeebCentral Series id", p[1]))
 	}
 	if len(p) >= 1 && p[0] == "chapters" {
-		return "", fmt.Errorf("weebcentral: a chapter link does not say which Series it belongs to; use the Series page link: %w", sites.ErrNoSeries)
+		return "", sites.NoSeries("weebcentral", "a chapter link does not say which Series it belongs to; use the Series page link")
 	}
-	return "", fmt.Errorf("weebcentral: expected /series/{id}: %w", sites.ErrNoSeries)
+	return "", sites.NoSeries("weebcentral", "a Series link looks like /series/{id}")
 }
 
 // SeriesURL is {origin}/series/{id}; the slug after it is cosmetic.

@@ -1,0 +1,128 @@
+package api
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/imports"
+	"mangabookmark/backend/store"
+)
+
+// importRoutes registers the Reader's imports and export
+// (docs/adr/0017-imports-and-exports.md). POST /api/imports alone takes
+// bodies up to imports.MaxBodyBytes (ServeHTTP).
+func (s *Server) importRoutes() {
+	s.mux.HandleFunc("POST /api/imports", s.reader(s.limitWrites(s.postImport)))
+	s.mux.HandleFunc("GET /api/imports", s.reader(s.listImports))
+	s.mux.HandleFunc("GET /api/imports/{id}", s.reader(s.getImport))
+	s.mux.HandleFunc("GET /api/export", s.reader(s.getExport))
+}
+
+// bodyLimit is the largest body a request may send: 32 MiB for an import,
+// 1 MiB for everything else.
+func bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && (r.URL.Path == "/api/imports" || r.URL.Path == "/import") {
+		return imports.MaxBodyBytes
+	}
+	return MaxBodyBytes
+}
+
+// ImportJSON is an import in its wire form.
+func ImportJSON(j store.ImportJob) client.Import {
+	out := client.Import{ID: j.ID, Kind: j.Kind, State: j.State, Total: j.Total, Added: j.Added, Already: j.Already,
+		ProgressApplied: j.ProgressApplied, Waiting: j.Waiting, NextAt: j.NextAt, CreatedAt: j.CreatedAt.UTC(),
+		FinishedAt: j.FinishedAt, Unsupported: make([]client.ImportUnsupported, 0, len(j.Unsupported))}
+	for _, p := range j.Unsupported {
+		out.Unsupported = append(out.Unsupported, client.ImportUnsupported{Item: p.Item, Reason: p.Reason})
+	}
+	return out
+}
+
+// postImport decodes the whole body before anything is written: a file that
+// cannot be read is 400/413 with the reason and leaves nothing behind.
+func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
+	id, _ := identityFrom(r.Context())
+	if s.Imports == nil {
+		writeError(w, http.StatusServiceUnavailable, "imports are not running on this server")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	var maxErr *http.MaxBytesError
+	if errors.As(err, &maxErr) {
+		writeError(w, http.StatusRequestEntityTooLarge, "the import is larger than 32 MiB, the most one import may send; split it")
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "the body could not be read")
+		return
+	}
+	parsed, err := imports.Decode(r.Header.Get("Content-Type"), body, s.Sites)
+	if err != nil {
+		writeError(w, imports.Status(err), err.Error())
+		return
+	}
+	job, err := s.Imports.Submit(r.Context(), id.ReaderID, parsed)
+	if job.ID == 0 && err != nil {
+		s.internalError(w, r, "submit import", err)
+		return
+	}
+	if err != nil { // recorded; the import service takes it up again
+		s.Log.Warn("import not applied yet", "import_id", job.ID, "error", err)
+	}
+	writeJSON(w, http.StatusAccepted, ImportJSON(job))
+}
+
+func (s *Server) getImport(w http.ResponseWriter, r *http.Request) {
+	id, _ := identityFrom(r.Context())
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || n <= 0 {
+		writeError(w, http.StatusNotFound, "you have no import with that id")
+		return
+	}
+	job, err := s.Store.GetImport(r.Context(), id.ReaderID, n, false)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "you have no import with that id")
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "get import", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ImportJSON(job))
+}
+
+func (s *Server) listImports(w http.ResponseWriter, r *http.Request) {
+	id, _ := identityFrom(r.Context())
+	list, err := s.Store.ListImports(r.Context(), id.ReaderID)
+	if err != nil {
+		s.internalError(w, r, "list imports", err)
+		return
+	}
+	out := make([]client.Import, 0, len(list))
+	for _, j := range list {
+		out = append(out, ImportJSON(j))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"imports": out})
+}
+
+// getExport writes every bookmark of the Reader as JSON or CSV.
+func (s *Server) getExport(w http.ResponseWriter, r *http.Request) {
+	id, _ := identityFrom(r.Context())
+	format := r.URL.Query().Get("format")
+	if format == "" {
+		format = "json"
+	}
+	if format != "json" && format != "csv" {
+		writeError(w, http.StatusBadRequest, `format must be "json" or "csv"`)
+		return
+	}
+	exp, err := imports.ExportOf(r.Context(), s.Store, id.ReaderID)
+	if err != nil {
+		s.internalError(w, r, "export", err)
+		return
+	}
+	imports.ServeExport(w, exp, format)
+}

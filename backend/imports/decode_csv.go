@@ -1,0 +1,121 @@
+package imports
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// DecodeCSV reads a CSV import: a header row naming a "url" column, and
+// optionally "progress" and "read_at" (this server's own CSV export, with
+// "progress_number", "progress_read_at" and "notify_mode", reads the
+// same). read_at is
+// RFC 3339 or a date (2006-01-02).
+func DecodeCSV(r io.Reader) (*Parsed, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	head, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, errorf(ErrUnreadable, "the CSV is empty: its first row must name a \"url\" column")
+	}
+	if err != nil {
+		return nil, csvProblem(err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		h = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\ufeff")))
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
+	}
+	urlCol, ok := col["url"]
+	if !ok {
+		return nil, errorf(ErrUnreadable, "the CSV's first row names no \"url\" column (it names %s)", strings.Join(head, ", "))
+	}
+	progCol, readCol := pick(col, "progress", "progress_number"), pick(col, "read_at", "progress_read_at")
+	modeCol := pick(col, "notify_mode")
+	p := &Parsed{Kind: KindCSV}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvProblem(err)
+		}
+		url := field(rec, urlCol)
+		label := url
+		if label == "" {
+			label = fmt.Sprintf("row %d", line)
+		}
+		it, reason := rowItem(label, url, field(rec, progCol), nil)
+		if reason == "" && it.Number != "" {
+			if raw := field(rec, readCol); raw != "" {
+				t, ok := parseTime(raw)
+				if !ok {
+					reason = fmt.Sprintf("read_at %q is not a time (RFC 3339, or a date such as 2026-12-01)", raw)
+				}
+				it.ReadAt = &t
+			}
+		}
+		if mode := field(rec, modeCol); reason == "" && mode != "" {
+			if mode != "each" && mode != "off" && mode != "pile" {
+				reason = fmt.Sprintf("notify_mode %q is not each, off or pile", mode)
+			}
+			it.NotifyMode = mode
+		}
+		if reason != "" {
+			err = p.skip(label, reason)
+		} else {
+			err = p.add(it)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(p.Items)+len(p.Unsupported) == 0 {
+		return nil, errorf(ErrUnreadable, "the CSV has a header but no rows")
+	}
+	return p, nil
+}
+
+// pick is the column of the first name the header has, or -1.
+func pick(col map[string]int, names ...string) int {
+	for _, n := range names {
+		if i, ok := col[n]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+func field(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+func parseTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+func csvProblem(err error) error {
+	if errors.Is(err, ErrTooLarge) {
+		return err
+	}
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return errorf(ErrUnreadable, "the CSV does not parse at line %d: %v", pe.Line, pe.Err)
+	}
+	return errorf(ErrUnreadable, "the CSV could not be read: %v", err)
+}

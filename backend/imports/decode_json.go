@@ -1,0 +1,126 @@
+package imports
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/sites"
+)
+
+// jsonBody is every JSON shape POST /api/imports takes: a list of URLs, a
+// MangaDex list, or this project's own export.
+type jsonBody struct {
+	URLs         *[]string    `json:"urls"`
+	MangaDexList *string      `json:"mangadex_list"`
+	Version      *int         `json:"version"`
+	Bookmarks    *[]ExportRow `json:"bookmarks"`
+}
+
+// DecodeJSON reads a JSON import body: {"urls":[...]},
+// {"mangadex_list":"..."} or an export ({"version":1,"bookmarks":[...]}).
+func DecodeJSON(r io.Reader) (*Parsed, error) {
+	var body jsonBody
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&body); err != nil {
+		return nil, jsonProblem(err)
+	}
+	if dec.More() {
+		return nil, errorf(ErrUnreadable, "the body must hold exactly one JSON object")
+	}
+	shapes := 0
+	for _, set := range []bool{body.URLs != nil, body.MangaDexList != nil, body.Bookmarks != nil || body.Version != nil} {
+		if set {
+			shapes++
+		}
+	}
+	switch {
+	case shapes != 1:
+		return nil, errorf(ErrUnreadable, `send exactly one of {"urls":[...]}, {"mangadex_list":"https://mangadex.org/list/{id}"} or this server's export ({"version":1,"bookmarks":[...]})`)
+	case body.URLs != nil:
+		return fromURLs(*body.URLs)
+	case body.MangaDexList != nil:
+		return fromMangaDexList(*body.MangaDexList)
+	}
+	return fromExport(body)
+}
+
+// jsonProblem says why a JSON body does not decode.
+func jsonProblem(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, ErrTooLarge):
+		return err
+	case errors.Is(err, io.EOF):
+		return errorf(ErrUnreadable, "the body is empty: send a JSON object")
+	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
+		return errorf(ErrUnreadable, "the body is not valid JSON")
+	case errors.As(err, &typ):
+		return errorf(ErrUnreadable, "field %q has the wrong type", typ.Field)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return errorf(ErrUnreadable, "the body has field %s, which no import takes", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return errorf(ErrUnreadable, "the body could not be read as JSON")
+}
+
+// fromExport makes a json import of this project's export.
+func fromExport(body jsonBody) (*Parsed, error) {
+	if body.Version == nil || *body.Version != ExportVersion {
+		return nil, errorf(ErrUnreadable, "this export's \"version\" is not %d, the only one this server reads", ExportVersion)
+	}
+	if body.Bookmarks == nil {
+		return nil, errorf(ErrUnreadable, `the export has no "bookmarks" list`)
+	}
+	p := &Parsed{Kind: KindJSON}
+	for i, b := range *body.Bookmarks {
+		label := b.URL
+		if label == "" {
+			label = fmt.Sprintf("bookmark %d", i+1)
+		}
+		it, reason := rowItem(label, b.URL, deref(b.ProgressNumber), b.ProgressReadAt)
+		if reason == "" && b.NotifyMode != "" && b.NotifyMode != "each" && b.NotifyMode != "off" && b.NotifyMode != "pile" {
+			reason = fmt.Sprintf("notify_mode %q is not each, off or pile", b.NotifyMode)
+		}
+		it.NotifyMode = b.NotifyMode
+		var err error
+		if reason != "" {
+			err = p.skip(label, reason)
+		} else {
+			err = p.add(it)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// rowItem checks one row of an export or CSV: a URL, and a Progress number
+// with its optional read time. A reason says why the row cannot be taken.
+func rowItem(label, url, number string, readAt *time.Time) (Item, string) {
+	url = strings.TrimSpace(url)
+	if url == "" {
+		return Item{}, "the row has no URL"
+	}
+	it := Item{Label: label, URL: url}
+	if number = strings.TrimSpace(number); number != "" {
+		n, ok := sites.ParseNumber(number)
+		if !ok {
+			return Item{}, fmt.Sprintf("progress %q is not a chapter number (a plain decimal such as 12 or 12.5)", number)
+		}
+		it.Number, it.ReadAt = n, readAt
+	}
+	return it, ""
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,164 @@
+package imports_test
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"mangabookmark/backend/imports"
+	"mangabookmark/backend/imports/tachibk/tachibktest"
+	"mangabookmark/backend/sites/registry"
+)
+
+func TestDecodeCSVColumnsAndRows(t *testing.T) {
+	t.Parallel()
+	p, err := imports.DecodeCSV(strings.NewReader("\ufeffName, URL ,Progress,READ_AT\nA,https://x/1,012.50,2026-01-02\nB,https://x/2,,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Items) != 2 || p.Items[0].URL != "https://x/1" || p.Items[0].Number != "12.5" || p.Items[0].ReadAt == nil ||
+		p.Items[0].ReadAt.Format("2006-01-02") != "2026-01-02" || p.Items[1].Number != "" {
+		t.Fatalf("items %+v", p.Items)
+	}
+	for _, c := range []struct{ in, says string }{
+		{"", "empty"},
+		{"title\nx\n", `"url" column`},
+		{"url\n", "no rows"},
+		{"url,progress\n\"a\"b,1\n", "line 2"},
+	} {
+		_, err := imports.DecodeCSV(strings.NewReader(c.in))
+		if !errors.Is(err, imports.ErrUnreadable) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%q: %v, want ErrUnreadable saying %q", c.in, err, c.says)
+		}
+	}
+}
+
+func TestDecodeBoundsTheItems(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("url\n")
+	for i := 0; i <= imports.MaxItems; i++ {
+		b.WriteString("u\n")
+	}
+	if _, err := imports.DecodeCSV(strings.NewReader(b.String())); !errors.Is(err, imports.ErrTooLarge) {
+		t.Errorf("CSV of %d rows: %v", imports.MaxItems+1, err)
+	}
+	if _, err := imports.FromLines(strings.Repeat("u\n", imports.MaxItems+1)); !errors.Is(err, imports.ErrTooLarge) {
+		t.Errorf("lines: %v", err)
+	}
+	if _, err := imports.FromLines(strings.Repeat("u\n", imports.MaxItems)); err != nil {
+		t.Errorf("exactly the bound: %v", err)
+	}
+}
+
+func TestDecodeByContentType(t *testing.T) {
+	t.Parallel()
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup := tachibktest.Backup{Sources: []tachibktest.Source{{Name: "mangapill", ID: 3}},
+		Manga: []tachibktest.Manga{{Source: 3, URL: "/manga/2/one-piece"}}}.Gzip()
+	cases := []struct {
+		ct   string
+		body []byte
+		kind string
+	}{
+		{"application/json; charset=utf-8", []byte(`{"urls":["https://mangapill.com/manga/2"]}`), imports.KindURLs},
+		{"application/json", []byte(`{"mangadex_list":"https://mangadex.org/list/0d8f5e0e-5b8a-4c3b-9f4d-2f5a6b7c8d9e/reading"}`), imports.KindMangaDexList},
+		{"application/json", []byte(`{"version":1,"bookmarks":[{"url":"https://mangapill.com/manga/2","progress_number":"3"}]}`), imports.KindJSON},
+		{"text/csv", []byte("url\nhttps://mangapill.com/manga/2\n"), imports.KindCSV},
+		{"application/gzip", backup, imports.KindTachibk},
+		{"application/octet-stream", backup, imports.KindTachibk},
+	}
+	for _, c := range cases {
+		p, err := imports.Decode(c.ct, c.body, reg)
+		if err != nil || p.Kind != c.kind {
+			t.Errorf("%s: %+v %v", c.ct, p, err)
+		}
+	}
+	if p, _ := imports.Decode("application/gzip", backup, reg); len(p.Items) != 1 || p.Items[0].URL != "https://mangapill.com/manga/2/one-piece" {
+		t.Errorf("tachibk URL: %+v", p.Items)
+	}
+	if _, err := imports.Decode("text/plain", []byte("x"), reg); !errors.Is(err, imports.ErrUnsupportedType) {
+		t.Errorf("text/plain: %v", err)
+	}
+}
+
+func TestListID(t *testing.T) {
+	t.Parallel()
+	const id = "0d8f5e0e-5b8a-4c3b-9f4d-2f5a6b7c8d9e"
+	for _, ok := range []string{"https://mangadex.org/list/" + id, "https://www.mangadex.org/list/" + strings.ToUpper(id) + "/my-list", " http://mangadex.org/list/" + id + "?x=1 "} {
+		if got, good := imports.ListID(ok); !good || got != id {
+			t.Errorf("%q: %q %v", ok, got, good)
+		}
+	}
+	for _, bad := range []string{"https://mangadex.org/title/" + id, "https://evil.example/list/" + id, "https://mangadex.org/list/not-a-uuid", "javascript:alert(1)", "https://mangadex.org.evil.example/list/" + id} {
+		if _, good := imports.ListID(bad); good {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func FuzzDecodeCSV(f *testing.F) {
+	f.Add([]byte("url,progress,read_at\nhttps://mangapill.com/manga/2,3,2026-01-01\n"))
+	f.Add([]byte("url\n\"a\nb\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := imports.DecodeCSV(bytes.NewReader(data))
+		checkParsed(t, p, err)
+	})
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	f.Add([]byte(`{"urls":["https://mangapill.com/manga/2"]}`))
+	f.Add([]byte(`{"version":1,"bookmarks":[{"url":"u","progress_number":"1.5","progress_read_at":"2026-01-01T00:00:00Z"}]}`))
+	f.Add([]byte(`{"mangadex_list":"https://mangadex.org/list/0d8f5e0e-5b8a-4c3b-9f4d-2f5a6b7c8d9e"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := imports.DecodeJSON(bytes.NewReader(data))
+		checkParsed(t, p, err)
+	})
+}
+
+func FuzzDecodeTachibk(f *testing.F) {
+	reg, err := registry.New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(tachibktest.Backup{Sources: []tachibktest.Source{{Name: "MangaDex", ID: 1}},
+		Manga: []tachibktest.Manga{{Source: 1, URL: "/manga/x", Chapters: []tachibktest.Chapter{{URL: "/c", Read: true, Number: 2}}}}}.Gzip())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := imports.DecodeTachibk(bytes.NewReader(data), reg)
+		checkParsed(t, p, err)
+		if err == nil {
+			imports.MakePlan(p, reg) // the resolver takes whatever the decoder gives
+		}
+	})
+}
+
+// checkParsed holds a decoder's answer to its contract: an error of a
+// known kind and nothing else, or items within the bound with valid
+// Progress numbers.
+func checkParsed(t *testing.T, p *imports.Parsed, err error) {
+	t.Helper()
+	if err != nil {
+		if !errors.Is(err, imports.ErrUnreadable) && !errors.Is(err, imports.ErrTooLarge) {
+			t.Fatalf("an error of no known kind: %v", err)
+		}
+		if p != nil {
+			t.Fatal("an error with a result")
+		}
+		return
+	}
+	if len(p.Items)+len(p.Unsupported) > imports.MaxItems {
+		t.Fatalf("%d items past the bound", len(p.Items)+len(p.Unsupported))
+	}
+	for _, it := range p.Items {
+		if it.URL == "" {
+			t.Fatal("an item without a URL")
+		}
+		if it.Number != "" && strings.ContainsAny(it.Number, "-e+ ") {
+			t.Fatalf("number %q", it.Number)
+		}
+	}
+}

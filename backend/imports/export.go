@@ -1,0 +1,122 @@
+package imports
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"mangabookmark/backend/store"
+)
+
+// ExportVersion is the version of the export's JSON shape.
+const ExportVersion = 1
+
+// ExportRow is one bookmark in the export. A field the server does not know
+// (no Latest Chapter yet, no Progress) is null in JSON and empty in CSV.
+type ExportRow struct {
+	Site           string     `json:"site"`
+	SeriesID       string     `json:"series_id"`
+	Title          string     `json:"title"`
+	URL            string     `json:"url"`
+	LatestNumber   *string    `json:"latest_number"`
+	LatestSeenAt   *time.Time `json:"latest_seen_at"`
+	ProgressNumber *string    `json:"progress_number"`
+	ProgressReadAt *time.Time `json:"progress_read_at"`
+	NotifyMode     string     `json:"notify_mode"`
+	AddedAt        time.Time  `json:"added_at"`
+}
+
+// Export is the JSON export document; POST /api/imports takes it back.
+type Export struct {
+	Version   int         `json:"version"`
+	Bookmarks []ExportRow `json:"bookmarks"`
+}
+
+// ExportColumns are the CSV export's columns, in order (the JSON's names).
+var ExportColumns = []string{"site", "series_id", "title", "url", "latest_number", "latest_seen_at",
+	"progress_number", "progress_read_at", "notify_mode", "added_at"}
+
+// ExportOf reads every bookmark of a Reader, oldest first.
+func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, error) {
+	list, err := st.ListBookmarks(ctx, readerID)
+	if err != nil {
+		return Export{}, fmt.Errorf("imports: export: %w", err)
+	}
+	modes, err := st.NotifyModes(ctx, readerID)
+	if err != nil {
+		return Export{}, fmt.Errorf("imports: export: %w", err)
+	}
+	out := Export{Version: ExportVersion, Bookmarks: make([]ExportRow, 0, len(list))}
+	for i := len(list) - 1; i >= 0; i-- { // ListBookmarks is newest first
+		b := list[i]
+		row := ExportRow{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, AddedAt: b.CreatedAt.UTC(),
+			NotifyMode: modes[[2]string{b.Site, b.SeriesID}]}
+		if b.LatestNumber != "" {
+			n := b.LatestNumber
+			row.LatestNumber, row.LatestSeenAt = &n, utcPtr(b.LatestSeenAt)
+		}
+		if b.ProgressNumber != "" {
+			n := b.ProgressNumber
+			row.ProgressNumber, row.ProgressReadAt = &n, utcPtr(b.ProgressReadAt)
+		}
+		out.Bookmarks = append(out.Bookmarks, row)
+	}
+	return out, nil
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// WriteJSON writes the export as indented JSON.
+func WriteJSON(w io.Writer, e Export) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(e); err != nil {
+		return fmt.Errorf("imports: write json: %w", err)
+	}
+	return nil
+}
+
+// WriteCSV writes the export as CSV with ExportColumns as its header.
+func WriteCSV(w io.Writer, e Export) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(ExportColumns); err != nil {
+		return fmt.Errorf("imports: write csv: %w", err)
+	}
+	for _, b := range e.Bookmarks {
+		rec := []string{b.Site, b.SeriesID, csvSafe(b.Title), b.URL, deref(b.LatestNumber), timeText(b.LatestSeenAt),
+			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.NotifyMode, b.AddedAt.Format(time.RFC3339Nano)}
+		if err := cw.Write(rec); err != nil {
+			return fmt.Errorf("imports: write csv: %w", err)
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("imports: write csv: %w", err)
+	}
+	return nil
+}
+
+// csvSafe keeps a Site-given title from running as a formula when the CSV
+// is opened in a spreadsheet: a leading =, +, - or @ gets a quote mark.
+func csvSafe(s string) string {
+	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r') {
+		return "'" + s
+	}
+	return s
+}
+
+func timeText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339Nano)
+}

@@ -1,0 +1,89 @@
+package imports_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/imports"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/sites/sitestest"
+	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/dbtest"
+)
+
+// A public MangaDex list is read from (simulated) MangaDex through the
+// plain route by the import service, then imported like any list.
+func TestImportMangaDexList(t *testing.T) {
+	t.Parallel()
+	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	reg, err := registry.FromEnv(sim.OriginsValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := dbtest.New(t)
+	r, err := st.UpsertReader(context.Background(), "400000000000000001", "lister", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	md := reg.Get("mangadex")
+	svc, err := imports.New(imports.Config{Store: st, Sites: reg, Now: func() time.Time { return now },
+		MangaDexList: imports.MangaDexListReader(md, sitestest.Plain(t, sites.PlainOptions{}), time.Now)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	submit := func(id string) int64 {
+		t.Helper()
+		p, err := imports.DecodeJSON(strings.NewReader(`{"mangadex_list":"https://mangadex.org/list/` + id + `"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := svc.Submit(ctx, r.ID, p)
+		if err != nil || j.State != "running" || j.Total != 0 {
+			t.Fatalf("submit: %+v %v", j, err)
+		}
+		return j.ID
+	}
+	good, missing := submit(sim.MangaDexListID(5)), submit("0d8f5e0e-5b8a-4c3b-9f4d-2f5a6b7c8d9e")
+	if err := svc.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	j, err := st.GetImport(ctx, r.ID, good, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.State != "done" || j.Total != 5 || j.Added != 5 || len(j.Unsupported) != 0 {
+		t.Fatalf("list import: %+v", j)
+	}
+	if want := sim.SeriesID("mangadex", 0); j.Entries[0].SeriesID != want || j.Entries[0].Site != "mangadex" {
+		t.Errorf("first entry %+v, want mangadex %s", j.Entries[0], want)
+	}
+	if hits := sim.Hits("mangadex"); hits != 2 {
+		t.Errorf("%d requests to MangaDex, want one per list", hits)
+	}
+	f, err := st.GetImport(ctx, r.ID, missing, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.State != "failed" || len(f.Unsupported) != 1 || !strings.Contains(f.Unsupported[0].Reason, "no public list with that id") {
+		t.Fatalf("missing list: %+v", f)
+	}
+	// Taken once: nothing is due any more.
+	if err := svc.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if hits := sim.Hits("mangadex"); hits != 2 {
+		t.Errorf("a finished list was read again (%d requests)", hits)
+	}
+}

@@ -1,0 +1,57 @@
+package imports
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// Plan is a decoded file resolved to Series: one entry per distinct
+// Series, in the file's order, and what cannot be imported.
+type Plan struct {
+	Kind        string
+	Source      string
+	Total       int // every item the file named
+	Entries     []store.ImportEntry
+	Duplicates  int // items naming a Series an earlier item named
+	Unsupported []store.ImportProblem
+}
+
+// MakePlan runs every item through the Site resolver POST /api/bookmarks
+// uses. Two items of one Series become one entry with the higher Progress.
+func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
+	pl := &Plan{Kind: p.Kind, Source: p.Source, Total: len(p.Items) + len(p.Unsupported),
+		Unsupported: append([]store.ImportProblem(nil), p.Unsupported...)}
+	at := map[[2]string]int{}
+	for _, it := range p.Items {
+		ref, err := reg.Canonicalize(it.URL)
+		if err != nil {
+			pl.Unsupported = append(pl.Unsupported, store.ImportProblem{Item: it.Label, Reason: resolveReason(err)})
+			continue
+		}
+		key := [2]string{ref.Site, ref.SeriesID}
+		if i, seen := at[key]; seen {
+			pl.Duplicates++
+			if e := &pl.Entries[i]; it.Number != "" && (e.Number == "" || sites.CompareNumbers(it.Number, e.Number) > 0) {
+				e.Number, e.ReadAt = it.Number, it.ReadAt
+			}
+			continue
+		}
+		at[key] = len(pl.Entries)
+		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
+			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode, State: store.EntryPending})
+	}
+	return pl
+}
+
+// resolveReason says why the resolver refused a URL.
+func resolveReason(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "sites: ")
+	if errors.Is(err, sites.ErrUnknownSite) {
+		return "not a Site we read: " + msg
+	}
+	return fmt.Sprintf("that URL cannot be bookmarked: %s", msg)
+}

@@ -1,0 +1,149 @@
+package tachibk
+
+import (
+	"fmt"
+	"math"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// field is one field of a message: its number, wire type and value (the
+// bytes of a length-delimited field, or the number of a varint/fixed one).
+type field struct {
+	num   protowire.Number
+	typ   protowire.Type
+	bytes []byte
+	n     uint64
+}
+
+// walk calls fn for every field of msg, skipping any it does not read; a
+// field that does not parse is ErrMalformed, with what was being read.
+func walk(msg []byte, what string, fn func(f field) error) error {
+	for len(msg) > 0 {
+		num, typ, n := protowire.ConsumeTag(msg)
+		if n < 0 {
+			return fmt.Errorf("%w: a %s entry is damaged (%v)", ErrMalformed, what, protowire.ParseError(n))
+		}
+		msg = msg[n:]
+		f := field{num: num, typ: typ}
+		switch typ {
+		case protowire.BytesType:
+			f.bytes, n = protowire.ConsumeBytes(msg)
+		case protowire.VarintType:
+			f.n, n = protowire.ConsumeVarint(msg)
+		case protowire.Fixed32Type:
+			var v uint32
+			v, n = protowire.ConsumeFixed32(msg)
+			f.n = uint64(v)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, msg)
+		}
+		if n < 0 {
+			return fmt.Errorf("%w: a %s entry is damaged (%v)", ErrMalformed, what, protowire.ParseError(n))
+		}
+		msg = msg[n:]
+		if err := fn(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func parseSource(msg []byte) (Source, error) {
+	var s Source
+	err := walk(msg, "source", func(f field) error {
+		switch {
+		case f.num == fSourceName && f.typ == protowire.BytesType:
+			s.Name = string(f.bytes)
+		case f.num == fSourceID && f.typ == protowire.VarintType:
+			s.ID = int64(f.n)
+		}
+		return nil
+	})
+	return s, err
+}
+
+// history is one BackupHistory: a chapter URL and when it was last read.
+type history struct {
+	url      string
+	lastRead int64
+}
+
+func parseManga(msg []byte) (Manga, error) {
+	m := Manga{Favorite: true} // Kotlin's default, which kotlinx does not write
+	var hist []history
+	err := walk(msg, "manga", func(f field) error {
+		switch {
+		case f.num == fMangaSource && f.typ == protowire.VarintType:
+			m.Source = int64(f.n)
+		case f.num == fMangaURL && f.typ == protowire.BytesType:
+			m.URL = string(f.bytes)
+		case f.num == fMangaTitle && f.typ == protowire.BytesType:
+			m.Title = string(f.bytes)
+		case f.num == fMangaFavorite && f.typ == protowire.VarintType:
+			m.Favorite = f.n != 0
+		case f.num == fMangaChapters && f.typ == protowire.BytesType:
+			c, err := parseChapter(f.bytes)
+			if err != nil {
+				return err
+			}
+			if c.Read && c.Number > m.Read.Number {
+				m.Read = c
+			}
+		case f.num == fMangaHistory && f.typ == protowire.BytesType:
+			h, err := parseHistory(f.bytes)
+			if err != nil {
+				return err
+			}
+			hist = append(hist, h)
+		}
+		return nil
+	})
+	if err != nil {
+		return Manga{}, err
+	}
+	if m.Read.Number > 0 {
+		m.ReadAt = m.Read.DateFetch
+		for _, h := range hist {
+			if h.url == m.Read.URL && h.lastRead > 0 {
+				m.ReadAt = h.lastRead
+			}
+		}
+	}
+	return m, nil
+}
+
+func parseChapter(msg []byte) (Chapter, error) {
+	var c Chapter
+	err := walk(msg, "chapter", func(f field) error {
+		switch {
+		case f.num == fChapterURL && f.typ == protowire.BytesType:
+			c.URL = string(f.bytes)
+		case f.num == fChapterRead && f.typ == protowire.VarintType:
+			c.Read = f.n != 0
+		case f.num == fChapterDateFetch && f.typ == protowire.VarintType:
+			c.DateFetch = int64(f.n)
+		case f.num == fChapterNumber && f.typ == protowire.Fixed32Type:
+			v := math.Float32frombits(uint32(f.n))
+			if v > 0 && !math.IsInf(float64(v), 0) && !math.IsNaN(float64(v)) {
+				c.Number = v
+			}
+		}
+		return nil
+	})
+	return c, err
+}
+
+func parseHistory(msg []byte) (history, error) {
+	var h history
+	err := walk(msg, "history", func(f field) error {
+		switch {
+		case f.num == fHistoryURL && f.typ == protowire.BytesType:
+			h.url = string(f.bytes)
+		case f.num == fHistoryLastRead && f.typ == protowire.VarintType:
+			h.lastRead = int64(f.n)
+		}
+		return nil
+	})
+	return h, err
+}

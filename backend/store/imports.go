@@ -1,0 +1,323 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"mangabookmark/backend/safetext"
+)
+
+// Import job states.
+const (
+	ImportRunning = "running" // being applied (or taken back after a crash)
+	ImportWaiting = "waiting" // entries wait for the Reader's allowance of new Series
+	ImportDone    = "done"
+	ImportFailed  = "failed"
+)
+
+// Import entry states.
+const (
+	EntryPending = "pending" // not applied yet, or held by the hourly allowance
+	EntryAdded   = "added"   // the import created the bookmark
+	EntryAlready = "already" // the Reader had the bookmark before
+)
+
+// ImportEntry is one Series an import names, and what became of it.
+type ImportEntry struct {
+	Item     string     `json:"item"` // what the file said (a URL, or "source: title")
+	Site     string     `json:"site"`
+	SeriesID string     `json:"series_id"`
+	URL      string     `json:"url"`              // the canonical Series URL
+	Number   string     `json:"number,omitempty"` // Progress to apply ("" for none)
+	ReadAt   *time.Time `json:"read_at,omitempty"`
+	// NotifyMode is the notice mode a new bookmark gets ("each", "off",
+	// "pile"; "" keeps the default), from this server's own export.
+	NotifyMode string `json:"notify_mode,omitempty"`
+	State      string `json:"state"`
+}
+
+// ImportProblem is one item an import could not bring in, with the reason
+// (one sentence a Reader can act on).
+type ImportProblem struct {
+	Item   string `json:"item"`
+	Reason string `json:"reason"`
+}
+
+// ImportJob is one row of import_jobs. Entries is loaded only by the calls
+// that say so (GetImport with entries, ClaimDueImports).
+type ImportJob struct {
+	ID, ReaderID    int64
+	Kind, State     string
+	Source          string // the MangaDex list URL of a mangadex_list import
+	Total           int
+	Added, Already  int
+	ProgressApplied int
+	Waiting         int
+	Entries         []ImportEntry
+	Unsupported     []ImportProblem
+	NextAt          *time.Time // when the allowance will admit more (waiting)
+	DueAt           *time.Time // when the import service next takes the job
+	CreatedAt       time.Time
+	FinishedAt      *time.Time
+}
+
+const importColumns = `id, reader_id, kind, state, source, total, added, already, progress_applied, waiting,
+	unsupported, next_at, due_at, created_at, finished_at`
+
+func scanImport(row scanner, entries bool) (ImportJob, error) {
+	var j ImportJob
+	var uns, ents []byte
+	dst := []any{&j.ID, &j.ReaderID, &j.Kind, &j.State, &j.Source, &j.Total, &j.Added, &j.Already,
+		&j.ProgressApplied, &j.Waiting, &uns, &j.NextAt, &j.DueAt, &j.CreatedAt, &j.FinishedAt}
+	if entries {
+		dst = append(dst, &ents)
+	}
+	if err := row.Scan(dst...); err != nil {
+		return ImportJob{}, err
+	}
+	if err := json.Unmarshal(uns, &j.Unsupported); err != nil {
+		return ImportJob{}, err
+	}
+	if entries {
+		if err := json.Unmarshal(ents, &j.Entries); err != nil {
+			return ImportJob{}, err
+		}
+	}
+	return j, nil
+}
+
+// cleanImport bounds the Reader-given text of a job before it is stored.
+func cleanImport(j *ImportJob) {
+	j.Source = safetext.URL(j.Source)
+	for i := range j.Entries {
+		e := &j.Entries[i]
+		e.Item, e.URL = safetext.Line(e.Item), safetext.URL(e.URL)
+	}
+	for i := range j.Unsupported {
+		p := &j.Unsupported[i]
+		p.Item, p.Reason = safetext.Line(p.Item), safetext.Line(p.Reason)
+	}
+	if j.Unsupported == nil {
+		j.Unsupported = []ImportProblem{}
+	}
+	if j.Entries == nil {
+		j.Entries = []ImportEntry{}
+	}
+}
+
+// CreateImport stores a new job and sets its ID. The whole job is written
+// in one statement, so a failed import never leaves part of a record.
+func (s *Store) CreateImport(ctx context.Context, j *ImportJob) error {
+	cleanImport(j)
+	ents, err := json.Marshal(j.Entries)
+	if err != nil {
+		return fmt.Errorf("store: create import: %w", err)
+	}
+	uns, err := json.Marshal(j.Unsupported)
+	if err != nil {
+		return fmt.Errorf("store: create import: %w", err)
+	}
+	err = s.pool.QueryRow(ctx, `
+		INSERT INTO import_jobs (reader_id, kind, state, source, total, added, already, progress_applied, waiting,
+			entries, unsupported, next_at, due_at, created_at, finished_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+		RETURNING id`, j.ReaderID, j.Kind, j.State, j.Source, j.Total, j.Added, j.Already, j.ProgressApplied,
+		j.Waiting, ents, uns, j.NextAt, j.DueAt, j.CreatedAt, j.FinishedAt).Scan(&j.ID)
+	if err != nil {
+		return fmt.Errorf("store: create import: %w", err)
+	}
+	return nil
+}
+
+// SaveImport writes a job's state, counts, entries and problems back.
+func (s *Store) SaveImport(ctx context.Context, j *ImportJob) error {
+	cleanImport(j)
+	ents, err := json.Marshal(j.Entries)
+	if err != nil {
+		return fmt.Errorf("store: save import: %w", err)
+	}
+	uns, err := json.Marshal(j.Unsupported)
+	if err != nil {
+		return fmt.Errorf("store: save import: %w", err)
+	}
+	tag, err := s.pool.Exec(ctx, `
+		UPDATE import_jobs SET state = $2, source = $3, total = $4, added = $5, already = $6,
+			progress_applied = $7, waiting = $8, entries = $9, unsupported = $10, next_at = $11,
+			due_at = $12, finished_at = $13
+		WHERE id = $1`, j.ID, j.State, j.Source, j.Total, j.Added, j.Already, j.ProgressApplied, j.Waiting,
+		ents, uns, j.NextAt, j.DueAt, j.FinishedAt)
+	if err != nil {
+		return fmt.Errorf("store: save import: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// GetImport returns one of a Reader's imports (with its entries when asked),
+// or ErrNotFound, also for another Reader's import.
+func (s *Store) GetImport(ctx context.Context, readerID, id int64, entries bool) (ImportJob, error) {
+	cols := importColumns
+	if entries {
+		cols += ", entries"
+	}
+	j, err := scanImport(s.pool.QueryRow(ctx, `SELECT `+cols+` FROM import_jobs WHERE id = $1 AND reader_id = $2`, id, readerID), entries)
+	if err != nil {
+		return ImportJob{}, notFound("get import", err)
+	}
+	return j, nil
+}
+
+// ListImports returns a Reader's latest imports (at most 100), newest first,
+// without their entries.
+func (s *Store) ListImports(ctx context.Context, readerID int64) ([]ImportJob, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+importColumns+` FROM import_jobs WHERE reader_id = $1 ORDER BY id DESC LIMIT 100`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: list imports: %w", err)
+	}
+	defer rows.Close()
+	out := []ImportJob{}
+	for rows.Next() {
+		j, err := scanImport(rows, false)
+		if err != nil {
+			return nil, fmt.Errorf("store: list imports: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: list imports: %w", err)
+	}
+	return out, nil
+}
+
+// ClaimDueImports takes up to limit unfinished jobs whose due_at is at or
+// before now, moving their due_at to now+lease so no other process takes
+// them meanwhile, and returns them with their entries.
+func (s *Store) ClaimDueImports(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]ImportJob, error) {
+	rows, err := s.pool.Query(ctx, `
+		UPDATE import_jobs SET due_at = $2
+		WHERE id IN (SELECT id FROM import_jobs
+			WHERE state IN ('running', 'waiting') AND due_at <= $1
+			ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+		RETURNING `+importColumns+`, entries`, now, now.Add(lease), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: claim imports: %w", err)
+	}
+	defer rows.Close()
+	var out []ImportJob
+	for rows.Next() {
+		j, err := scanImport(rows, true)
+		if err != nil {
+			return nil, fmt.Errorf("store: claim imports: %w", err)
+		}
+		out = append(out, j)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: claim imports: %w", err)
+	}
+	return out, nil
+}
+
+// ImportResult is what ImportBookmarks did with one entry.
+type ImportResult struct {
+	Created bool  // the bookmark is new
+	Moved   bool  // Progress was created or moved forward
+	Refused error // ErrNewSeriesLimit or ErrBookmarkLimit: nothing written
+}
+
+// ImportBookmarks adds a Reader's bookmarks for entries through the same
+// limits as AddReaderBookmark, in one transaction, then moves the Progress
+// of every admitted entry that carries a Number, forward only (the
+// statement POST /api/progress runs). A new bookmark's created_at is the
+// time of this call, so the New Chapters already out count as before it.
+func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []ImportEntry) ([]ImportResult, error) {
+	out := make([]ImportResult, len(entries))
+	if len(entries) == 0 {
+		return out, nil
+	}
+	wants := make([]wantedBookmark, len(entries))
+	for i, e := range entries {
+		wants[i] = wantedBookmark{Site: e.Site, SeriesID: e.SeriesID, URL: e.URL}
+	}
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			adm, err := s.admitBookmarks(ctx, tx, readerID, addedByReader, wants)
+			if err != nil {
+				return err
+			}
+			b := &pgx.Batch{}
+			var queued []int
+			for i, a := range adm {
+				out[i] = ImportResult{Created: a.Created, Refused: a.Refused}
+				e := entries[i]
+				if a.Created && validNotifyMode(e.NotifyMode) {
+					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET notify_mode = $4
+						WHERE reader_id = $1 AND site = $2 AND series_id = $3`, readerID, e.Site, e.SeriesID, e.NotifyMode); err != nil {
+						return err
+					}
+				}
+				if a.Refused != nil || e.Number == "" || e.ReadAt == nil {
+					continue
+				}
+				b.Queue(ProgressUpsertSQL, readerID, e.Site, e.SeriesID, e.Number, safetext.URL(e.URL), *e.ReadAt)
+				queued = append(queued, i)
+			}
+			if len(queued) == 0 {
+				return nil
+			}
+			br := tx.SendBatch(ctx, b)
+			for _, i := range queued {
+				var have bool
+				var past *string // the Latest Chapter a read far past it is held to: not moved
+				if err := br.QueryRow().Scan(&have, &out[i].Moved, &past); err != nil {
+					_ = br.Close()
+					return err
+				}
+			}
+			return br.Close()
+		})
+		if err == nil || !isRetryable(err) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: import bookmarks: %w", err)
+	}
+	return out, nil
+}
+
+func validNotifyMode(m string) bool { return m == "each" || m == "off" || m == "pile" }
+
+// NotifyModes returns the notice mode of each of a Reader's bookmarks,
+// keyed by site and series id.
+func (s *Store) NotifyModes(ctx context.Context, readerID int64) (map[[2]string]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT site, series_id, notify_mode FROM bookmarks WHERE reader_id = $1`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
+	}
+	defer rows.Close()
+	out := map[[2]string]string{}
+	for rows.Next() {
+		var site, id, mode string
+		if err := rows.Scan(&site, &id, &mode); err != nil {
+			return nil, fmt.Errorf("store: notify modes: %w", err)
+		}
+		out[[2]string{site, id}] = mode
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
+	}
+	return out, nil
+}
+
+// IsLimitRefusal reports whether err is one of the Reader limits' refusals.
+func IsLimitRefusal(err error) bool {
+	return errors.Is(err, ErrNewSeriesLimit) || errors.Is(err, ErrBookmarkLimit)
+}

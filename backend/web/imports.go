@@ -1,0 +1,214 @@
+package web
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"mangabookmark/backend/imports"
+	"mangabookmark/backend/store"
+)
+
+// importView is the import page (a form and the recent imports) or one
+// import's page.
+type importView struct {
+	Recent  []store.ImportJob
+	Job     *store.ImportJob
+	Done    int // entries decided (added or already), for the progress bar
+	Added   []store.ImportEntry
+	Already []store.ImportEntry
+	Waiting []store.ImportEntry
+	Refresh int // seconds between refreshes while the import runs or waits; 0: none
+}
+
+// importRoutes registers the import and export pages.
+func (h *Handler) importRoutes() {
+	h.handle("POST /library/add", h.post(h.addSeries))
+	h.handle("GET /import", h.session(h.importPage))
+	h.handle("POST /import", h.post(h.postImport))
+	h.handle("GET /import/{id}", h.session(h.importJobPage))
+	h.handle("GET /export.json", h.session(h.export("json")))
+	h.handle("GET /export.csv", h.session(h.export("csv")))
+}
+
+// addSeries is the library's "Add a Series" field: every line through the
+// import job model (one urls import), then back to the library, which shows
+// each line's answer.
+func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	p, err := imports.FromLines(r.PostFormValue("urls"))
+	if err != nil {
+		h.errorPage(w, r, imports.Status(err), "Nothing to add", err.Error())
+		return
+	}
+	job, ok := h.submit(w, r, v.ReaderID, p)
+	if !ok {
+		return
+	}
+	seeOther(w, r, "/?added="+strconv.FormatInt(job.ID, 10))
+}
+
+// submit runs an import for the page; false when it answered an error.
+func (h *Handler) submit(w http.ResponseWriter, r *http.Request, readerID int64, p *imports.Parsed) (store.ImportJob, bool) {
+	if h.Imports == nil {
+		h.errorPage(w, r, http.StatusServiceUnavailable, "Imports are off", "This server does not run imports right now.")
+		return store.ImportJob{}, false
+	}
+	job, err := h.Imports.Submit(r.Context(), readerID, p)
+	if job.ID == 0 && err != nil {
+		h.unavailable(w, r, err)
+		return store.ImportJob{}, false
+	}
+	if err != nil {
+		h.Log.Warn("import not applied yet", "import_id", job.ID, "error", err)
+	}
+	return job, true
+}
+
+func (h *Handler) importPage(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	recent, err := h.Store.ListImports(r.Context(), v.ReaderID)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, "import", page{Title: "Import", V: v, Imp: &importView{Recent: recent}})
+}
+
+// postImport takes a file (multipart "file") or a list of URLs ("urls").
+// The whole file is read and decoded before anything is written.
+func (h *Handler) postImport(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	var p *imports.Parsed
+	var err error
+	f, hdr, ferr := r.FormFile("file")
+	switch {
+	case ferr == nil:
+		defer f.Close()
+		var body []byte
+		body, err = io.ReadAll(io.LimitReader(f, imports.MaxBodyBytes+1))
+		if err == nil && len(body) > imports.MaxBodyBytes {
+			err = errors.Join(imports.ErrTooLarge, errors.New("the file is larger than 32 MiB, the most one import may send; split it"))
+		}
+		if err == nil {
+			head := body[:min(len(body), 512)]
+			p, err = imports.Decode(imports.TypeForFile(hdr.Filename, head), body, h.Sites)
+		}
+	case strings.TrimSpace(r.PostFormValue("urls")) != "":
+		p, err = imports.FromLines(r.PostFormValue("urls"))
+	default:
+		err = errors.Join(imports.ErrUnreadable, errors.New("choose a file to upload, or paste URLs, one a line"))
+	}
+	if err != nil {
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			h.errorPage(w, r, http.StatusRequestEntityTooLarge, "That file cannot be imported", "The upload is larger than 32 MiB, the most one import may send; split it.")
+			return
+		}
+		h.errorPage(w, r, imports.Status(err), "That file cannot be imported", lastLine(err))
+		return
+	}
+	job, ok := h.submit(w, r, v.ReaderID, p)
+	if !ok {
+		return
+	}
+	seeOther(w, r, "/import/"+strconv.FormatInt(job.ID, 10))
+}
+
+// lastLine is the Reader's sentence of a joined error.
+func lastLine(err error) string {
+	s := err.Error()
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// job loads one of the Reader's imports with its entries, or answers 404.
+func (h *Handler) job(w http.ResponseWriter, r *http.Request, raw string) (*store.ImportJob, bool) {
+	v := viewerFrom(r.Context())
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err == nil && id > 0 {
+		var j store.ImportJob
+		j, err = h.Store.GetImport(r.Context(), v.ReaderID, id, true)
+		if err == nil {
+			return &j, true
+		}
+	} else {
+		err = store.ErrNotFound
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		h.errorPage(w, r, http.StatusNotFound, "No such import", "You have no import at this address.")
+	} else {
+		h.unavailable(w, r, err)
+	}
+	return nil, false
+}
+
+// viewOf sorts a job's entries for its page.
+func viewOf(j *store.ImportJob, now time.Time) *importView {
+	iv := &importView{Job: j}
+	for _, e := range j.Entries {
+		switch e.State {
+		case store.EntryAdded:
+			iv.Added = append(iv.Added, e)
+		case store.EntryAlready:
+			iv.Already = append(iv.Already, e)
+		default:
+			iv.Waiting = append(iv.Waiting, e)
+		}
+	}
+	iv.Done = j.Total - j.Waiting
+	switch {
+	case j.State == store.ImportRunning:
+		iv.Refresh, iv.Done = 2, j.Added+j.Already+len(j.Unsupported)
+	case j.State == store.ImportWaiting && j.NextAt != nil:
+		// Soon after the allowance refills, at most a minute apart.
+		iv.Refresh = int(min(max(j.NextAt.Sub(now)+time.Second, 2*time.Second), time.Minute) / time.Second)
+	}
+	return iv
+}
+
+func (h *Handler) importJobPage(w http.ResponseWriter, r *http.Request) {
+	j, ok := h.job(w, r, r.PathValue("id"))
+	if !ok {
+		return
+	}
+	iv := viewOf(j, h.Now())
+	if iv.Refresh > 0 { // the progress bar updates while the import runs or waits
+		w.Header().Set("Refresh", strconv.Itoa(iv.Refresh))
+	}
+	h.render(w, r, http.StatusOK, "import_job", page{Title: "Import", V: viewerFrom(r.Context()), Imp: iv})
+}
+
+// addedView is what the library shows after "Add a Series": the answer to
+// each line.
+func (h *Handler) addedView(r *http.Request) *importView {
+	raw := r.URL.Query().Get("added")
+	if raw == "" {
+		return nil
+	}
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return nil
+	}
+	j, err := h.Store.GetImport(r.Context(), viewerFrom(r.Context()).ReaderID, id, true)
+	if err != nil {
+		return nil
+	}
+	return viewOf(&j, h.Now())
+}
+
+func (h *Handler) export(format string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		exp, err := imports.ExportOf(r.Context(), h.Store, viewerFrom(r.Context()).ReaderID)
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		imports.ServeExport(w, exp, format)
+	}
+}

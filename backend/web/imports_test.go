@@ -1,0 +1,164 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/store"
+)
+
+// postFile posts the import form with a file (and the csrf field when
+// csrf is not empty).
+func (f *fixture) postFile(t testing.TB, c *http.Client, csrf, name string, body []byte) answer {
+	t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	if csrf != "" {
+		_ = mw.WriteField("csrf", csrf)
+	}
+	fw, _ := mw.CreateFormFile("file", name)
+	_, _ = fw.Write(body)
+	_ = mw.Close()
+	req, _ := http.NewRequest("POST", f.srv.URL+"/import", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	return f.do(t, c, req)
+}
+
+func (f *fixture) importsOf(t testing.TB, readerID int64) []store.ImportJob {
+	t.Helper()
+	list, err := f.st.ListImports(context.Background(), readerID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// Each line of "Add a Series" gets its own answer on the library.
+func TestLibraryAddSeriesAnswersEachLine(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	f.st.SetReaderLimits(store.ReaderLimits{NewSeriesPerHour: 1, MaxBookmarks: 5000})
+	c := f.login(t, f.readerToken)
+	tok := f.csrf(t, c, "/")
+	lines := "https://mangapill.test/series/77\n\n  https://mangapill.test/series/2  \nhttps://example.org/manga/1\nhttps://mangapill.test/series/78\n"
+	a := f.postForm(t, c, "/library/add", url.Values{"csrf": {tok}, "urls": {lines}})
+	loc := a.header.Get("Location")
+	if a.code != http.StatusSeeOther || !regexp.MustCompile(`^/\?added=\d+$`).MatchString(loc) {
+		t.Fatalf("add: %d %q %s", a.code, loc, a.body)
+	}
+	page := f.get(t, c, loc).body
+	for _, want := range []string{
+		`<li data-result="added">https://mangapill.test/series/77: added</li>`,
+		`<li data-result="already">https://mangapill.test/series/2: already there</li>`,
+		`<li data-result="unsupported">https://example.org/manga/1: not a Site we read`,
+		`<li data-result="limit">https://mangapill.test/series/78: over the limit of 100 new Series an hour`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("library lacks %q", want)
+		}
+	}
+	if !strings.Contains(page, `data-series-id="77"`) {
+		t.Error("the added Series is not in the library")
+	}
+	// Another Reader's answers are not shown.
+	other := f.login(t, f.ownerToken)
+	if strings.Contains(f.get(t, other, loc).body, "add-results") {
+		t.Error("another Reader sees the answers")
+	}
+	// Without csrf nothing is added.
+	if a := f.postForm(t, c, "/library/add", url.Values{"urls": {"https://mangapill.test/series/90"}}); a.code != http.StatusForbidden {
+		t.Errorf("no csrf: %d", a.code)
+	}
+	if n := len(f.importsOf(t, 2)); n != 1 {
+		t.Errorf("%d imports, want 1", n)
+	}
+}
+
+func TestImportPageUploadsAndShowsTheResult(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	c := f.login(t, f.readerToken)
+	page := f.get(t, c, "/import")
+	if page.code != http.StatusOK || !strings.Contains(page.body, `enctype="multipart/form-data"`) || !strings.Contains(page.body, `href="/export.json"`) {
+		t.Fatalf("import page: %d %s", page.code, page.body)
+	}
+	tok := f.csrf(t, c, "/import")
+	csv := "url,progress\nhttps://mangapill.test/series/50,4\nhttps://mangapill.test/series/2,8.5\nhttps://nowhere.example/x,1\n"
+	if a := f.postFile(t, c, "", "lib.csv", []byte(csv)); a.code != http.StatusForbidden {
+		t.Fatalf("no csrf: %d", a.code)
+	}
+	if n := len(f.importsOf(t, 2)); n != 0 {
+		t.Fatalf("a refused form left %d imports", n)
+	}
+	a := f.postFile(t, c, tok, "lib.csv", []byte(csv))
+	loc := a.header.Get("Location")
+	if a.code != http.StatusSeeOther || !regexp.MustCompile(`^/import/\d+$`).MatchString(loc) {
+		t.Fatalf("upload: %d %q %s", a.code, loc, a.body)
+	}
+	job := f.get(t, c, loc)
+	for _, want := range []string{`data-state="done"`, `<progress id="progress" max="3" value="3">`, "1 added, 1 already in your library, Progress moved on 2",
+		"<strong>https://nowhere.example/x</strong>: not a Site we read", "https://mangapill.test/series/50</a> (Progress 4)"} {
+		if !strings.Contains(job.body, want) {
+			t.Errorf("import page lacks %q:\n%s", want, job.body)
+		}
+	}
+	if job.header.Get("Refresh") != "" {
+		t.Errorf("a finished import refreshes: %q", job.header.Get("Refresh"))
+	}
+	other := f.login(t, f.ownerToken)
+	if a := f.get(t, other, loc); a.code != http.StatusNotFound {
+		t.Errorf("another Reader's import: %d", a.code)
+	}
+	// An unreadable file: 400 with the reason, nothing recorded.
+	bad := f.postFile(t, c, tok, "backup.tachibk", []byte{0x1f, 0x8b, 8, 0, 0})
+	if bad.code != http.StatusBadRequest || !strings.Contains(bad.body, "not a readable Mihon/Tachiyomi backup") {
+		t.Errorf("bad file: %d %s", bad.code, bad.body)
+	}
+	if n := len(f.importsOf(t, 2)); n != 1 {
+		t.Errorf("%d imports, want 1", n)
+	}
+	// The export pages carry the session's bookmarks.
+	exp := f.get(t, c, "/export.csv")
+	if exp.code != http.StatusOK || !strings.HasPrefix(exp.body, "site,series_id,title,url,latest_number") || !strings.Contains(exp.body, "mangapill,50,") {
+		t.Errorf("export.csv: %d %s", exp.code, exp.body)
+	}
+	if exp := f.get(t, c, "/export.json"); exp.code != http.StatusOK || !strings.Contains(exp.body, `"series_id": "50"`) {
+		t.Errorf("export.json: %d %s", exp.code, exp.body)
+	}
+	if a := f.get(t, f.client(t), "/export.json"); a.code != http.StatusSeeOther {
+		t.Errorf("export without a session: %d", a.code)
+	}
+}
+
+// A waiting import's page refreshes itself soon after the allowance refills.
+func TestImportPageRefreshesWhileWaiting(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	f.st.SetReaderLimits(store.ReaderLimits{NewSeriesPerHour: 2, MaxBookmarks: 5000})
+	c := f.login(t, f.readerToken)
+	tok := f.csrf(t, c, "/import")
+	var urls []string
+	for i := 0; i < 3; i++ {
+		urls = append(urls, fmt.Sprintf("https://mangapill.test/series/%d", 60+i))
+	}
+	a := f.postForm(t, c, "/import", url.Values{"csrf": {tok}, "urls": {strings.Join(urls, "\n")}})
+	if a.code != http.StatusSeeOther {
+		t.Fatalf("%d %s", a.code, a.body)
+	}
+	job := f.get(t, c, a.header.Get("Location"))
+	if !strings.Contains(job.body, `data-state="waiting"`) || !strings.Contains(job.body, `value="2"`) || job.header.Get("Refresh") != "60" {
+		t.Fatalf("waiting page: %q %s", job.header.Get("Refresh"), job.body)
+	}
+	f.clock.Add(30*time.Minute - 5*time.Second)
+	if r := f.get(t, c, a.header.Get("Location")).header.Get("Refresh"); r != "6" {
+		t.Errorf("Refresh %q five seconds before the refill, want 6", r)
+	}
+}
