@@ -91,6 +91,7 @@ func New(cfg Config) (*Server, error) {
 	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
 	s.readerRoutes()
 	s.noticeRoutes()
+	s.pushRoutes()
 	s.importRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {

@@ -29,8 +29,8 @@ type Config struct {
 	// The Owner sets it, so it is not held to the private-address rule; it
 	// carries Discord's secret and is never logged.
 	DiscordURL string
-	// Extra are outlets beyond the built-in webhook, ntfy and Discord (Web
-	// Push plugs in here).
+	// Extra are outlets beyond the built-in webhook, ntfy, Discord and Web
+	// Push.
 	Extra []Outlet
 	// Interval is how often the sender looks for owed notices and due
 	// deliveries; 0: 1 s (the contract asks for at most 5 s).
@@ -48,6 +48,7 @@ type Service struct {
 	metrics recorder
 	outlets map[string]Outlet
 	order   []Outlet
+	vapid   *vapid // the Web Push key pair (vapid.go)
 
 	mu      sync.Mutex
 	cancel  context.CancelFunc
@@ -77,11 +78,12 @@ func New(cfg Config) (*Service, error) {
 		cfg.Recorder = nopRecorder{}
 	}
 	client := cfg.Guard.Client()
-	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}}
+	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}, vapid: &vapid{store: cfg.Store}}
 	builtin := []Outlet{
 		discord{client: &http.Client{Timeout: 10 * time.Second}, url: cfg.DiscordURL},
 		ntfy{client: client, baseURL: cfg.BaseURL},
 		webhook{client: client},
+		push{client: client, store: cfg.Store, keys: s.vapid, subject: pushSubject(cfg.BaseURL), baseURL: cfg.BaseURL},
 	}
 	for _, o := range append(builtin, cfg.Extra...) {
 		s.outlets[o.Name()] = o

@@ -61,3 +61,21 @@ func (s *Store) DeletePushSubscription(ctx context.Context, readerID int64, endp
 	}
 	return tag.RowsAffected() == 1, nil
 }
+
+// CountPushSubscriptions counts the Reader's push subscriptions.
+func (s *Store) CountPushSubscriptions(ctx context.Context, readerID int64) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM push_subscriptions WHERE reader_id = $1`, readerID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count push subscriptions: %w", err)
+	}
+	return n, nil
+}
+
+// DeletePushEndpoint removes the subscription at endpoint whoever holds it:
+// the push service said it is gone (404 or 410).
+func (s *Store) DeletePushEndpoint(ctx context.Context, endpoint string) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM push_subscriptions WHERE endpoint = $1`, endpoint); err != nil {
+		return fmt.Errorf("store: delete push endpoint: %w", err)
+	}
+	return nil
+}

@@ -16,6 +16,7 @@ import (
 var staticTypes = map[string]string{
 	".css": "text/css; charset=utf-8",
 	".js":  "text/javascript; charset=utf-8",
+	".png": "image/png",
 }
 
 // asset is one embedded static file under its fingerprinted name.

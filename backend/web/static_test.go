@@ -20,8 +20,8 @@ func TestStaticFilesAreFingerprintedAndImmutable(t *testing.T) {
 	f := newFixture(t, "")
 	page := f.get(t, f.client(t), "/")
 	links := staticLink.FindAllStringSubmatch(page.body, -1)
-	if len(links) != 2 {
-		t.Fatalf("the login page links %d fingerprinted static files, want 2 (style, app):\n%s", len(links), page.body)
+	if len(links) != 3 {
+		t.Fatalf("the login page links %d fingerprinted static files, want 3 (style, app, push):\n%s", len(links), page.body)
 	}
 	for _, m := range links {
 		url, base, hash, ext := m[1], m[2], m[3], m[4]

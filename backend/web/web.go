@@ -48,7 +48,7 @@ type Deps struct {
 	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
-	Notices        *digest.Service  // Reader notices: the settings page; nil hides it
+	Notices        *digest.Service  // Reader notices: the settings page and Web Push subscriptions; nil hides them
 	Imports        *imports.Service // runs the import pages' imports; nil turns them off
 }
 
@@ -90,6 +90,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
 	h.importRoutes()
 	h.handle("GET /web/{file}", serveStatic)
+	h.pushRoutes()
 	if d.OAuth != nil {
 		h.handle("GET "+auth.LoginPath, h.discordLogin)
 		h.handle("GET "+auth.CallbackPath, h.discordCallback)
@@ -123,7 +124,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("X-Frame-Options", "DENY")
-	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'self'; script-src 'self'; form-action 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.mux.ServeHTTP(w, r)
 }
 
