@@ -3,9 +3,11 @@ package browser_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -191,18 +193,37 @@ func TestBodyOverLimitIsCut(t *testing.T) {
 func TestSiteDownIsNotUnreachable(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
-	s := newSite(t)
-	dead := s.URL
-	s.Close() // the Site, not the sidecar, is down
+	dead := refusingAddr(t) // the Site, not the sidecar, is down
 	b := newBrowser(t, browser.Config{WSURL: chrome.WSURL()})
 
-	_, err := fetch(t, b, dead+"/open/series/7", "")
+	_, err := fetch(t, b, "http://"+dead+"/open/series/7", "")
 	if err == nil || errors.Is(err, sites.ErrUnreachable) || errors.Is(err, sites.ErrChallenge) {
 		t.Fatalf("err = %v; want a plain error (the Site refused, the sidecar is fine)", err)
 	}
 	if !b.Connected() {
 		t.Fatal("a Site error dropped the sidecar connection")
 	}
+}
+
+// refusingAddr is a loopback address that refuses connections for the
+// whole test: a socket bound to it but never listening holds the port, so
+// no other test's server can take it over (a closed server's port can be
+// handed to the next server a parallel test starts, which then answers).
+func refusingAddr(t *testing.T) string {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Close(fd) })
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("127.0.0.1:%d", sa.(*syscall.SockaddrInet4).Port)
 }
 
 func TestUserAgentIsNotHeadless(t *testing.T) {
