@@ -2,6 +2,7 @@ package digest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -40,7 +41,7 @@ func (s *Service) Subscribe(ctx context.Context, readerID int64, p PushSubscript
 	if b, err := decodeKey(p.Auth); err != nil || len(b) != 16 {
 		return &FieldError{"keys.auth", "the auth secret is not 16 bytes in base64url as PushSubscription.toJSON() gives it"}
 	}
-	if _, err := s.cfg.Store.GetPushSubscription(ctx, readerID, p.Endpoint); err == store.ErrNotFound {
+	if _, err := s.cfg.Store.GetPushSubscription(ctx, readerID, p.Endpoint); errors.Is(err, store.ErrNotFound) {
 		n, err := s.cfg.Store.CountPushSubscriptions(ctx, readerID)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -23,7 +24,7 @@ func (s *Store) EnsureVAPIDKeys(ctx context.Context, gen func() (VAPIDKeys, erro
 	if err == nil {
 		return k, nil
 	}
-	if err := notFound("vapid keys", err); err != ErrNotFound {
+	if err := notFound("vapid keys", err); !errors.Is(err, ErrNotFound) {
 		return VAPIDKeys{}, err
 	}
 	fresh, err := gen()

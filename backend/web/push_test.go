@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"image/png"
 	"net/http"
 	"net/url"
@@ -150,7 +151,7 @@ func TestPushSessionFormsNeedCSRFAndCheckTheEndpoint(t *testing.T) {
 	if a := f.postForm(t, c, "/notices/push/unsubscribe", url.Values{"endpoint": {endpoint}, "csrf": {csrf}}); a.code != http.StatusNoContent {
 		t.Fatalf("unsubscribe: %d %s", a.code, a.body)
 	}
-	if _, err := f.st.GetPushSubscription(ctx, 2, endpoint); err != store.ErrNotFound {
+	if _, err := f.st.GetPushSubscription(ctx, 2, endpoint); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("still stored after unsubscribe: %v", err)
 	}
 }
