@@ -81,10 +81,29 @@ func served(resolve func(*http.Request) string, d docRoute) (string, bool) {
 	}
 	p = strings.TrimSuffix(p, "{$}")
 	switch {
-	case p == d.path, p != "/" && strings.HasSuffix(p, "/") && strings.HasPrefix(d.path, p):
+	case samePath(p, d.path), p != "/" && strings.HasSuffix(p, "/") && strings.HasPrefix(d.path, p):
 		return pattern, true
 	}
 	return pattern, false
+}
+
+// samePath reports whether the served pattern p names the documented path
+// doc, segment by segment: the same text, or a whole-segment wildcard
+// serving a documented segment that holds a parameter with a fixed
+// suffix (ServeMux cannot match "{feed_token}.atom", so the handler reads
+// the suffix itself).
+func samePath(p, doc string) bool {
+	ps, ds := strings.Split(p, "/"), strings.Split(doc, "/")
+	if len(ps) != len(ds) {
+		return false
+	}
+	for i := range ps {
+		wild := strings.HasPrefix(ps[i], "{") && strings.HasSuffix(ps[i], "}")
+		if ps[i] != ds[i] && !(wild && strings.HasPrefix(ds[i], "{") && strings.Contains(ds[i], "}.")) {
+			return false
+		}
+	}
+	return true
 }
 
 // newSite is the API server with the web pages mounted, as serve wires it.
