@@ -2,6 +2,7 @@ package admin
 
 import (
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/listing"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -14,7 +15,8 @@ func ListingView(site *sites.Site, st store.ListingState) *client.LaneListing {
 		return nil
 	}
 	return &client.LaneListing{EveryS: seconds(site.ListingEvery), LastAt: utc(st.LastAt),
-		LastOutcome: st.LastOutcome, Hinted: st.Hinted, Overflows: st.Overflows}
+		LastOutcome: st.LastOutcome, Hinted: st.Hinted, Overflows: st.Overflows,
+		Failures: st.Failures, Failing: listing.Failing(st)}
 }
 
 // listingViews fills in the listing object of each Lane view, in the

@@ -64,7 +64,8 @@ func PassFaulty(p client.Pass) bool {
 }
 
 // Window describes a Lane's pause and refuse windows with the time left:
-// "paused 2h left: site migration", "refusing 10m left", or "".
+// "paused 2h left: site migration", "refusing 10m left", "listing failed
+// 3 in a row" (Rest carries on alone), or "".
 func Window(now time.Time, l client.Lane) string {
 	var parts []string
 	if l.PausedUntil != nil && l.PausedUntil.After(now) {
@@ -76,6 +77,9 @@ func Window(now time.Time, l client.Lane) string {
 	}
 	if l.RefuseUntil != nil && l.RefuseUntil.After(now) {
 		parts = append(parts, "refusing "+Human(l.RefuseUntil.Sub(now))+" left")
+	}
+	if l.Listing != nil && l.Listing.Failing {
+		parts = append(parts, fmt.Sprintf("listing failed %d in a row", l.Listing.Failures))
 	}
 	return strings.Join(parts, "; ")
 }

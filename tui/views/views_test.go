@@ -72,3 +72,17 @@ func TestEveryViewFillsItsFrame(t *testing.T) {
 		}
 	}
 }
+
+// Window names a listing that keeps failing, beside the pause and refuse
+// windows, and says nothing of one that failed fewer times than that.
+func TestWindowSaysTheListingKeepsFailing(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	l := client.Lane{Listing: &client.LaneListing{Failures: 3, Failing: true}}
+	if got := Window(now, l); got != "listing failed 3 in a row" {
+		t.Errorf("Window = %q", got)
+	}
+	l.Listing = &client.LaneListing{Failures: 2}
+	if got := Window(now, l); got != "" {
+		t.Errorf("two failures: Window = %q, want nothing", got)
+	}
+}
