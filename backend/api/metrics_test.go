@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,7 +19,12 @@ import (
 // scrape fetches /metrics and parses it with Prometheus' own text parser.
 func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
 	t.Helper()
-	resp, err := http.Get(url + "/metrics")
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+admintest.OwnerToken)
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,6 +62,31 @@ next:
 		return m, true
 	}
 	return nil, false
+}
+
+// /metrics tells nothing without the Owner's token: 401 with none, 403 for
+// a Reader's.
+func TestMetricsNeedTheOwnersToken(t *testing.T) {
+	t.Parallel()
+	f := admintest.Start(t)
+	for token, want := range map[string]int{"": http.StatusUnauthorized, admintest.ReaderToken: http.StatusForbidden} {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.URL()+"/metrics", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want || strings.Contains(string(body), "mangabookmark_") {
+			t.Errorf("token %q: %d %q, want %d and no metric", token, resp.StatusCode, body, want)
+		}
+	}
 }
 
 func TestMetricsExposeLanesAndRequests(t *testing.T) {

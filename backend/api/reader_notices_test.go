@@ -182,7 +182,7 @@ func TestReaderNoticeRoutes(t *testing.T) {
 	if deliveries != 2 { // the test notice and the Digest of chapter 11
 		t.Fatalf("%d webhook calls, want the test notice and one Digest", deliveries)
 	}
-	_, metrics := e.do("", "GET", "/metrics", "")
+	_, metrics := e.do(e.token(ownerID), "GET", "/metrics", "")
 	for _, want := range []string{`mb_reader_notices_total{outlet="webhook",result="sent"} 1`, `mb_reader_notices_total{outlet="webhook",result="owed"} 1`, "mb_notice_delay_seconds_count 1"} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -88,7 +88,11 @@ func New(cfg Config) (*Server, error) {
 		s.userjs = userscript.Render(cfg.Userjs, cfg.BaseURL)
 	}
 	s.mux.HandleFunc("GET /healthz", s.healthz)
-	s.mux.Handle("GET /metrics", cfg.Metrics.handler(s.Log.Warn))
+	// /metrics names every Site, Lane state and notice count: the Owner's
+	// token only, so the public listener tells a stranger nothing
+	// (docs/adr/0018-forged-reads-and-junk-series.md). Prometheus sends it
+	// as a bearer credential.
+	s.mux.Handle("GET /metrics", s.admin(cfg.Metrics.handler(s.Log.Warn).ServeHTTP))
 	s.readerRoutes()
 	s.noticeRoutes()
 	s.pushRoutes()
