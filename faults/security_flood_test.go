@@ -117,6 +117,36 @@ func TestSecurityFlood(t *testing.T) {
 		t.Fatalf("a read past the cap: %d %+v, want it listed with the bookmark limit", code, got)
 	}
 
+	// Forged reads far past a known Latest Chapter (a page script pushing
+	// "chapter 999999"): each is refused as past_latest and Progress stays
+	// (docs/adr/0018-forged-reads-and-junk-series.md).
+	forged := "900000"
+	if _, err := d.pool.Exec(context.Background(), `UPDATE series SET latest_number = 40 WHERE site = $1 AND series_id = $2`, site, forged); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"51", "999999", "41000.5", "50.0001"} {
+		tried++
+		reads := []map[string]string{{"site": site, "series_id": forged, "number": n,
+			"read_at": time.Now().UTC().Format(time.RFC3339)}}
+		body, _ := json.Marshal(map[string]any{"reads": reads})
+		req, _ := http.NewRequestWithContext(context.Background(), "POST", api.url+"/api/progress", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+d.reader)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got floodAnswer
+		_ = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		if got.Applied != 0 || len(got.Errors) != 1 || !strings.HasPrefix(got.Errors[0].Error, "past_latest") {
+			t.Fatalf("forged read of chapter %s past Latest 40: %d %+v, want it refused", n, resp.StatusCode, got)
+		}
+	}
+	if n := d.count(`SELECT count(*) FROM progress WHERE site = $1 AND series_id = $2 AND number > 50`, site, forged); n != 0 {
+		t.Fatalf("a forged read moved Progress past the Latest Chapter (%d rows)", n)
+	}
+
 	// Another Reader's one new bookmark, added after the whole flood.
 	bob, _ := d.mintWith(nil, "--reader", "300000000000000004", "--reader-name", "Bob", "--name", "bob")
 	bobID := d.sim.SeriesID(site, 7)
