@@ -99,7 +99,8 @@ func samePath(p, doc string) bool {
 	}
 	for i := range ps {
 		wild := strings.HasPrefix(ps[i], "{") && strings.HasSuffix(ps[i], "}")
-		if ps[i] != ds[i] && !(wild && strings.HasPrefix(ds[i], "{") && strings.Contains(ds[i], "}.")) {
+		suffixed := strings.HasPrefix(ds[i], "{") && strings.Contains(ds[i], "}.")
+		if ps[i] != ds[i] && (!wild || !suffixed) {
 			return false
 		}
 	}
