@@ -23,7 +23,11 @@ import (
 func TestBrowserPushWorkerAndButton(t *testing.T) {
 	chromiumtest.Require(t)
 	f := newFixture(t, "")
-	p := openPage(t)
+	// The button alone may take the page script's 15 s when the browser's
+	// push service never answers, so the 60 s bound openPage sets for a
+	// whole test is too tight on a loaded machine: this test has three
+	// minutes against a hang, and its waits their own bounds.
+	p := openPage(t).CancelTimeout().Timeout(3 * time.Minute)
 	origin := f.srv.URL
 	if err := (proto.BrowserGrantPermissions{Permissions: []proto.BrowserPermissionType{proto.BrowserPermissionTypeNotifications},
 		Origin: origin}).Call(p.Browser()); err != nil {
@@ -80,21 +84,14 @@ func TestBrowserPushWorkerAndButton(t *testing.T) {
 	}
 	t.Logf("after the click: %q", p.MustElement("#push-status").MustText())
 
-	// A push message reaches the worker and is shown.
-	regs := map[string]proto.ServiceWorkerRegistrationID{}
-	wait := p.EachEvent(func(e *proto.ServiceWorkerWorkerRegistrationUpdated) bool {
-		for _, r := range e.Registrations {
-			regs[r.ScopeURL] = r.RegistrationID
-		}
-		return regs[origin+"/"] != ""
-	})
-	wait() // EachEvent enables the ServiceWorker domain, and disables it when done
-	if err := (proto.ServiceWorkerEnable{}).Call(p); err != nil {
-		t.Fatal(err)
-	}
+	// A push message reaches the worker and is shown. The registration's id
+	// comes only in the events ServiceWorker.enable sends, so the test
+	// listens before it enables the domain (rod's EachEvent enables first
+	// and subscribes after, and lost those events on a loaded machine).
+	regID := registrationID(t, p, origin+"/")
 	deliver := func(m map[string]string) {
 		b, _ := json.Marshal(m)
-		if err := (proto.ServiceWorkerDeliverPushMessage{Origin: origin, RegistrationID: regs[origin+"/"], Data: string(b)}).Call(p); err != nil {
+		if err := (proto.ServiceWorkerDeliverPushMessage{Origin: origin, RegistrationID: regID, Data: string(b)}).Call(p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -126,4 +123,34 @@ func TestBrowserPushWorkerAndButton(t *testing.T) {
 	if strings.Contains(p.MustEval(`() => document.body.innerHTML`).Str(), "alert(1)") {
 		t.Fatal("the push data reached the page")
 	}
+}
+
+// registrationID enables the ServiceWorker domain and returns the id of the
+// registration whose scope is scope, from the events the enable sends. It
+// subscribes to the page's events before it enables, so none is missed.
+func registrationID(t *testing.T, p *rod.Page, scope string) proto.ServiceWorkerRegistrationID {
+	t.Helper()
+	lp, cancel := p.WithCancel()
+	defer cancel()
+	lp = lp.Timeout(60 * time.Second)
+	events := lp.Event()
+	if err := (proto.ServiceWorkerEnable{}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	for msg := range events {
+		if msg.Method != (&proto.ServiceWorkerWorkerRegistrationUpdated{}).ProtoEvent() {
+			continue
+		}
+		var e proto.ServiceWorkerWorkerRegistrationUpdated
+		if !msg.Load(&e) {
+			continue
+		}
+		for _, r := range e.Registrations {
+			if r.ScopeURL == scope && !r.IsDeleted {
+				return r.RegistrationID
+			}
+		}
+	}
+	t.Fatalf("no service worker registration for %s within 60 s of ServiceWorker.enable", scope)
+	return ""
 }
