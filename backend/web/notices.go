@@ -22,8 +22,10 @@ type noticesView struct {
 }
 
 // noticeRoutes registers the notices settings page and its forms, and the
-// library cards' notify control.
+// library cards' notify control. The contract's name for the page is
+// /settings; /notices, which the forms post to, serves the same page.
 func (h *Handler) noticeRoutes() {
+	h.handle("GET /settings", h.reader(h.noticesPage))
 	h.handle("GET /notices", h.reader(h.noticesPage))
 	h.handle("POST /notices", h.reader(h.post(h.saveNotices)))
 	h.handle("POST /notices/feed/rotate", h.reader(h.post(h.rotateFeed)))

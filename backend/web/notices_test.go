@@ -22,6 +22,10 @@ func TestNoticesPage(t *testing.T) {
 	if page.code != 200 || !strings.Contains(page.body, "Digest window") || !strings.Contains(page.body, `data-copy="feed"`) {
 		t.Fatalf("GET /notices: %d\n%s", page.code, page.body)
 	}
+	// The contract names the settings page /settings: the same page.
+	if s := f.get(t, c, "/settings"); s.code != 200 || s.body != page.body {
+		t.Fatalf("GET /settings: %d, the same page as /notices: %v\n%s", s.code, s.body == page.body, s.body)
+	}
 	m := feedField.FindStringSubmatch(page.body)
 	if m == nil || !strings.HasPrefix(m[1], "https://mb.example/feeds/mbf_") {
 		t.Fatalf("no feed URL on the page:\n%s", page.body)
