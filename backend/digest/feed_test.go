@@ -100,11 +100,18 @@ func TestAtomFeedKeepsThirtyDaysAndAtMostAHundred(t *testing.T) {
 	w.bookmark(r.ID, "mangapill", "a")
 	w.read("mangapill", "a", "0")
 	w.read("mangapill", "a", "1") // will be older than 30 days
+	// A second Reader's Series with few events: there the 30-day window,
+	// not the cap of 100, is what leaves the old one out.
+	other, _ := w.st.UpsertReader(w.ctx, "10", "", nil)
+	w.bookmark(other.ID, "mangapill", "b")
+	w.read("mangapill", "b", "0")
+	w.read("mangapill", "b", "1") // will be older than 30 days
 	w.clk.Add(31 * 24 * time.Hour)
 	for i := 2; i <= 130; i++ {
 		w.clk.Add(time.Minute)
 		w.read("mangapill", "a", fmt.Sprint(i))
 	}
+	w.read("mangapill", "b", "2")
 	url, _ := w.svc.RotateFeed(w.ctx, r.ID)
 	body, err := w.svc.Feed(w.ctx, feedToken(t, url))
 	if err != nil {
@@ -116,5 +123,20 @@ func TestAtomFeedKeepsThirtyDaysAndAtMostAHundred(t *testing.T) {
 	}
 	if len(f.Items) != 100 || f.Items[0].Title != "Series a 130" || f.Items[99].Title != "Series a 31" {
 		t.Fatalf("%d entries, first %q last %q", len(f.Items), f.Items[0].Title, f.Items[len(f.Items)-1].Title)
+	}
+	url, _ = w.svc.RotateFeed(w.ctx, other.ID)
+	body, err = w.svc.Feed(w.ctx, feedToken(t, url))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err = gofeed.NewParser().ParseString(string(body)); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, it := range f.Items {
+		titles = append(titles, it.Title)
+	}
+	if len(titles) != 1 || titles[0] != "Series b 2" {
+		t.Fatalf("the second Reader's feed holds %q, want only the event of the last 30 days", titles)
 	}
 }
