@@ -100,7 +100,7 @@ func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Re
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
 	readme := saveReadme(rawURL, ref, route, res, manifest, at)
-	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte(readme), 0o644); err != nil {
+	if err := writeNew(filepath.Join(dir, "README.md"), []byte(readme)); err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
 	return files, nil
