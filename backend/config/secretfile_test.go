@@ -27,6 +27,18 @@ func TestSecretsFromFiles(t *testing.T) {
 	if err != nil || string(c.TokenKey) != key || c.DatabaseURL != dsn {
 		t.Fatalf("from files: key %q dsn %q err %v", c.TokenKey, c.DatabaseURL, err)
 	}
+	readers := "https://discord.example/api/webhooks/2/readers-webhook-token"
+	if err := os.WriteFile(filepath.Join(dir, "readers_webhook"), []byte(readers+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = LoadLookup(env(map[string]string{"DISCORD_READERS_WEBHOOK_URL_FILE": filepath.Join(dir, "readers_webhook")}))
+	if err != nil || c.DiscordReadersWebhookURL != readers {
+		t.Fatalf("readers webhook from a file: %q err %v", c.DiscordReadersWebhookURL, err)
+	}
+	_, err = LoadLookup(env(map[string]string{"DISCORD_READERS_WEBHOOK_URL_FILE": filepath.Join(dir, "readers_webhook"), "DISCORD_READERS_WEBHOOK_URL": readers}))
+	if err == nil || !strings.Contains(err.Error(), "DISCORD_READERS_WEBHOOK_URL_FILE") || strings.Contains(err.Error(), "readers-webhook-token") {
+		t.Fatalf("readers webhook both set: %v", err)
+	}
 	_, err = LoadLookup(env(map[string]string{"TOKEN_KEY_FILE": filepath.Join(dir, "token_key"), "TOKEN_KEY": key}))
 	if err == nil || !strings.Contains(err.Error(), "TOKEN_KEY_FILE") || strings.Contains(err.Error(), key) {
 		t.Fatalf("both set: %v", err)
