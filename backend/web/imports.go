@@ -28,7 +28,9 @@ type importView struct {
 func (h *Handler) importRoutes() {
 	h.handle("POST /library/add", h.post(h.addSeries))
 	h.handle("GET /import", h.session(h.importPage))
-	h.handle("POST /import", h.bounded(h.post(h.postImport)))
+	// The session comes first: a stranger's upload is refused before any
+	// of its body is read.
+	h.handle("POST /import", h.session(h.bounded(h.post(h.postImport))))
 	h.handle("GET /import/{id}", h.session(h.importJobPage))
 	h.handle("GET /export.json", h.session(h.export("json")))
 	h.handle("GET /export.csv", h.session(h.export("csv")))
@@ -36,6 +38,7 @@ func (h *Handler) importRoutes() {
 
 // bounded reads the multipart form before the csrf check, so an upload
 // past the 32 MiB the server takes is told so (413), not "form expired".
+// It runs inside session, so only a Reader's upload is ever parsed.
 func (h *Handler) bounded(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var maxErr *http.MaxBytesError

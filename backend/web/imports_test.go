@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -174,4 +175,56 @@ func TestImportPageRefreshesWhileWaiting(t *testing.T) {
 	if r := f.get(t, c, a.header.Get("Location")).header.Get("Refresh"); r != "6" {
 		t.Errorf("Refresh %q five seconds before the refill, want 6", r)
 	}
+}
+
+// filler is an endless body of 'a's.
+type filler struct{}
+
+func (filler) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	return len(p), nil
+}
+
+// counted counts the bytes the client took of a body.
+type counted struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *counted) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// A stranger's upload is refused before its body is read: POST /import
+// without a session is sent to the login page having taken at most what
+// the connection buffers of a 31 MiB form, not the form (the session was
+// checked only after the whole form was parsed).
+func TestImportWithoutSessionIsRefusedUnread(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	_ = mw.WriteField("csrf", "forged")
+	_, _ = mw.CreateFormFile("file", "big.csv")
+	n := buf.Len()
+	_ = mw.Close()
+	head, tail := buf.Bytes()[:n], buf.Bytes()[n:]
+	const fill = 31 << 20
+	body := &counted{r: io.MultiReader(bytes.NewReader(head), io.LimitReader(filler{}, fill), bytes.NewReader(tail))}
+	req, _ := http.NewRequest("POST", f.srv.URL+"/import", body)
+	req.ContentLength = int64(len(head) + fill + len(tail))
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	a := f.do(t, f.client(t), req)
+	sent := body.n.Load()
+	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/" {
+		t.Fatalf("an upload without a session: %d %q, want 303 to /", a.code, a.header.Get("Location"))
+	}
+	if sent > 16<<20 {
+		t.Fatalf("the server read %d MiB of a stranger's %d MiB upload before refusing it", sent>>20, req.ContentLength>>20)
+	}
+	t.Logf("%.1f MiB of the body left the client before the refusal", float64(sent)/(1<<20))
 }
