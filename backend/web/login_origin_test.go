@@ -41,23 +41,59 @@ func TestLoginNeedsOriginOrSameOriginFetch(t *testing.T) {
 }
 
 // Wrong tokens from one address are throttled: after the burst the next
-// attempt is 429 even with the right token, and the bucket refills.
+// wrong token is 429, and the bucket refills.
 func TestFailedLoginsAreThrottled(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
+	wrong := "mb_" + strings.Repeat("x", 43)
+	try := func(token string) answer {
+		return f.postForm(t, f.client(t), "/login", url.Values{"token": {token}})
+	}
+	for i := 0; i < 10; i++ {
+		if code := try(wrong).code; code != http.StatusUnauthorized {
+			t.Fatalf("wrong token %d: %d, want 401", i, code)
+		}
+	}
+	for i := 0; i < 3; i++ {
+		a := try(wrong)
+		if a.code != http.StatusTooManyRequests {
+			t.Fatalf("wrong token %d after 10 wrong tokens: %d, want 429", i, a.code)
+		}
+		if a.header.Get("Retry-After") == "" {
+			t.Fatalf("wrong token %d after 10 wrong tokens: 429 without Retry-After", i)
+		}
+	}
+	f.clock.Add(time.Minute)
+	if code := try(wrong).code; code != http.StatusUnauthorized {
+		t.Fatalf("a minute later: %d, want the wrong token checked again (401)", code)
+	}
+	if code := try(f.readerToken).code; code != http.StatusSeeOther {
+		t.Fatalf("a minute later: %d, want the login to go through", code)
+	}
+}
+
+// Behind the TLS proxy every client shares one address: a stranger's wrong
+// tokens block the address, yet a Reader's valid token still logs in from
+// it, and the stranger's next wrong token is still 429.
+func TestValidTokenLogsInFromBlockedAddress(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	wrong := "mb_" + strings.Repeat("x", 43)
 	try := func(token string) int {
 		return f.postForm(t, f.client(t), "/login", url.Values{"token": {token}}).code
 	}
 	for i := 0; i < 10; i++ {
-		if code := try("mb_" + strings.Repeat("x", 43)); code != http.StatusUnauthorized {
+		if code := try(wrong); code != http.StatusUnauthorized {
 			t.Fatalf("wrong token %d: %d, want 401", i, code)
 		}
 	}
-	if code := try(f.readerToken); code != http.StatusTooManyRequests {
+	if code := try(wrong); code != http.StatusTooManyRequests {
 		t.Fatalf("after 10 wrong tokens: %d, want 429", code)
 	}
-	f.clock.Add(time.Minute)
 	if code := try(f.readerToken); code != http.StatusSeeOther {
-		t.Fatalf("a minute later: %d, want the login to go through", code)
+		t.Fatalf("valid token from the blocked address: %d, want the login to go through", code)
+	}
+	if code := try(wrong); code != http.StatusTooManyRequests {
+		t.Fatalf("wrong token after a valid login: %d, want 429 still", code)
 	}
 }

@@ -12,7 +12,11 @@ import (
 // Failed logins are throttled per client address: a token is 256 random
 // bits, so guessing is hopeless, but each attempt costs an HMAC and a
 // database lookup. An address may fail loginBurst times at once, then once
-// per loginEvery; past that POST /login is 429 until the bucket refills.
+// per loginEvery; past that a failed POST /login is 429 until the bucket
+// refills. Only failures count and only failures are refused: behind the
+// TLS proxy every client shares one address, so a valid token logs in even
+// from an address past its limit, or one stranger's wrong tokens would lock
+// every Reader out.
 const (
 	loginBurst    = 10
 	loginEvery    = 6 * time.Second
@@ -52,12 +56,8 @@ func (l *loginThrottle) limiter(host string) *rate.Limiter {
 	return lim
 }
 
-// blocked reports whether the address has no failed login left now.
-func (l *loginThrottle) blocked(r *http.Request) bool {
-	return l.limiter(clientHost(r)).TokensAt(l.now()) < 1
-}
-
-// failed spends one failed login of the address.
-func (l *loginThrottle) failed(r *http.Request) {
-	l.limiter(clientHost(r)).AllowN(l.now(), 1)
+// fail spends one failed login of the address and reports whether it had
+// one left; false means the failure is refused with 429.
+func (l *loginThrottle) fail(r *http.Request) bool {
+	return l.limiter(clientHost(r)).AllowN(l.now(), 1)
 }

@@ -164,12 +164,6 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusForbidden, "Form refused", "Log in from this site's own login page.")
 		return
 	}
-	if h.logins.blocked(r) {
-		w.Header().Set("Retry-After", "60")
-		h.errorPage(w, r, http.StatusTooManyRequests, "Too many failed logins",
-			"This address has tried too many wrong tokens. Wait a minute, then paste your token again.")
-		return
-	}
 	token := strings.TrimSpace(r.PostFormValue("token"))
 	if token == "" || h.Auth == nil {
 		h.loginPage(w, r, http.StatusUnauthorized, "Paste your API token to log in.")
@@ -181,7 +175,14 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		h.logins.failed(r)
+		// The token is checked first: a valid one logs in even from an
+		// address past its failed-login limit (login_throttle.go).
+		if !h.logins.fail(r) {
+			w.Header().Set("Retry-After", "60")
+			h.errorPage(w, r, http.StatusTooManyRequests, "Too many failed logins",
+				"That token is unknown or revoked, and this address has tried too many wrong tokens. Check your token, or wait a minute before trying another.")
+			return
+		}
 		h.Log.Info("web login refused", "reason", "unknown or revoked token")
 		h.loginPage(w, r, http.StatusUnauthorized, "That token is unknown or revoked. Check it, or log in again to get a new one.")
 		return
