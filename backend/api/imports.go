@@ -49,6 +49,15 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "imports are not running on this server")
 		return
 	}
+	// One upload of a Reader's is read at a time (imports.BeginUpload),
+	// shared with the import page: a token's 8 requests in flight would
+	// otherwise hold 8 bodies of 32 MiB.
+	release, ok := s.Imports.BeginUpload(id.ReaderID)
+	if !ok {
+		writeUploadBusy(w)
+		return
+	}
+	defer release()
 	body, err := io.ReadAll(r.Body)
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
@@ -73,6 +82,14 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 		s.Log.Warn("import not applied yet", "import_id", job.ID, "error", err)
 	}
 	writeJSON(w, http.StatusAccepted, ImportJSON(job))
+}
+
+// writeUploadBusy answers an import sent while another of the Reader's is
+// still being read, before its body is read (as writeInFlightRefusal).
+func writeUploadBusy(w http.ResponseWriter) {
+	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Connection", "close") // the unread body is not drained
+	writeError(w, http.StatusTooManyRequests, "another import of yours is still being read; wait for it to finish and send this one again")
 }
 
 func (s *Server) getImport(w http.ResponseWriter, r *http.Request) {

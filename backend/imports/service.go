@@ -33,10 +33,11 @@ type Config struct {
 // background (Start/Stop), resumes the imports the Reader's allowance of
 // new Series holds, as it refills.
 type Service struct {
-	cfg  Config
-	stop chan struct{}
-	done chan struct{}
-	once sync.Once
+	cfg     Config
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+	uploads uploads // the Readers with an upload being read (uploads.go)
 }
 
 // New builds the Service, or says which field of cfg is wrong.

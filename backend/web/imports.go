@@ -29,11 +29,33 @@ func (h *Handler) importRoutes() {
 	h.handle("POST /library/add", h.post(h.addSeries))
 	h.handle("GET /import", h.session(h.importPage))
 	// The session comes first: a stranger's upload is refused before any
-	// of its body is read.
-	h.handle("POST /import", h.session(h.bounded(h.post(h.postImport))))
+	// of its body is read; then one upload of the Reader's at a time.
+	h.handle("POST /import", h.session(h.oneUpload(h.bounded(h.post(h.postImport)))))
 	h.handle("GET /import/{id}", h.session(h.importJobPage))
 	h.handle("GET /export.json", h.session(h.export("json")))
 	h.handle("GET /export.csv", h.session(h.export("csv")))
+}
+
+// oneUpload lets one upload of the Reader's in at a time, the same slot
+// POST /api/imports takes (imports.BeginUpload): a second is 429 before
+// its body is read.
+func (h *Handler) oneUpload(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if h.Imports == nil {
+			h.errorPage(w, r, http.StatusServiceUnavailable, "Imports are off", "This server does not run imports right now.")
+			return
+		}
+		release, ok := h.Imports.BeginUpload(viewerFrom(r.Context()).ReaderID)
+		if !ok {
+			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Connection", "close") // the unread body is not drained
+			h.errorPage(w, r, http.StatusTooManyRequests, "Another import is being read",
+				"One of your imports is still being read. Wait until it has finished, then send this one again.")
+			return
+		}
+		defer release()
+		next(w, r)
+	}
 }
 
 // bounded reads the multipart form before the csrf check, so an upload

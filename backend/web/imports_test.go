@@ -1,11 +1,13 @@
 package web_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -227,4 +229,44 @@ func TestImportWithoutSessionIsRefusedUnread(t *testing.T) {
 		t.Fatalf("the server read %d MiB of a stranger's %d MiB upload before refusing it", sent>>20, req.ContentLength>>20)
 	}
 	t.Logf("%.1f MiB of the body left the client before the refusal", float64(sent)/(1<<20))
+}
+
+// The import page and POST /api/imports share the Reader's one upload
+// slot: while an upload of the Reader's is being read through the API,
+// the page's upload is 429 with Retry-After, and goes through after it.
+func TestImportPageSharesTheUploadSlot(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	c := f.login(t, f.readerToken)
+	tok := f.csrf(t, c, "/import")
+	host := strings.TrimPrefix(f.srv.URL, "http://")
+	conn, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	held := `{"urls":["https://mangapill.test/series/70"]}`
+	fmt.Fprintf(conn, "POST /api/imports HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\nExpect: 100-continue\r\n\r\n", host, f.readerToken, len(held))
+	rd := bufio.NewReader(conn)
+	// 100 Continue: the API handler holds the slot and reads the body.
+	if line, err := rd.ReadString('\n'); err != nil || !strings.Contains(line, " 100 ") {
+		t.Fatalf("the API upload: %q (%v), want 100 Continue", line, err)
+	}
+	a := f.postFile(t, c, tok, "lib.csv", []byte("url\nhttps://mangapill.test/series/71\n"))
+	if a.code != http.StatusTooManyRequests || a.header.Get("Retry-After") == "" || !strings.Contains(a.body, "still being read") {
+		t.Fatalf("the page's upload beside the API's: %d Retry-After %q %.300s, want 429", a.code, a.header.Get("Retry-After"), a.body)
+	}
+	if _, err := rd.ReadString('\n'); err != nil { // the blank line after 100 Continue
+		t.Fatal(err)
+	}
+	if _, err := conn.Write([]byte(held)); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := rd.ReadString('\n'); err != nil || !strings.Contains(line, " 202 ") {
+		t.Fatalf("the API upload ended %q (%v)", line, err)
+	}
+	if a := f.postFile(t, c, tok, "lib.csv", []byte("url\nhttps://mangapill.test/series/71\n")); a.code != http.StatusSeeOther {
+		t.Fatalf("the page's upload after the API's: %d %.300s", a.code, a.body)
+	}
 }
