@@ -55,8 +55,8 @@ func (m *Manager) skipListing(l *lane) {
 // check time back to the due cutoff (never less due than Rest makes them,
 // and behind every Series Rest made due first; the ordinary read path
 // reads them). It reports
-// whether the listing was refused, which counts toward the pass's refusal
-// backoff. A failed listing writes no failure row for any Series.
+// whether the listing was refused (page 1 or page 2), which counts toward
+// the pass's refusal backoff. A failed listing writes no failure row for any Series.
 func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (refused bool) {
 	lister := l.site.ListerOf()
 	if lister == nil || m.listingWait(l, m.clock.Now()) > 0 {
@@ -103,7 +103,7 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	if err != nil {
 		l.log.Error("cannot record the listing read", "error", err)
 		m.skipListing(l)
-		return r.Outcome == sites.Refused
+		return r.Refused()
 	}
 	l.listing = &next
 	res.Hinted = n
@@ -115,7 +115,7 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	case r.Overflow:
 		l.log.Info("listing overflow: nothing on it was seen at the last look; Rest covers the rest", "pages", r.Pages)
 	}
-	return r.Outcome == sites.Refused
+	return r.Refused()
 }
 
 // fetchListing runs the adapter's Listing through the Site's route with

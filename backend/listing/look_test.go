@@ -1,6 +1,7 @@
 package listing
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -84,6 +85,39 @@ func TestReadPageTwo(t *testing.T) {
 	asked = nil
 	if r := Read(fetch, prev); r.Outcome != sites.Refused || len(r.Look.Hints) != 0 || len(asked) != 1 {
 		t.Fatalf("page 1 refused: %+v asked %v", r, asked)
+	}
+}
+
+// TestReadRefusedPageTwo: a refused page 2 keeps page 1's look (its hints
+// stand, the overflow is counted) but the read counts as refused, so the
+// Lane backs off as for a refused page 1; a page 2 that merely failed does
+// not.
+func TestReadRefusedPageTwo(t *testing.T) {
+	t.Parallel()
+	prev := keys(e("a", "5", 3))
+	pages := map[int]sites.Listing{
+		1: {Outcome: sites.OK, Entries: []sites.ListingEntry{e("n", "1", 9)}, More: true},
+		2: {Outcome: sites.Refused, Err: sites.ErrChallenge},
+	}
+	fetch := func(p int) sites.Listing { return pages[p] }
+	r := Read(fetch, prev)
+	if r.Outcome != sites.OK || r.Pages != 2 || !r.Overflow || len(r.Look.Hints) != 1 {
+		t.Fatalf("page 2 refused lost page 1's look: %+v", r)
+	}
+	if !r.Refused() || r.PageTwo != sites.Refused || !errors.Is(r.PageTwoErr, sites.ErrChallenge) {
+		t.Fatalf("page 2 refused is not a refused read: %+v", r)
+	}
+	pages[2] = sites.Listing{Outcome: sites.Errors}
+	if r := Read(fetch, prev); r.Refused() || r.PageTwo != sites.Errors {
+		t.Fatalf("page 2 failed (not refused) counts as refused: %+v", r)
+	}
+	pages[2] = sites.Listing{Outcome: sites.OK, Entries: []sites.ListingEntry{e("a", "5", 3)}}
+	if r := Read(fetch, prev); r.Refused() || r.PageTwo != sites.OK {
+		t.Fatalf("page 2 ok counts as refused: %+v", r)
+	}
+	pages[1] = sites.Listing{Outcome: sites.Refused}
+	if r := Read(fetch, prev); !r.Refused() || r.PageTwo != "" {
+		t.Fatalf("page 1 refused: %+v", r)
 	}
 }
 

@@ -14,15 +14,25 @@ import (
 const FailuresToSay = 3
 
 // Result is one listing read: the outcome of page 1 (anything but OK ends
-// the read with nothing learnt), the pages fetched, the look over them,
-// and whether it overflowed (page 1 shared nothing with the last look and
-// page 2 did not either, or could not be had).
+// the read with nothing learnt), page 2's outcome when it was fetched (one
+// that failed leaves page 1's look standing), the pages fetched, the look
+// over them, and whether it overflowed (page 1 shared nothing with the
+// last look and page 2 did not either, or could not be had).
 type Result struct {
-	Outcome  sites.Outcome
-	Err      error
-	Pages    int
-	Look     Look
-	Overflow bool
+	Outcome    sites.Outcome
+	Err        error
+	PageTwo    sites.Outcome // "" when page 2 was not fetched
+	PageTwoErr error
+	Pages      int
+	Look       Look
+	Overflow   bool
+}
+
+// Refused reports whether the Site refused the read, on page 1 or on
+// page 2: either counts toward the Lane's refusal backoff, even though a
+// refused page 2 keeps page 1's hints.
+func (r Result) Refused() bool {
+	return r.Outcome == sites.Refused || r.PageTwo == sites.Refused
 }
 
 // Read fetches page 1 of a listing through fetch and, when nothing on it
@@ -50,7 +60,7 @@ func Read(fetch func(page int) sites.Listing, prev []string) Result {
 		return r
 	}
 	p2 := fetch(2)
-	r.Pages = 2
+	r.Pages, r.PageTwo, r.PageTwoErr = 2, p2.Outcome, p2.Err
 	if p2.Outcome != sites.OK {
 		return r
 	}
