@@ -63,15 +63,20 @@ func parseSource(msg []byte) (Source, error) {
 	return s, err
 }
 
-// history is one BackupHistory: a chapter URL and when it was last read.
+// history is one BackupHistory: a chapter URL (a slice of its manga's
+// message) and when it was last read.
 type history struct {
-	url      string
+	url      []byte
 	lastRead int64
 }
 
+// parseManga reads one manga in two walks: the first takes its fields and
+// finds the furthest chapter read (checking every history entry parses),
+// the second matches the history entries to that chapter. No list of
+// chapters or history entries is kept, so a manga of a million empty
+// entries costs no more memory than its message.
 func parseManga(msg []byte) (Manga, error) {
 	m := Manga{Favorite: true} // Kotlin's default, which kotlinx does not write
-	var hist []history
 	err := walk(msg, "manga", func(f field) error {
 		switch {
 		case f.num == fMangaSource && f.typ == protowire.VarintType:
@@ -91,11 +96,8 @@ func parseManga(msg []byte) (Manga, error) {
 				m.Read = c
 			}
 		case f.num == fMangaHistory && f.typ == protowire.BytesType:
-			h, err := parseHistory(f.bytes)
-			if err != nil {
-				return err
-			}
-			hist = append(hist, h)
+			_, err := parseHistory(f.bytes)
+			return err
 		}
 		return nil
 	})
@@ -104,11 +106,17 @@ func parseManga(msg []byte) (Manga, error) {
 	}
 	if m.Read.Number > 0 {
 		m.ReadAt = m.Read.DateFetch
-		for _, h := range hist {
-			if h.url == m.Read.URL && h.lastRead > 0 {
+		// The first walk parsed every field, so this one meets no error.
+		_ = walk(msg, "manga", func(f field) error {
+			if f.num != fMangaHistory || f.typ != protowire.BytesType {
+				return nil
+			}
+			h, err := parseHistory(f.bytes)
+			if err == nil && string(h.url) == m.Read.URL && h.lastRead > 0 {
 				m.ReadAt = h.lastRead
 			}
-		}
+			return nil
+		})
 	}
 	return m, nil
 }
@@ -139,7 +147,7 @@ func parseHistory(msg []byte) (history, error) {
 	err := walk(msg, "history", func(f field) error {
 		switch {
 		case f.num == fHistoryURL && f.typ == protowire.BytesType:
-			h.url = string(f.bytes)
+			h.url = f.bytes
 		case f.num == fHistoryLastRead && f.typ == protowire.VarintType:
 			h.lastRead = int64(f.n)
 		}

@@ -22,6 +22,14 @@ type Limits struct {
 	MaxMessage int
 	// MaxManga is the most manga entries a backup may hold (default 10000).
 	MaxManga int
+	// MaxSources is the most source entries a backup may hold (default
+	// 10000; Mihon lists the sources of the manga it holds, so no more than
+	// its manga).
+	MaxSources int
+	// MaxText is the most bytes of text Read keeps across the backup: the
+	// manga's URLs and titles, their read chapters' URLs and the sources'
+	// names (default 16 MiB; ten thousand real manga keep about 2 MiB).
+	MaxText int
 }
 
 // Defaults for Limits.
@@ -29,6 +37,8 @@ const (
 	DefaultMaxInflated = 256 << 20
 	DefaultMaxMessage  = 16 << 20
 	DefaultMaxManga    = 10000
+	DefaultMaxSources  = 10000
+	DefaultMaxText     = 16 << 20
 )
 
 func (l Limits) withDefaults() Limits {
@@ -40,6 +50,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxManga <= 0 {
 		l.MaxManga = DefaultMaxManga
+	}
+	if l.MaxSources <= 0 {
+		l.MaxSources = DefaultMaxSources
+	}
+	if l.MaxText <= 0 {
+		l.MaxText = DefaultMaxText
 	}
 	return l
 }
@@ -112,9 +128,10 @@ func (c *capReader) Read(p []byte) (int, error) {
 
 // decoder walks the top level of a Backup message from a stream.
 type decoder struct {
-	r   *bufio.Reader
-	lim Limits
-	buf []byte
+	r    *bufio.Reader
+	lim  Limits
+	buf  []byte
+	text int // bytes of text kept so far (Limits.MaxText)
 }
 
 // truncated explains an error met in the middle of the stream.
@@ -172,10 +189,19 @@ func (d *decoder) backup() (*Backup, error) {
 				if err != nil {
 					return nil, err
 				}
+				if err := d.keep(len(m.URL) + len(m.Title) + len(m.Read.URL)); err != nil {
+					return nil, err
+				}
 				b.Manga = append(b.Manga, m)
 			} else {
+				if len(b.Sources) >= d.lim.MaxSources {
+					return nil, fmt.Errorf("%w: it lists more than %d sources", ErrTooLarge, d.lim.MaxSources)
+				}
 				s, err := parseSource(msg)
 				if err != nil {
+					return nil, err
+				}
+				if err := d.keep(len(s.Name)); err != nil {
 					return nil, err
 				}
 				b.Sources = append(b.Sources, s)
@@ -196,6 +222,15 @@ func (d *decoder) backup() (*Backup, error) {
 			return nil, fmt.Errorf("%w: wire type %d at the top level is not what Mihon writes", ErrMalformed, typ)
 		}
 	}
+}
+
+// keep counts n more bytes of text kept, refusing past Limits.MaxText.
+func (d *decoder) keep(n int) error {
+	d.text += n
+	if d.text > d.lim.MaxText {
+		return fmt.Errorf("%w: its titles, URLs and source names come to more than %d MiB", ErrTooLarge, d.lim.MaxText>>20)
+	}
+	return nil
 }
 
 // read returns the next n bytes (valid until the next read).

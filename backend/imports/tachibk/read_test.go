@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -87,8 +88,40 @@ func gz(b []byte) []byte {
 	return buf.Bytes()
 }
 
+// gzRepeat gzips head followed by unit n times: a few KB of gzip for
+// megabytes of repeated entries.
+func gzRepeat(head, unit []byte, n int) []byte {
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(head)
+	per := max(1, 64<<10/len(unit))
+	chunk := bytes.Repeat(unit, per)
+	for ; n >= per; n -= per {
+		_, _ = zw.Write(chunk)
+	}
+	_, _ = zw.Write(bytes.Repeat(unit, n))
+	_ = zw.Close()
+	return buf.Bytes()
+}
+
+// entry is a top-level field num holding msg.
+func entry(num protowire.Number, msg []byte) []byte {
+	return protowire.AppendBytes(protowire.AppendTag(nil, num, protowire.BytesType), msg)
+}
+
+// allocated is how many bytes fn allocates. The process's counter is
+// read, so a test calling it runs alone (not in parallel).
+func allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestReadRefusesHostileFiles runs alone (no t.Parallel): it reads the
+// process's allocation counter.
 func TestReadRefusesHostileFiles(t *testing.T) {
-	t.Parallel()
 	good := sample().Gzip()
 	absurd := protowire.AppendTag(nil, 1, protowire.BytesType)
 	absurd = protowire.AppendVarint(absurd, 1<<40)
@@ -99,6 +132,11 @@ func TestReadRefusesHostileFiles(t *testing.T) {
 	badManga := protowire.AppendTag(nil, 1, protowire.BytesType)
 	badManga = protowire.AppendBytes(badManga, inner)
 	group := protowire.AppendTag(nil, 5, protowire.StartGroupType)
+	// Two million empty sources (AA 06 00): 6 MiB in about 6 KB of gzip.
+	emptySource := entry(101, nil)
+	manySources := gzRepeat(nil, emptySource, 2<<20)
+	// Twenty manga of a 1 MiB title each: 20 MiB of text to keep.
+	longTitles := gzRepeat(nil, entry(1, protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), bytes.Repeat([]byte{'a'}, 1<<20))), 20)
 	cases := []struct {
 		name string
 		body []byte
@@ -115,9 +153,19 @@ func TestReadRefusesHostileFiles(t *testing.T) {
 		{"group at top level", gz(group), tachibk.ErrMalformed, "wire type"},
 		{"junk", []byte("\x00\xff\xfe binary junk that is not a backup at all"), tachibk.ErrMalformed, ""},
 		{"text", []byte("url\nhttps://mangadex.org/title/x\n"), tachibk.ErrMalformed, ""},
+		{"many sources", manySources, tachibk.ErrTooLarge, "more than 10000 sources"},
+		{"long titles", longTitles, tachibk.ErrTooLarge, "more than 16 MiB"},
 	}
 	for _, c := range cases {
-		_, err := tachibk.Read(bytes.NewReader(c.body), tachibk.Limits{})
+		if len(c.body) > 64<<10 {
+			t.Fatalf("%s: %d bytes of gzip", c.name, len(c.body))
+		}
+		var err error
+		// Well over what a refusal needs (the entries read before it), well
+		// under the hundreds of MiB an unbounded list reaches.
+		if n := allocated(func() { _, err = tachibk.Read(bytes.NewReader(c.body), tachibk.Limits{}) }); n > 64<<20 {
+			t.Errorf("%s: %d MiB allocated", c.name, n>>20)
+		}
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: err %v, want %v", c.name, err, c.want)
 			continue
@@ -179,6 +227,52 @@ func TestReadBoundsTheManga(t *testing.T) {
 	}
 	if _, err := tachibk.Read(bytes.NewReader(b.Gzip()), tachibk.Limits{MaxManga: 4}); err != nil {
 		t.Fatalf("four manga under a bound of four: %v", err)
+	}
+}
+
+func TestReadBoundsTheSources(t *testing.T) {
+	t.Parallel()
+	b := tachibktest.Backup{Sources: []tachibktest.Source{{Name: "a", ID: 1}, {Name: "b", ID: 2}, {Name: "c", ID: 3}}}
+	if _, err := tachibk.Read(bytes.NewReader(b.Gzip()), tachibk.Limits{MaxSources: 2}); !errors.Is(err, tachibk.ErrTooLarge) {
+		t.Fatalf("err %v, want ErrTooLarge", err)
+	}
+	if _, err := tachibk.Read(bytes.NewReader(b.Gzip()), tachibk.Limits{MaxSources: 3}); err != nil {
+		t.Fatalf("three sources under a bound of three: %v", err)
+	}
+}
+
+// TestReadKeepsNoListOfHistory reads a manga of five million empty history
+// entries (15 MiB, about 15 KB of gzip) around its read chapter's own:
+// the read time is found and no list of entries is built. It runs alone
+// (no t.Parallel): it reads the process's allocation counter.
+func TestReadKeepsNoListOfHistory(t *testing.T) {
+	read := tachibktest.Manga{Source: 1, URL: "/m",
+		Chapters: []tachibktest.Chapter{{URL: "/c/2", Read: true, Number: 2, DateFetch: 7}},
+		History:  []tachibktest.History{{URL: "/c/2", LastRead: 4242}}}
+	head := tachibktest.Backup{Manga: []tachibktest.Manga{read}}.Proto()
+	// head is one manga entry (tag 0x0a, its length, its message) and a
+	// category: lengthen the manga by the empty entries appended to it.
+	num, typ, n := protowire.ConsumeTag(head)
+	msg, m := protowire.ConsumeBytes(head[n:])
+	if num != 1 || typ != protowire.BytesType || m < 0 {
+		t.Fatalf("the builder's first entry is %d/%d", num, typ)
+	}
+	emptyHistory := entry(104, nil)
+	const count = 5 << 20
+	body := protowire.AppendTag(nil, 1, protowire.BytesType)
+	body = protowire.AppendVarint(body, uint64(len(msg)+count*len(emptyHistory)))
+	body = append(body, msg...)
+	raw := gzRepeat(body, emptyHistory, count)
+	var b *tachibk.Backup
+	var err error
+	if n := allocated(func() { b, err = tachibk.Read(bytes.NewReader(raw), tachibk.Limits{}) }); n > 64<<20 {
+		t.Errorf("%d MiB allocated for one manga of %d MiB", n>>20, count*len(emptyHistory)>>20)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Manga) != 1 || b.Manga[0].Read.Number != 2 || b.Manga[0].ReadAt != 4242 {
+		t.Fatalf("manga %+v", b.Manga)
 	}
 }
 
