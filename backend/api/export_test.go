@@ -12,3 +12,6 @@ func (s *Server) Route(r *http.Request) string { return s.route(r) }
 
 // WebPrefixes are the paths MountWeb hands to the web pages.
 var WebPrefixes = webPrefixes
+
+// LimitReason is the sentence a Reader reads for a limit refusal.
+func (s *Server) LimitReason(err error) string { return s.limitReason(err) }

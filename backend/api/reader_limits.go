@@ -15,7 +15,8 @@ import (
 // refusals into answers (docs/adr/0010-fair-due-order-and-reader-limits.md).
 
 // limitReason explains a store limit refusal to the Reader, for the
-// "errors" list of POST /api/progress and the body of POST /api/bookmarks.
+// "errors" list of POST /api/progress and the body of POST /api/bookmarks:
+// one sentence, never the error's text.
 func (s *Server) limitReason(err error) string {
 	l := s.Store.ReaderLimits()
 	switch {
@@ -31,7 +32,10 @@ func (s *Server) limitReason(err error) string {
 		return fmt.Sprintf("bookmark_limit: you keep %d bookmarks, the most one Reader may; nothing was saved "+
 			"for it; remove bookmarks you no longer read, then send it again", l.MaxBookmarks)
 	}
-	return err.Error()
+	// Not a limit the Reader can act on by name: a fixed sentence, the
+	// error itself only in the log.
+	s.Log.Warn("read refused without a named limit", "error", err)
+	return "this was refused and nothing was saved for it; send it again later, and tell the Owner if it keeps happening"
 }
 
 // newSeriesEvery is how often the allowance of new Series gains one.

@@ -2,8 +2,6 @@ package imports
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -47,11 +45,13 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 	return pl
 }
 
-// resolveReason says why the resolver refused a URL.
+// resolveReason says why the resolver refused a URL, in one sentence
+// built from the refusal's reason (sites.URLReason), as POST
+// /api/bookmarks says it: never the error's text, with its package prefix
+// and chain.
 func resolveReason(err error) string {
-	msg := strings.TrimPrefix(err.Error(), "sites: ")
 	if errors.Is(err, sites.ErrUnknownSite) {
-		return "not a Site we read: " + msg
+		return "not a Site we read: " + sites.URLReason(err)
 	}
-	return fmt.Sprintf("that URL cannot be bookmarked: %s", msg)
+	return "that URL cannot be bookmarked: " + sites.URLReason(err)
 }

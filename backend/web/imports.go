@@ -79,7 +79,7 @@ func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	p, err := imports.FromLines(r.PostFormValue("urls"))
 	if err != nil {
-		h.errorPage(w, r, imports.Status(err), "Nothing to add", err.Error())
+		h.errorPage(w, r, imports.Status(err), "Nothing to add", imports.Reason(err))
 		return
 	}
 	job, ok := h.submit(w, r, v.ReaderID, p)
@@ -120,33 +120,8 @@ func (h *Handler) importPage(w http.ResponseWriter, r *http.Request) {
 // The whole file is read and decoded before anything is written.
 func (h *Handler) postImport(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	var p *imports.Parsed
-	var err error
-	f, hdr, ferr := r.FormFile("file")
-	switch {
-	case ferr == nil:
-		defer f.Close()
-		var body []byte
-		body, err = io.ReadAll(io.LimitReader(f, imports.MaxBodyBytes+1))
-		if err == nil && len(body) > imports.MaxBodyBytes {
-			err = errors.Join(imports.ErrTooLarge, errors.New("the file is larger than 32 MiB, the most one import may send; split it"))
-		}
-		if err == nil {
-			head := body[:min(len(body), 512)]
-			p, err = imports.Decode(imports.TypeForFile(hdr.Filename, head), body, h.Sites)
-		}
-	case strings.TrimSpace(r.PostFormValue("urls")) != "":
-		p, err = imports.FromLines(r.PostFormValue("urls"))
-	default:
-		err = errors.Join(imports.ErrUnreadable, errors.New("choose a file to upload, or paste URLs, one a line"))
-	}
-	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			h.errorPage(w, r, http.StatusRequestEntityTooLarge, "That file cannot be imported", "The upload is larger than 32 MiB, the most one import may send; split it.")
-			return
-		}
-		h.errorPage(w, r, imports.Status(err), "That file cannot be imported", lastLine(err))
+	p, ok := h.parseUpload(w, r)
+	if !ok {
 		return
 	}
 	job, ok := h.submit(w, r, v.ReaderID, p)
@@ -156,13 +131,41 @@ func (h *Handler) postImport(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, "/import/"+strconv.FormatInt(job.ID, 10))
 }
 
-// lastLine is the Reader's sentence of a joined error.
-func lastLine(err error) string {
-	s := err.Error()
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
+// parseUpload decodes the form's file or URLs; false when it answered
+// the refusal, one sentence from the decoder's reason (imports.Reason),
+// never an error's text.
+func (h *Handler) parseUpload(w http.ResponseWriter, r *http.Request) (*imports.Parsed, bool) {
+	const refused = "That file cannot be imported"
+	var p *imports.Parsed
+	var err error
+	f, hdr, ferr := r.FormFile("file")
+	switch {
+	case ferr == nil:
+		defer f.Close()
+		body, rerr := io.ReadAll(io.LimitReader(f, imports.MaxBodyBytes+1))
+		var maxErr *http.MaxBytesError
+		switch {
+		case errors.As(rerr, &maxErr), rerr == nil && len(body) > imports.MaxBodyBytes:
+			h.errorPage(w, r, http.StatusRequestEntityTooLarge, refused, "The upload is larger than 32 MiB, the most one import may send; split it.")
+			return nil, false
+		case rerr != nil:
+			h.Log.Warn("import upload not read", "error", rerr)
+			h.errorPage(w, r, http.StatusBadRequest, refused, "The uploaded file could not be read; upload it again.")
+			return nil, false
+		}
+		head := body[:min(len(body), 512)]
+		p, err = imports.Decode(imports.TypeForFile(hdr.Filename, head), body, h.Sites)
+	case strings.TrimSpace(r.PostFormValue("urls")) != "":
+		p, err = imports.FromLines(r.PostFormValue("urls"))
+	default:
+		h.errorPage(w, r, http.StatusBadRequest, refused, "Choose a file to upload, or paste URLs, one a line.")
+		return nil, false
 	}
-	return s
+	if err != nil {
+		h.errorPage(w, r, imports.Status(err), refused, imports.Reason(err))
+		return nil, false
+	}
+	return p, true
 }
 
 // job loads one of the Reader's imports with its entries, or answers 404.
