@@ -1,6 +1,7 @@
 package imports
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,7 +23,36 @@ type jsonBody struct {
 
 // DecodeJSON reads a JSON import body: {"urls":[...]},
 // {"mangadex_list":"..."} or an export ({"version":1,"bookmarks":[...]}).
+// A "urls" or "bookmarks" list of more than MaxItems elements is refused
+// (ErrTooLarge) as its MaxItems+1st element is reached, before any element
+// is decoded; a body within the bound is then decoded as a whole, so its
+// errors are encoding/json's own. A reader that cannot seek is read into
+// memory first.
 func DecodeJSON(r io.Reader) (*Parsed, error) {
+	rs, ok := r.(io.ReadSeeker)
+	if !ok {
+		data, err := io.ReadAll(r)
+		if err != nil {
+			return nil, jsonProblem(err)
+		}
+		rs = bytes.NewReader(data)
+	}
+	start, err := rs.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, errorf(ErrUnreadable, "the body could not be read as JSON")
+	}
+	if err := countLists(rs); errors.Is(err, ErrTooLarge) {
+		return nil, err
+	}
+	// Any other error countLists met, the decode meets again and names.
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return nil, errorf(ErrUnreadable, "the body could not be read as JSON")
+	}
+	return decodeJSON(rs)
+}
+
+// decodeJSON decodes a body whose lists are within MaxItems.
+func decodeJSON(r io.Reader) (*Parsed, error) {
 	var body jsonBody
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
@@ -48,6 +78,78 @@ func DecodeJSON(r io.Reader) (*Parsed, error) {
 	}
 	return fromExport(body)
 }
+
+// countLists reads the "urls" and "bookmarks" lists of a JSON object
+// element by element, keeping none, and returns the too-many error
+// (ErrTooLarge) at the MaxItems+1st element of either; its keys match as
+// encoding/json matches them to jsonBody's fields (case-folded), and a key
+// given twice is counted each time. Anything else it stops at (a body that
+// is not an object, is not JSON, ends early) is returned as it stands, for
+// the decode that follows to name.
+func countLists(r io.Reader) error {
+	dec := json.NewDecoder(r)
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return err
+	}
+	var skip skipValue
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		if key, _ := tok.(string); !strings.EqualFold(key, "urls") && !strings.EqualFold(key, "bookmarks") {
+			if err := dec.Decode(&skip); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := countList(dec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countList reads past the value of a "urls" or "bookmarks" key: a list
+// element by element, up to MaxItems of them; an object entry by entry.
+func countList(dec *json.Decoder) error {
+	var skip skipValue
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('['):
+		for n := 1; dec.More(); n++ {
+			if n > MaxItems {
+				return tooMany()
+			}
+			if err := dec.Decode(&skip); err != nil {
+				return err
+			}
+		}
+	case json.Delim('{'):
+		for dec.More() {
+			if _, err := dec.Token(); err != nil {
+				return err
+			}
+			if err := dec.Decode(&skip); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil // a string, number, true, false or null: read whole
+	}
+	_, err = dec.Token() // the closing ] or }
+	return err
+}
+
+// skipValue is a JSON value read past and not kept: encoding/json hands
+// it the value's bytes without copying them.
+type skipValue struct{}
+
+// UnmarshalJSON keeps nothing.
+func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 
 // jsonProblem says why a JSON body does not decode.
 func jsonProblem(err error) error {

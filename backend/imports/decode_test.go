@@ -3,6 +3,7 @@ package imports_test
 import (
 	"bytes"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -49,6 +50,74 @@ func TestDecodeBoundsTheItems(t *testing.T) {
 	}
 	if _, err := imports.FromLines(strings.Repeat("u\n", imports.MaxItems)); err != nil {
 		t.Errorf("exactly the bound: %v", err)
+	}
+}
+
+// jsonList is a body of head, then elem as many times as fit in size
+// bytes, comma-separated, then tail.
+func jsonList(head, elem, tail string, size int) []byte {
+	n := (size - len(head) - len(tail)) / (len(elem) + 1)
+	b := make([]byte, 0, size)
+	b = append(b, head...)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, elem...)
+	}
+	return append(b, tail...)
+}
+
+func TestDecodeJSONBoundsTheItems(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		head, elem string
+		fits       bool // whether exactly MaxItems elements decode
+	}{
+		{`{"urls":[`, `""`, true},
+		{`{"urls":[`, `"https://mangapill.com/manga/2"`, true},
+		{`{"version":1,"bookmarks":[`, `{}`, true},
+		{`{"version":1,"bookmarks":[`, `{"url":"u","progress_number":"2"}`, true},
+		{`{"bookmarks":[`, `{}`, false}, // the list is counted before the missing version is named
+		{`{"URLs":[`, `""`, true},       // keys match as encoding/json matches them
+	} {
+		var body []string
+		for i := 0; i <= imports.MaxItems; i++ {
+			body = append(body, c.elem)
+		}
+		list := strings.Join(body, ",")
+		if _, err := imports.DecodeJSON(strings.NewReader(c.head + list + "]}")); !errors.Is(err, imports.ErrTooLarge) {
+			t.Errorf("%s %d x %s: %v, want ErrTooLarge", c.head, imports.MaxItems+1, c.elem, err)
+		}
+		if !c.fits {
+			continue
+		}
+		p, err := imports.DecodeJSON(strings.NewReader(c.head + list[len(c.elem)+1:] + "]}"))
+		if err != nil || len(p.Items)+len(p.Unsupported) != imports.MaxItems {
+			t.Errorf("%s exactly %d x %s: %v", c.head, imports.MaxItems, c.elem, err)
+		}
+	}
+}
+
+// TestDecodeJSONRefusesHugeLists runs alone (no t.Parallel): it reads the
+// process's allocation counter.
+func TestDecodeJSONRefusesHugeLists(t *testing.T) {
+	for _, c := range []struct{ name, head, elem string }{
+		{"32 MiB of {} bookmarks", `{"version":1,"bookmarks":[`, `{}`},
+		{`32 MiB of "" urls`, `{"urls":[`, `""`},
+	} {
+		body := jsonList(c.head, c.elem, "]}", imports.MaxBodyBytes)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := imports.DecodeJSON(bytes.NewReader(body))
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, imports.ErrTooLarge) || !strings.Contains(err.Error(), "more than 10000 Series") {
+			t.Errorf("%s: %v, want the too-many error", c.name, err)
+		}
+		// Gigabytes when the whole list was decoded before it was counted.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+			t.Errorf("%s: %d MiB allocated", c.name, n>>20)
+		}
 	}
 }
 
