@@ -5,7 +5,7 @@ package api
 func (s *Server) adminRoutes() {
 	s.mux.HandleFunc("GET /api/admin/lanes", s.admin(s.adminLanes))
 	s.mux.HandleFunc("GET /api/admin/lanes/{site}/passes", s.admin(s.adminPasses))
-	s.mux.HandleFunc("POST /api/admin/lanes/{site}/pause", s.admin(s.adminPause))
+	s.mux.HandleFunc("POST /api/admin/lanes/{site}/pause", s.admin(capBody(urlBodyBytes, s.adminPause)))
 	s.mux.HandleFunc("DELETE /api/admin/lanes/{site}/pause", s.admin(s.adminResume))
 	s.mux.HandleFunc("GET /api/admin/failing", s.admin(s.adminFailing))
 	s.mux.HandleFunc("POST /api/admin/series/{site}/{series_id}/force", s.admin(s.adminForce))

@@ -7,8 +7,8 @@ import "net/http"
 // streamed by decodeReads); the small bodies get small caps, so a maximal
 // request to them costs kilobytes, not a mebibyte.
 const (
-	smallBodyBytes = 1 << 10  // {"auto_add_reads":true}
-	urlBodyBytes   = 16 << 10 // one URL (sites.MaxURLLength) and a number
+	smallBodyBytes = 1 << 10  // {"auto_add_reads":true}, a bookmark's notify mode
+	urlBodyBytes   = 16 << 10 // a URL or two (2048 characters each) and a few fields; a pause reason (500 characters)
 )
 
 // capBody wraps h so its request body is cut at n bytes: a declared

@@ -66,23 +66,30 @@ func TestProgressBodyIsStreamedAndStopsAtRead501(t *testing.T) {
 }
 
 // The small routes take small bodies: a 64 KiB bookmark request is 413,
-// streamed or declared.
+// streamed or declared; so are the notify settings, push subscriptions
+// and the Owner's pause past what their fields can hold.
 func TestSmallRoutesCapTheirBodies(t *testing.T) {
 	t.Parallel()
-	e := newReaderEnv(t)
-	tok := e.token("200000000000000002")
+	e := strictNoticeEnv(t)
+	tok, owner := e.token("200000000000000002"), e.token(ownerID)
 	big := `{"url":"https://mangapill.com/manga/2` + strings.Repeat("x", 64<<10) + `"}`
-	for _, c := range []struct{ method, path, body string }{
-		{"POST", "/api/bookmarks", big},
-		{"PUT", "/api/me/preferences", `{"auto_add_reads":true` + strings.Repeat(" ", 4<<10) + `}`},
-		{"PUT", "/api/bookmarks/mangapill/2/progress", `{"number":"1","url":"` + strings.Repeat("y", 64<<10) + `"}`},
+	pad := strings.Repeat(" ", 64<<10)
+	for _, c := range []struct{ tok, method, path, body string }{
+		{tok, "POST", "/api/bookmarks", big},
+		{tok, "PUT", "/api/me/preferences", `{"auto_add_reads":true` + strings.Repeat(" ", 4<<10) + `}`},
+		{tok, "PUT", "/api/bookmarks/mangapill/2/progress", `{"number":"1","url":"` + strings.Repeat("y", 64<<10) + `"}`},
+		{tok, "PUT", "/api/me/notify", `{"ntfy_url":"https://ntfy.sh/` + strings.Repeat("z", 64<<10) + `"}`},
+		{tok, "PUT", "/api/bookmarks/mangapill/2/notify", `{"mode":"each"` + strings.Repeat(" ", 4<<10) + `}`},
+		{tok, "POST", "/api/push/subscriptions", `{"endpoint":"https://push.example/` + strings.Repeat("e", 64<<10) + `","keys":{}}`},
+		{tok, "DELETE", "/api/push/subscriptions", `{"endpoint":"https://push.example/1"` + pad + `}`},
+		{owner, "POST", "/api/admin/lanes/mangapill/pause", `{"for_s":60,"reason":"` + strings.Repeat("r", 64<<10) + `"}`},
 	} {
-		if code, body := e.do(tok, c.method, c.path, c.body); code != http.StatusRequestEntityTooLarge {
+		if code, body := e.do(c.tok, c.method, c.path, c.body); code != http.StatusRequestEntityTooLarge {
 			t.Errorf("%s %s with a %d byte body: %d %s, want 413", c.method, c.path, len(c.body), code, body)
 		}
 		req, _ := http.NewRequest(c.method, e.srv.URL+c.path, io.MultiReader(strings.NewReader(c.body)))
 		req.ContentLength = -1
-		req.Header.Set("Authorization", "Bearer "+tok)
+		req.Header.Set("Authorization", "Bearer "+c.tok)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -91,6 +98,17 @@ func TestSmallRoutesCapTheirBodies(t *testing.T) {
 		if resp.StatusCode != http.StatusRequestEntityTooLarge {
 			t.Errorf("%s %s streamed: %d, want 413", c.method, c.path, resp.StatusCode)
 		}
+	}
+	// The caps hold what the contract allows: a URL one past 2048
+	// characters and a reason one past 500 (escaped, six bytes each) are
+	// refused by name, not for their size.
+	long := `"https://ntfy.sh/` + strings.Repeat("z", 2049-16) + `"`
+	if code, body := e.do(tok, "PUT", "/api/me/notify", `{"ntfy_url":`+long+`,"webhook_url":`+long+`}`); code != http.StatusBadRequest || !strings.Contains(string(body), "2048") {
+		t.Errorf("two URLs of 2049 characters: %d %s, want 400 naming the length", code, body)
+	}
+	reason := strings.Repeat(`\u00e9`, 501)
+	if code, body := e.do(owner, "POST", "/api/admin/lanes/mangapill/pause", `{"for_s":60,"reason":"`+reason+`"}`); code != http.StatusBadRequest || !strings.Contains(string(body), "500") {
+		t.Errorf("a reason of 501 escaped characters: %d %s, want 400 naming the bound", code, body)
 	}
 }
 

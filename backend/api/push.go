@@ -15,8 +15,8 @@ import (
 // 503.
 func (s *Server) pushRoutes() {
 	s.mux.HandleFunc("GET /push/key", s.notices(s.getPushKey))
-	s.mux.HandleFunc("POST /api/push/subscriptions", s.reader(s.limitWrites(s.notices(s.postPushSubscription))))
-	s.mux.HandleFunc("DELETE /api/push/subscriptions", s.reader(s.limitWrites(s.notices(s.deletePushSubscription))))
+	s.mux.HandleFunc("POST /api/push/subscriptions", s.reader(s.limitWrites(capBody(urlBodyBytes, s.notices(s.postPushSubscription)))))
+	s.mux.HandleFunc("DELETE /api/push/subscriptions", s.reader(s.limitWrites(capBody(urlBodyBytes, s.notices(s.deletePushSubscription)))))
 }
 
 func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) {

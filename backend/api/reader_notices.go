@@ -20,10 +20,10 @@ import (
 func (s *Server) noticeRoutes() {
 	s.mux.HandleFunc("GET /api/chapters", s.reader(s.listChapters))
 	s.mux.HandleFunc("GET /api/me/notify", s.reader(s.notices(s.getNotify)))
-	s.mux.HandleFunc("PUT /api/me/notify", s.reader(s.limitWrites(s.notices(s.putNotify))))
+	s.mux.HandleFunc("PUT /api/me/notify", s.reader(s.limitWrites(capBody(urlBodyBytes, s.notices(s.putNotify)))))
 	s.mux.HandleFunc("POST /api/me/feed/rotate", s.reader(s.limitWrites(s.notices(s.rotateFeed))))
 	s.mux.HandleFunc("POST /api/me/notify/test", s.reader(s.limitWrites(s.notices(s.testNotify))))
-	s.mux.HandleFunc("PUT /api/bookmarks/{site}/{series_id}/notify", s.reader(s.limitWrites(s.putBookmarkNotify)))
+	s.mux.HandleFunc("PUT /api/bookmarks/{site}/{series_id}/notify", s.reader(s.limitWrites(capBody(smallBodyBytes, s.putBookmarkNotify))))
 	s.mux.HandleFunc("GET /feeds/{feed_file}", s.getFeed)
 	s.mux.HandleFunc("POST /act/read/{link}", s.notices(s.readLink))
 }
