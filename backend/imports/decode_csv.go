@@ -9,13 +9,18 @@ import (
 	"time"
 )
 
+// MaxCSVFields is the most fields one CSV row may hold: an import reads
+// at most five columns, and a spreadsheet's export has a few dozen.
+const MaxCSVFields = 1000
+
 // DecodeCSV reads a CSV import: a header row naming a "url" column, and
 // optionally "progress" and "read_at" (this server's own CSV export, with
 // "progress_number", "progress_read_at" and "notify_mode", reads the
 // same). read_at is
-// RFC 3339 or a date (2006-01-02).
+// RFC 3339 or a date (2006-01-02). A row of more than MaxCSVFields fields
+// is refused (ErrTooLarge) before it is built.
 func DecodeCSV(r io.Reader) (*Parsed, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(&fieldCounter{r: r, line: 1})
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -81,6 +86,41 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 		return nil, errorf(ErrUnreadable, "the CSV has a header but no rows")
 	}
 	return p, nil
+}
+
+// fieldCounter passes a CSV through to encoding/csv, counting the fields
+// of each row as encoding/csv splits them: a comma outside quotes starts a
+// field, a newline outside quotes ends the row, and every quote turns
+// quoting on or off (exact for any CSV encoding/csv accepts, "" within a
+// quoted field included; a stray quote it refuses anyway). Past
+// MaxCSVFields it fails with ErrTooLarge, before encoding/csv has made the
+// row's list of fields, which a row of millions of commas makes gigabytes.
+type fieldCounter struct {
+	r      io.Reader
+	quoted bool
+	commas int // outside quotes, in the row so far
+	line   int // of the input, from 1
+}
+
+func (c *fieldCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	for i, b := range p[:n] {
+		switch {
+		case b == '"':
+			c.quoted = !c.quoted
+		case b == '\n':
+			c.line++
+			if !c.quoted {
+				c.commas = 0
+			}
+		case b == ',' && !c.quoted:
+			c.commas++
+			if c.commas >= MaxCSVFields {
+				return i, errorf(ErrTooLarge, "line %d of the CSV has more than %d fields, more than an import reads", c.line, MaxCSVFields)
+			}
+		}
+	}
+	return n, err
 }
 
 // pick is the column of the first name the header has, or -1.

@@ -121,6 +121,52 @@ func TestDecodeJSONRefusesHugeLists(t *testing.T) {
 	}
 }
 
+func TestDecodeCSVBoundsTheFields(t *testing.T) {
+	t.Parallel()
+	commas := strings.Repeat(",", imports.MaxCSVFields-1)
+	quoted := `"` + strings.Repeat(",", 5*imports.MaxCSVFields) + `"`
+	for _, ok := range []string{
+		"url" + commas + "\nhttps://x/1" + commas + "\n",                       // exactly the bound
+		"url,note\nhttps://x/1," + quoted + "\n",                               // commas within quotes
+		"url,note\nhttps://x/1,\"a\"\"" + strings.Repeat(",\n", 2000) + "\"\n", // and lines, and an escaped quote
+	} {
+		if p, err := imports.DecodeCSV(strings.NewReader(ok)); err != nil || len(p.Items) != 1 {
+			t.Errorf("%.40q: %v", ok, err)
+		}
+	}
+	for _, c := range []struct{ in, says string }{
+		{"url," + commas + "\nhttps://x/1\n", "line 1 of the CSV has more than 1000 fields"},
+		{"url\nhttps://x/1\n\n" + quoted + ",\nhttps://x/2," + commas + "\n", "line 5"},
+	} {
+		_, err := imports.DecodeCSV(strings.NewReader(c.in))
+		if !errors.Is(err, imports.ErrTooLarge) || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("%.40q: %v, want ErrTooLarge saying %q", c.in, err, c.says)
+		}
+	}
+}
+
+// TestDecodeCSVRefusesHugeRows runs alone (no t.Parallel): it reads the
+// process's allocation counter.
+func TestDecodeCSVRefusesHugeRows(t *testing.T) {
+	for _, c := range []struct{ name, head string }{
+		{"a header of 32 MiB of commas", "url"},
+		{"a row of 32 MiB of commas", "url\nhttps://x/1"},
+	} {
+		body := append([]byte(c.head), bytes.Repeat([]byte{','}, imports.MaxBodyBytes-len(c.head))...)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := imports.DecodeCSV(bytes.NewReader(body))
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, imports.ErrTooLarge) {
+			t.Errorf("%s: %v, want ErrTooLarge", c.name, err)
+		}
+		// Gigabytes when encoding/csv built the whole row.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 16<<20 {
+			t.Errorf("%s: %d MiB allocated", c.name, n>>20)
+		}
+	}
+}
+
 func TestDecodeByContentType(t *testing.T) {
 	t.Parallel()
 	reg, err := registry.New(nil)
