@@ -17,17 +17,17 @@ type noticeMetrics struct {
 }
 
 // NoticeRecorder returns the digest.Recorder that feeds /metrics:
-// mb_reader_notices_total{outlet,result} and mb_notice_delay_seconds (a
+// mangabookmark_reader_notices_total{outlet,result} and mangabookmark_notice_delay_seconds (a
 // Chapter Event seen to its Digest sent). The families are registered on
 // first call.
 func (m *Metrics) NoticeRecorder() digest.Recorder {
 	m.notice.once.Do(func() {
 		m.notice.notices = prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "mb_reader_notices_total",
+			Name: "mangabookmark_reader_notices_total",
 			Help: "Reader notices by outlet and result: owed (a delivery made), sent, failed (one attempt), dropped (after 24 h), gone (push subscription ended); caught_up and off are notices settled unsent (outlet \"\").",
 		}, []string{"outlet", "result"})
 		m.notice.delay = prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "mb_notice_delay_seconds",
+			Name:    "mangabookmark_notice_delay_seconds",
 			Help:    "From a Digest's first Chapter Event seen to the Digest sent, per delivery.",
 			Buckets: []float64{0.5, 1, 2, 5, 10, 30, 60, 300, 900, 1800, 3600, 4 * 3600, 24 * 3600},
 		})

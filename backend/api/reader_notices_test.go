@@ -183,7 +183,8 @@ func TestReaderNoticeRoutes(t *testing.T) {
 		t.Fatalf("%d webhook calls, want the test notice and one Digest", deliveries)
 	}
 	_, metrics := e.do(e.token(ownerID), "GET", "/metrics", "")
-	for _, want := range []string{`mb_reader_notices_total{outlet="webhook",result="sent"} 1`, `mb_reader_notices_total{outlet="webhook",result="owed"} 1`, "mb_notice_delay_seconds_count 1"} {
+	for _, want := range []string{`mangabookmark_reader_notices_total{outlet="webhook",result="sent"} 1`, `mangabookmark_reader_notices_total{outlet="webhook",result="owed"} 1`, "mangabookmark_notice_delay_seconds_count 1",
+		`mangabookmark_reader_notices_total{outlet="webhook",result="failed"} 0`, `mangabookmark_reader_notices_total{outlet="ntfy",result="dropped"} 0`} {
 		if !strings.Contains(string(metrics), want) {
 			t.Errorf("/metrics lacks %s", want)
 		}
