@@ -240,6 +240,13 @@ func (b *Browser) connect(ctx context.Context) (*conn, error) {
 // drop forgets c (when it is still the current connection) and closes it,
 // so the next Fetch dials again.
 func (b *Browser) drop(c *conn, cause error) {
+	b.opts.logger.Warn("sidecar lost", "error", cause)
+	b.forget(c)
+}
+
+// forget is drop without the word "lost": the connection is closed and the
+// next Fetch dials again.
+func (b *Browser) forget(c *conn) {
 	b.mu.Lock()
 	if b.c == c {
 		b.c = nil
@@ -249,21 +256,30 @@ func (b *Browser) drop(c *conn, cause error) {
 		}
 	}
 	b.mu.Unlock()
-	b.opts.logger.Warn("sidecar lost", "error", cause)
 	c.close()
 }
 
 // fail turns a failed step into Fetch's error. A challenge keeps its
-// sentinel and the tab; a tab whose renderer crashed while the browser
-// answers on becomes sites.ErrPageCrashed (the Series' unfetchable) and
-// only the tab goes; a lost connection, a closed tab or a sidecar that
-// stopped answering becomes sites.ErrUnreachable and drops the connection;
-// anything else (the caller's cancellation, a page that failed to load, a
-// sites size/redirect/type error, a script error) keeps its error and
-// closes the tab.
+// sentinel and the tab; a connection ended by a DevTools message over the
+// frame bound becomes sites.ErrTooLarge (the Series' unfetchable: only
+// what the page supplies grows a message that far) and is dialled again
+// by the next Fetch, the sidecar not lost; a tab whose renderer crashed
+// while the browser answers on becomes sites.ErrPageCrashed (the Series'
+// unfetchable) and only the tab goes; a lost connection, a closed tab or a
+// sidecar that stopped answering becomes sites.ErrUnreachable and drops
+// the connection; anything else (the caller's cancellation, a page that
+// failed to load, a sites size/redirect/type error, a script error) keeps
+// its error and closes the tab.
 func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error {
 	if errors.Is(err, sites.ErrChallenge) {
 		return fmt.Errorf("browser: %s: %w", op, err)
+	}
+	if n := c.overran(); n > 0 {
+		b.opts.logger.Warn("a page's DevTools message passed the frame bound; the connection is dialled again",
+			"bytes", n, "error", err)
+		b.forget(c)
+		return fmt.Errorf("browser: %s: a DevTools message of %d bytes, over the %d-byte bound: %w (%w)",
+			op, n, maxFrame(b.opts.maxBody), sites.ErrTooLarge, err)
 	}
 	if c.crashedTab() {
 		if cerr := b.crashed(c); cerr != nil {

@@ -19,6 +19,7 @@ import (
 // closes.
 type conn struct {
 	ws     *cdp.WebSocket
+	frames *frameLimit // the socket as rod reads it
 	client *cdp.Client
 	lost   chan struct{} // closed when the socket's event stream has ended
 	agent  string        // User-Agent the tab presents; "" keeps Chrome's
@@ -66,7 +67,7 @@ func dial(ctx context.Context, wsURL string, frameMax int64) (*conn, error) {
 	// lives until it is dropped.
 	_ = d.conn.SetDeadline(time.Time{})
 	d.frames.on = true
-	c := &conn{ws: ws, client: cdp.New().Start(ws), lost: make(chan struct{})}
+	c := &conn{ws: ws, frames: d.frames, client: cdp.New().Start(ws), lost: make(chan struct{})}
 	go c.pump()
 	return c, nil
 }
@@ -206,10 +207,17 @@ func (c *conn) current() *tab {
 	return c.tab
 }
 
+// overran returns the size of the DevTools message that passed the frame
+// bound and so ended the connection, or 0 when none did.
+func (c *conn) overran() int64 { return c.frames.overran() }
+
 // broken reports why the connection or its tab can no longer be used, or "".
 func (c *conn) broken() string {
 	select {
 	case <-c.lost:
+		if n := c.overran(); n > 0 {
+			return fmt.Sprintf("%s: a DevTools message of %d bytes passed the bound", errConnLost, n)
+		}
 		return errConnLost.Error()
 	default:
 	}

@@ -23,7 +23,8 @@
 //     browser, not the tab, so a passed challenge stays passed.
 //
 //   - In-page reads. Fetch navigates the tab to Request.Page and polls the
-//     document until it is loaded and no longer a challenge interstitial
+//     document (from an isolated world, so the page's scripts cannot change
+//     what the poll sees) until it is loaded and no longer a challenge interstitial
 //     (the titles Cloudflare uses, #challenge-error-title, _cf_chl_opt and
 //     __cf_chl markers, or a challenges.cloudflare.com script on a 403, 429
 //     or 503), bounded by the challenge wait (30s by default). Then, when
@@ -59,7 +60,10 @@
 //     sites.ErrTooLarge, ErrTooManyRedirects, ErrOffSite and ErrWrongType
 //     (unfetchable) for a body over the limit (5 MiB), a redirect loop, a
 //     redirect off the Site, or a document Chrome would download rather than
-//     show; sites.ErrPageCrashed (unfetchable) for a tab whose renderer
+//     show; sites.ErrTooLarge too for a page that makes Chrome send a
+//     DevTools message over the frame bound (only page-supplied values grow
+//     one that far: the connection is dialled again by the next Fetch, the
+//     sidecar not lost); sites.ErrPageCrashed (unfetchable) for a tab whose renderer
 //     died under the read while the browser, asked at once, still answers
 //     (the page's doing: only the tab is replaced, the connection kept, so
 //     the other browser Lanes read on; a browser that does not answer is

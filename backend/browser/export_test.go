@@ -45,3 +45,15 @@ func (b *Browser) crashTab() bool {
 	_ = c.tabCall(ctx, t, "Page.crash", nil, nil)
 	return true
 }
+
+// LargestFrame returns the largest DevTools message announced on the
+// Browser's connection so far, and whether it holds one.
+func LargestFrame(b *Browser) (int64, bool) {
+	b.mu.Lock()
+	c := b.c
+	b.mu.Unlock()
+	if c == nil {
+		return 0, false
+	}
+	return c.frames.largest.Load(), true
+}

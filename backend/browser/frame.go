@@ -1,8 +1,10 @@
 package browser
 
 import (
+	"errors"
 	"fmt"
 	"net"
+	"sync/atomic"
 )
 
 // maxFrame is the largest DevTools message the connection reads for a
@@ -18,7 +20,10 @@ func maxFrame(maxBody int) int64 { return 6*int64(maxBody) + 1<<20 }
 // the byte stream from the end of the handshake (on, set once it is done:
 // the browser sends nothing unasked, so its first frame starts there) and
 // fails the read of a frame announced over max, before rod allocates it;
-// the connection then ends like a dropped one.
+// the connection then ends like a dropped one, but overran tells why: only
+// what a page supplies (its answers, its URLs, its requests) can make a
+// message that large, so the read in the tab at the time is what failed,
+// not the sidecar.
 type frameLimit struct {
 	net.Conn
 	max int64
@@ -28,7 +33,17 @@ type frameLimit struct {
 	n    int      // bytes of hdr filled
 	left int64    // payload bytes still to come in the current frame
 	err  error
+
+	over    atomic.Int64 // the size announced by the frame over max; 0 while none
+	largest atomic.Int64 // the largest frame size announced so far (tests read it)
 }
+
+// errFrameOver is what the read of a frame over the bound fails with.
+var errFrameOver = errors.New("DevTools frame over the bound")
+
+// overran returns the size of the frame that passed the bound, or 0 when
+// none did. It is safe to call from any goroutine.
+func (f *frameLimit) overran() int64 { return f.over.Load() }
 
 func (f *frameLimit) Read(p []byte) (int, error) {
 	if f.err != nil {
@@ -53,8 +68,12 @@ func (f *frameLimit) Read(p []byte) (int, error) {
 			continue
 		}
 		f.n = 0
+		if size > f.largest.Load() {
+			f.largest.Store(size)
+		}
 		if size > f.max {
-			f.err = fmt.Errorf("browser: DevTools frame of %d bytes, over the %d-byte bound", size, f.max)
+			f.over.Store(size)
+			f.err = fmt.Errorf("browser: %w: %d bytes, over %d", errFrameOver, size, f.max)
 			return 0, f.err
 		}
 		f.left = size

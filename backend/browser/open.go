@@ -37,6 +37,7 @@ type probe struct {
 	Status      int    `json:"status"`
 	URL         string `json:"url"`
 	ContentType string `json:"contentType"`
+	Body        int    `json:"body"` // the document's body in bytes, once it has all come (else 0)
 }
 
 // watch collects the tab's events during one open: load events wake the
@@ -204,7 +205,7 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 	c.setSink(w.event)
 	defer c.setSink(nil)
 
-	if err := b.eval(wctx, c, t, markJS, false, nil); err != nil {
+	if err := b.evalIsolated(wctx, c, t, markJS, false, nil); err != nil {
 		return nil, fmt.Errorf("mark page: %w", err)
 	}
 	var nav proto.PageNavigateResult
@@ -218,7 +219,7 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 		return nil, w.navError(site, page, nav.ErrorText)
 	}
 	if nav.LoaderID == "" { // same document: only the fragment changed
-		if err := b.eval(wctx, c, t, unmarkJS, false, nil); err != nil {
+		if err := b.evalIsolated(wctx, c, t, unmarkJS, false, nil); err != nil {
 			return nil, fmt.Errorf("unmark page: %w", err)
 		}
 	}
@@ -231,8 +232,7 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 		if w.over() {
 			return nil, fmt.Errorf("page over %d bytes: %w", b.opts.maxBody, sites.ErrTooLarge)
 		}
-		var p probe
-		err := b.eval(wctx, c, t, probeJS, false, &p)
+		p, err := b.probe(wctx, c, t)
 		switch {
 		case err == nil && p.Fresh:
 			challenged = p.Challenge || w.mitigated(p.URL)
@@ -243,6 +243,12 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 						interactiveSince = b.opts.now()
 					}
 					ready = b.opts.now().Sub(interactiveSince) >= b.opts.settle
+				}
+				// The size seen in the network events may still be on its
+				// way to the sink: look again now, and at the document's own
+				// count, read with its state.
+				if ready && (w.over() || p.Body > b.opts.maxBody) {
+					return nil, fmt.Errorf("page over %d bytes: %w", b.opts.maxBody, sites.ErrTooLarge)
 				}
 				if ready {
 					return w.document(p), nil
@@ -277,6 +283,25 @@ func (b *Browser) open(ctx context.Context, c *conn, t *tab, site *sites.Site, p
 			return nil, &pageError{msg: fmt.Sprintf("page not ready after %s", wait)}
 		}
 	}
+}
+
+// probe runs probeJS in the isolated world, where a page script cannot
+// change (or swell) what it reads; a fresh document that shows no
+// challenge there is asked cfGlobalJS in its own world.
+func (b *Browser) probe(ctx context.Context, c *conn, t *tab) (probe, error) {
+	var p probe
+	if err := b.evalIsolated(ctx, c, t, probeJS, false, &p); err != nil {
+		return probe{}, err
+	}
+	if !p.Fresh || p.Challenge {
+		return p, nil
+	}
+	var cf bool
+	if err := b.eval(ctx, c, t, cfGlobalJS, false, &cf); err != nil {
+		return probe{}, err
+	}
+	p.Challenge = cf
+	return p, nil
 }
 
 // document combines the probe with the network view of the same page.

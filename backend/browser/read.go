@@ -43,9 +43,11 @@ type evalParams struct {
 // returns.
 const readWorld = "mangabookmark_read"
 
-// evalIsolated is eval in a fresh isolated world of the tab's current
-// document (worlds end with their document). A document swapped between
-// the world's creation and the evaluation is tried again in the new one,
+// evalIsolated is eval in the isolated world of the tab's current
+// document. Chrome makes the world on the document's first ask and finds
+// it again by its name on later ones, so its globals (markJS's tag) last
+// as long as the document and end with it. A document swapped between
+// the world's lookup and the evaluation is tried again in the new one,
 // whose URL the read then judges.
 func (b *Browser) evalIsolated(ctx context.Context, c *conn, t *tab, expr string, await bool, out any) error {
 	for try := 0; try < 3; try++ {

@@ -1,23 +1,39 @@
 package browser
 
 // Scripts run inside the tab with Runtime.evaluate. They are plain ES2020
-// and return JSON-able values. The reads (htmlJS, fetchJS) run in an
-// isolated world (evalIsolated), out of the page scripts' reach; the
-// challenge probe stays in the page's world, where Cloudflare's globals
-// are.
+// and return JSON-able values. All but one run in the isolated world
+// (evalIsolated), out of the page scripts' reach: the reads (htmlJS,
+// fetchJS), the wait's probe (probeJS) and the tag that tells the next
+// document from the one left (markJS, unmarkJS). A page that redefines
+// what they call (Document.prototype's readyState or contentType getters,
+// outerHTML, fetch) cannot make their answers false or large. Only
+// cfGlobalJS runs in the page's own world, where Cloudflare's globals are,
+// and its answer is one boolean whatever the page does.
 
 // markJS tags the document that is about to be left, so the wait can tell
-// it from the one the navigation brings.
-const markJS = `window.__mangabookmarkPrev = true`
+// it from the one the navigation brings. The tag lives in the isolated
+// world's global, which Chrome keeps for the document's life (the world is
+// found again by its name) and the page cannot see or set.
+const markJS = `globalThis.__mangabookmarkPrev = true`
 
 // unmarkJS clears the tag after a same-document navigation (a change of
 // fragment only), which keeps the document.
-const unmarkJS = `delete window.__mangabookmarkPrev`
+const unmarkJS = `delete globalThis.__mangabookmarkPrev`
+
+// cfGlobalJS reports whether the page's own world holds Cloudflare's
+// challenge options (_cf_chl_opt), set by a script the probe cannot see
+// into. It runs in the page's world, so it returns true or false and
+// nothing else: a getter the page planted that throws is no challenge, and
+// its error never leaves the page.
+const cfGlobalJS = `(() => { try { return typeof window._cf_chl_opt !== 'undefined'; } catch (e) { return false; } })()`
 
 // probeJS reports the state of the current document: whether it is the one
 // the navigation brought (fresh), its readyState, whether it shows a
-// challenge, its navigation status and URL. Strong signs (the titles,
-// Cloudflare's error elements and _cf_chl_opt/__cf_chl markers) count on any
+// challenge, its navigation status, URL and body size (once the body has
+// all come: navigation timing's decodedBodySize). It runs in the isolated world,
+// so the values are the document's own, never a page script's getters.
+// Strong signs (the titles, Cloudflare's error elements, _cf_chl_opt and
+// __cf_chl markers in the scripts, and cfGlobalJS's answer) count on any
 // status; a challenges.cloudflare.com script or frame counts only on the
 // statuses challenges use (403, 429, 503), since ordinary pages embed
 // Turnstile widgets too. A Site's own WAF interstitial (Comix's) counts
@@ -25,14 +41,13 @@ const unmarkJS = `delete window.__mangabookmarkPrev`
 // check" and asks to verify you're human ("Security check" alone is
 // ordinary English).
 const probeJS = `(() => {
-  const d = document, w = window;
+  const d = document;
   const nav = performance.getEntriesByType('navigation')[0];
   const status = nav && nav.responseStatus ? nav.responseStatus : 0;
   const title = (d.title || '').toLowerCase();
   let challenge = /just a moment|attention required|verify you are human|verifying you are human|checking your browser/.test(title)
     || location.pathname.startsWith('/@waf/')
     || (/^security check$/.test(title.trim()) && /verify you(?:'|\u2019| a)re human/i.test((d.body && d.body.innerText) || ''))
-    || typeof w._cf_chl_opt !== 'undefined'
     || !!d.querySelector('#challenge-error-title, #challenge-error-text, #challenge-form, #cf-challenge-running, form[action*="__cf_chl"]');
   if (!challenge) {
     for (const s of d.scripts) {
@@ -44,12 +59,13 @@ const probeJS = `(() => {
     challenge = !!d.querySelector('script[src*="challenges.cloudflare.com"], iframe[src*="challenges.cloudflare.com"]');
   }
   return {
-    fresh: !w.__mangabookmarkPrev,
+    fresh: !globalThis.__mangabookmarkPrev,
     state: d.readyState,
     challenge,
     status,
     url: location.href,
     contentType: d.contentType || '',
+    body: nav && nav.responseEnd > 0 ? nav.decodedBodySize : 0,
   };
 })()`
 

@@ -71,9 +71,11 @@ func TestPageScriptsCannotChangeWhatTheReadReturns(t *testing.T) {
 }
 
 // A document over the limit is refused in the page: too large, and the
-// answer that crosses the DevTools connection stays small (a frame over
-// the bound would have dropped the connection instead). The connection
-// still reads the next page.
+// answer that crosses the DevTools connection stays small. The document
+// crossing whole would also come back too large (a message over the frame
+// bound is the page's ErrTooLarge), so the test reads the largest message
+// the connection has seen: the same connection, never near the
+// document's size. The connection still reads the next page.
 func TestOversizedDocumentIsRefusedBeforeItLeavesThePage(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Launch(t)
@@ -85,6 +87,11 @@ func TestOversizedDocumentIsRefusedBeforeItLeavesThePage(t *testing.T) {
 	_, err := fetch(t, b, srv.URL+"/grow/7", "")
 	if !errors.Is(err, sites.ErrTooLarge) {
 		t.Fatalf("a 1.5 MiB document under a 16 KiB limit: %v, want too large", err)
+	}
+	if n, ok := browser.LargestFrame(b); !ok || n > 256<<10 {
+		t.Errorf("largest DevTools message %d bytes (connection kept: %v): the document crossed DevTools, want it refused in the page", n, ok)
+	} else {
+		t.Logf("largest DevTools message: %d bytes", n)
 	}
 	res := mustFetch(t, b, srv.URL+"/api/7", "")
 	if !strings.Contains(string(res.Body), "chapters") {
