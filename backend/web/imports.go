@@ -22,6 +22,10 @@ type importView struct {
 	Already []store.ImportEntry
 	Waiting []store.ImportEntry
 	Refresh int // seconds between refreshes while the import runs or waits; 0: none
+	// Limits are the Reader limits in force: the pages name the numbers
+	// that hold waiting entries (the hourly allowance of new Series, and
+	// the cap on bookmarks of Series never read, when set) from them.
+	Limits store.ReaderLimits
 }
 
 // importRoutes registers the import and export pages.
@@ -113,7 +117,7 @@ func (h *Handler) importPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, "import", page{Title: "Import", V: v, Imp: &importView{Recent: recent}})
+	h.render(w, r, http.StatusOK, "import", page{Title: "Import", V: v, Imp: &importView{Recent: recent, Limits: h.Store.ReaderLimits()}})
 }
 
 // postImport takes a file (multipart "file") or a list of URLs ("urls").
@@ -190,8 +194,8 @@ func (h *Handler) job(w http.ResponseWriter, r *http.Request, raw string) (*stor
 }
 
 // viewOf sorts a job's entries for its page.
-func viewOf(j *store.ImportJob, now time.Time) *importView {
-	iv := &importView{Job: j}
+func viewOf(j *store.ImportJob, now time.Time, limits store.ReaderLimits) *importView {
+	iv := &importView{Job: j, Limits: limits}
 	for _, e := range j.Entries {
 		switch e.State {
 		case store.EntryAdded:
@@ -218,7 +222,7 @@ func (h *Handler) importJobPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	iv := viewOf(j, h.Now())
+	iv := viewOf(j, h.Now(), h.Store.ReaderLimits())
 	if iv.Refresh > 0 { // the progress bar updates while the import runs or waits
 		w.Header().Set("Refresh", strconv.Itoa(iv.Refresh))
 	}
@@ -240,7 +244,7 @@ func (h *Handler) addedView(r *http.Request) *importView {
 	if err != nil {
 		return nil
 	}
-	return viewOf(&j, h.Now())
+	return viewOf(&j, h.Now(), h.Store.ReaderLimits())
 }
 
 func (h *Handler) export(format string) http.HandlerFunc {

@@ -63,7 +63,9 @@ func TestLibraryAddSeriesAnswersEachLine(t *testing.T) {
 		`<li data-result="added">https://mangapill.test/series/77: added</li>`,
 		`<li data-result="already">https://mangapill.test/series/2: already there</li>`,
 		`<li data-result="unsupported">https://example.org/manga/1: not a Site we read`,
-		`<li data-result="limit">https://mangapill.test/series/78: over the limit of 100 new Series an hour`,
+		// The configured allowance (1), not the default's 100; no
+		// never-read cap is set, so none is named.
+		`<li data-result="limit">https://mangapill.test/series/78: over the limit of 1 new Series an hour;`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("library lacks %q", want)
@@ -83,6 +85,39 @@ func TestLibraryAddSeriesAnswersEachLine(t *testing.T) {
 	}
 	if n := len(f.importsOf(t, 2)); n != 1 {
 		t.Errorf("%d imports, want 1", n)
+	}
+}
+
+// The import pages name the Reader limits in force, both of those that
+// hold a waiting entry: the hourly allowance of new Series and the cap on
+// bookmarks of Series never read (ADR 0018), never the defaults' numbers.
+func TestImportPagesNameTheLimitsInForce(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	// The Reader keeps one bookmark of a Series never read (40): one
+	// more fits under a cap of 2, the next waits on it.
+	f.st.SetReaderLimits(store.ReaderLimits{NewSeriesPerHour: 7, MaxBookmarks: 5000, MaxNeverRead: 2})
+	c := f.login(t, f.readerToken)
+	if page := f.get(t, c, "/import").body; !strings.Contains(page, "New Series are added 7 an hour, and at most 2 of your bookmarks may be of Series the server has never read a chapter of;") {
+		t.Errorf("the import page does not name the limits in force:\n%s", page)
+	}
+	tok := f.csrf(t, c, "/")
+	a := f.postForm(t, c, "/library/add", url.Values{"csrf": {tok}, "urls": {"https://mangapill.test/series/81\nhttps://mangapill.test/series/82"}})
+	if a.code != http.StatusSeeOther {
+		t.Fatalf("add: %d %s", a.code, a.body)
+	}
+	lib := f.get(t, c, a.header.Get("Location")).body
+	for _, want := range []string{
+		`<li data-result="added">https://mangapill.test/series/81: added</li>`,
+		`<li data-result="limit">https://mangapill.test/series/82: over the limit of 7 new Series an hour or of 2 bookmarks of Series the server has never read a chapter of;`,
+	} {
+		if !strings.Contains(lib, want) {
+			t.Errorf("library lacks %q:\n%s", want, lib)
+		}
+	}
+	job := f.get(t, c, "/import/"+strings.TrimPrefix(a.header.Get("Location"), "/?added=")).body
+	if want := "1 wait for your allowance of new Series (7 an hour) or for room under the cap of 2 bookmarks of Series the server has never read a chapter of"; !strings.Contains(job, want) {
+		t.Errorf("the import's page lacks %q:\n%s", want, job)
 	}
 }
 
