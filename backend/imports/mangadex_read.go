@@ -9,12 +9,15 @@ import (
 
 // readList fills a mangadex_list job with the Series of its list, read
 // through Config.MangaDexList. A list that cannot be read fails the job
-// with the reason (nothing was added).
+// with the reason (nothing was added): the list is its one item, counted
+// in total as unsupported, so added + already + waiting +
+// len(unsupported) = total holds for a failed list too (docs/api.md).
 func (s *Service) readList(ctx context.Context, j *store.ImportJob) error {
 	fail := func(reason string) error {
 		now := s.cfg.Now()
 		j.State, j.DueAt, j.NextAt, j.FinishedAt = store.ImportFailed, nil, nil, &now
 		j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: j.Source, Reason: reason})
+		j.Total = j.Added + j.Already + j.Waiting + len(j.Unsupported)
 		if err := s.cfg.Store.SaveImport(ctx, j); err != nil {
 			return fmt.Errorf("imports: read list %d: %w", j.ID, err)
 		}
