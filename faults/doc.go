@@ -76,9 +76,13 @@
 //     bookmark is still among the first Series read.
 //
 //  10. TestSecurityText (security_text_test.go): titles with terminal
-//     escapes and covers on another local service; the real mbctl's output
-//     holds no escape, the store no control character, and the other
-//     service is never fetched.
+//     escapes or bidi overrides (U+202A to U+202E, U+2066 to U+2069, raw
+//     and as entities), covers on another local service, and covers on the
+//     Site's own origin that answer a page or a script labelled image/png;
+//     the real mbctl's output (table and JSON) and the API hold no escape
+//     and no override, the store no control character and no override
+//     (the text around them kept), no cover is stored but the real image,
+//     and the other service is never fetched.
 //
 //  11. TestHungHolderStall (stall_test.go): the Lane holder is SIGSTOPped;
 //     the survivor sees its heartbeat go stale, judges the stall, ends its
