@@ -68,7 +68,12 @@
 //     security_browser_test.go): comix read through a real sidecar whose
 //     pages attack it: a download leaves no file, page timers stop with the
 //     read, and a page sent to the DevTools port or a local service is never
-//     read as the Site's (outcome errors, nothing stored).
+//     read as the Site's (outcome errors, nothing stored). A page whose
+//     Element.prototype.outerHTML answers 8 MiB is read as the Site's own
+//     page (ok: the read runs in an isolated world); a page that allocates
+//     until its renderer dies (the sidecar's page heap capped small) is
+//     that Series' unfetchable, the next Series on the Lane is read, no
+//     read counts unreachable and no browser Lane turns browser_down.
 //
 //  9. TestSecurityFlood (security_flood_test.go): one Reader floods progress
 //     with made-up Series and bookmarks; the hour's allowance and the
