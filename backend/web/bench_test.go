@@ -50,6 +50,7 @@ func newBenchServer(b *testing.B, seed func(context.Context, *store.Store) error
 	srv.MountWeb(web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: svc, OwnerDiscordID: "100", Now: now}))
 	req := httptest.NewRequest("POST", "/login", strings.NewReader(url.Values{"token": {tok}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "same-origin") // as a browser's form POST: the login refuses a cross-site one
 	rec := httptest.NewRecorder()
 	srv.ServeHTTP(rec, req)
 	cookies := rec.Result().Cookies()
