@@ -278,6 +278,14 @@ func (b *Browser) fail(ctx context.Context, c *conn, op string, err error) error
 		b.opts.logger.Warn("a page's DevTools message passed the frame bound; the connection is dialled again",
 			"bytes", n, "error", err)
 		b.forget(c)
+		// Dial again now: the page's tab, left open on the dropped
+		// connection, is closed by the new one before Fetch returns, so
+		// the page's timers and sockets do not run on until the next read.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.opts.dialTimeout+tabOpenTimeout)
+		if _, _, rerr := b.conn(rctx); rerr != nil {
+			b.opts.logger.Warn("could not dial again after a frame-bound overrun; the next read will", "error", rerr)
+		}
+		cancel()
 		return fmt.Errorf("browser: %s: a DevTools message of %d bytes, over the %d-byte bound: %w (%w)",
 			op, n, maxFrame(b.opts.maxBody), sites.ErrTooLarge, err)
 	}
