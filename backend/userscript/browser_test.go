@@ -199,6 +199,10 @@ func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitProgress(t, st, e.reader.ID, "mangapill", id, "105.5", 30*time.Second)
+	// The database has the read before the script has the answer: wait
+	// until the script has taken it off its queue, or a backend stopped
+	// in between leaves it queued too (seen on a loaded machine).
+	waitQueueEmpty(t, g, 30*time.Second)
 
 	// 3. Backend down: the read is queued and the panel says so.
 	be.stop()

@@ -137,6 +137,19 @@ func waitStatus(t *testing.T, page *rod.Page, want string, within time.Duration)
 	t.Fatalf("panel status %q, want %q", got, want)
 }
 
+// waitQueueEmpty waits until the script's offline queue holds no read:
+// every read it sent was answered.
+func waitQueueEmpty(t *testing.T, g *gmHost, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for q := g.queue(); len(q) != 0; q = g.queue() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d reads still queued after %v: %v", len(q), within, q)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // waitProgress waits until the Reader's Progress on a Series is want.
 func waitProgress(t *testing.T, st *store.Store, readerID int64, site, id, want string, within time.Duration) {
 	t.Helper()
