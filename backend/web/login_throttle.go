@@ -9,14 +9,15 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Failed logins are throttled per client address: a token is 256 random
-// bits, so guessing is hopeless, but each attempt costs an HMAC and a
-// database lookup. An address may fail loginBurst times at once, then once
-// per loginEvery; past that a failed POST /login is 429 until the bucket
-// refills. Only failures count and only failures are refused: behind the
-// TLS proxy every client shares one address, so a valid token logs in even
-// from an address past its limit, or one stranger's wrong tokens would lock
-// every Reader out.
+// Failed logins are throttled per client address: an address may fail
+// loginBurst times at once, then once per loginEvery; past that a failed
+// POST /login is 429 with Retry-After until the bucket refills, which tells
+// a guessing client to slow down. Only failures count and only failures
+// are refused: behind the TLS proxy every client shares one address, so a
+// valid token logs in even from an address past its limit, or one
+// stranger's wrong tokens would lock every Reader out. The token is checked
+// first, so the throttle does not save the check's HMAC and database
+// lookup; a token is 256 random bits, so guessing is hopeless either way.
 const (
 	loginBurst    = 10
 	loginEvery    = 6 * time.Second
