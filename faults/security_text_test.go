@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/safetext"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/internal/proctest"
 )
@@ -73,7 +74,7 @@ func terminalUnsafe(s string) (string, bool) {
 // shown, so "exe.pdf" can show as "fdp.exe".
 func bidiOverride(s string) (string, bool) {
 	for i, r := range s {
-		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+		if safetext.IsBidiOverride(r) {
 			return s[max(0, i-24):min(len(s), i+24)], true
 		}
 	}

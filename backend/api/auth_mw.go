@@ -26,7 +26,7 @@ func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
 		}
 		if !s.NoLimits {
 			if !s.inflight.acquire(id.TokenID) {
-				writeInFlightRefusal(w)
+				writeBusy(w, "too many requests in progress with this token; wait for the earlier ones to finish and send it again")
 				return
 			}
 			defer s.inflight.release(id.TokenID)

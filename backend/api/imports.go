@@ -54,7 +54,7 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 	// otherwise hold 8 bodies of 32 MiB.
 	release, ok := s.Imports.BeginUpload(id.ReaderID)
 	if !ok {
-		writeUploadBusy(w)
+		writeBusy(w, "another import of yours is still being read; wait for it to finish and send this one again")
 		return
 	}
 	defer release()
@@ -82,14 +82,6 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 		s.Log.Warn("import not applied yet", "import_id", job.ID, "error", err)
 	}
 	writeJSON(w, http.StatusAccepted, ImportJSON(job))
-}
-
-// writeUploadBusy answers an import sent while another of the Reader's is
-// still being read, before its body is read (as writeInFlightRefusal).
-func writeUploadBusy(w http.ResponseWriter) {
-	w.Header().Set("Retry-After", "1")
-	w.Header().Set("Connection", "close") // the unread body is not drained
-	writeError(w, http.StatusTooManyRequests, "another import of yours is still being read; wait for it to finish and send this one again")
 }
 
 func (s *Server) getImport(w http.ResponseWriter, r *http.Request) {

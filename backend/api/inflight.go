@@ -43,9 +43,12 @@ func (f *inFlight) release(tokenID int64) {
 	f.per[tokenID]--
 }
 
-// writeInFlightRefusal answers a request past MaxInFlightPerToken.
-func writeInFlightRefusal(w http.ResponseWriter) {
+// writeBusy answers 429 before a request's body is read: Retry-After 1,
+// and the connection closed, since the unread body is not drained. It
+// answers a request past MaxInFlightPerToken, and an import sent while
+// another of the Reader's is still being read.
+func writeBusy(w http.ResponseWriter, msg string) {
 	w.Header().Set("Retry-After", "1")
-	w.Header().Set("Connection", "close") // the unread body is not drained
-	writeError(w, http.StatusTooManyRequests, "too many requests in progress with this token; wait for the earlier ones to finish and send it again")
+	w.Header().Set("Connection", "close")
+	writeError(w, http.StatusTooManyRequests, msg)
 }
