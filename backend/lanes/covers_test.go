@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/store"
 )
 
@@ -57,7 +58,11 @@ func coverServer(t *testing.T) (*httptest.Server, *atomic.Int64) {
 func TestCoverHeals(t *testing.T) {
 	t.Parallel()
 	srv, hits := coverServer(t)
-	e := newEnv(t, nil, siteSpec{name: "over"}, siteSpec{name: "public"})
+	// One cover worker per Series: a heal finding every worker busy is
+	// deferred to the Series' next read (by design), and on a loaded
+	// machine the refused fetches can still hold the default four workers
+	// when the eighth Series is read (cover 8 went unstored once).
+	e := newEnv(t, func(c *lanes.Config) { c.CoverWorkers = 9 }, siteSpec{name: "over"}, siteSpec{name: "public"})
 	e.sites["over"].Origin, e.sites["over"].Overridden = srv.URL, true
 	ctx := context.Background()
 	e.seed(t, "over", 8, t0.Add(-time.Hour))
