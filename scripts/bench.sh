@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench: every benchmark the issues ask for, on this machine, then one
-# report (printed and written to docs/benchmarks.md). Takes about 3 minutes on
-# two cores (the 1M-Series benchmarks seed their own databases), plus half an
-# hour to 45 minutes for the listing benchmarks' simulated days
+# report (printed and written to docs/benchmarks.md). Takes about 5 minutes on
+# two cores (the 1M-Series benchmarks seed their own databases), plus about
+# 10 minutes for the listing benchmarks' simulated days
 # (MB_LISTING_BENCH_SPAN=2h shortens them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
