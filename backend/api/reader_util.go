@@ -55,5 +55,5 @@ func (s *Server) internalError(w http.ResponseWriter, r *http.Request, what stri
 // canonicalReason turns a Canonicalize error into the sentence of a 422,
 // from the error's Reason (sites.URLReason), never its text.
 func canonicalReason(err error) string {
-	return "that URL cannot be bookmarked: " + sites.URLReason(err)
+	return sites.RefusedURLSentence(err)
 }

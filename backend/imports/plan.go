@@ -53,5 +53,5 @@ func resolveReason(err error) string {
 	if errors.Is(err, sites.ErrUnknownSite) {
 		return "not a Site we read: " + sites.URLReason(err)
 	}
-	return "that URL cannot be bookmarked: " + sites.URLReason(err)
+	return sites.RefusedURLSentence(err)
 }

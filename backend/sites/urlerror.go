@@ -43,3 +43,10 @@ func URLReason(err error) string {
 	}
 	return "it is not a Series or chapter link of one of the Sites"
 }
+
+// RefusedURLSentence is the one sentence a person reads when a URL cannot
+// be bookmarked (POST /api/bookmarks' 422, an import's unsupported entry):
+// built from URLReason, never the error's text.
+func RefusedURLSentence(err error) string {
+	return "that URL cannot be bookmarked: " + URLReason(err)
+}
