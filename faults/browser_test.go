@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/client"
 )
 
 // laneState is a Lane's state word from GET /api/admin/lanes ("" on error).

@@ -14,11 +14,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/client"
 	"mangabookmark/internal/proctest"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/client"
 )
 
 // hostileSeries is one Series scripted to misbehave and the outcome word

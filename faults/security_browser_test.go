@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/client"
 )
 
 // hostileProxy stands in front of the simulator's comix origin and turns

@@ -17,9 +17,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/client"
 	"mangabookmark/internal/proctest"
 )
 

@@ -24,8 +24,8 @@ run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
 run ./backend/imports -bench 'Import(Plan|Walk)5000' -benchtime 10x
 run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
-run ./backend/digest -bench 'NoticeDrain' -benchtime 1x -timeout 20m
-run ./backend/digest -bench 'NoticeLatency' -benchtime 1x
+run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
+run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
 

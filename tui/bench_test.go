@@ -7,7 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 // BenchmarkWorklistRender10k measures one dashboard frame of the failing

@@ -8,7 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 )
 
 const evilTitle = "\x1b]0;pwned\x07Evil\x1b[2J Title\u009b31m \x1b]52;c;cHduZWQ=\x07 \u202eevil"

@@ -3,7 +3,7 @@ package tui
 import (
 	"time"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/keymap"
 	"mangabookmark/tui/styles"
 	"mangabookmark/tui/views"

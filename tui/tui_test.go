@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/client"
 	"mangabookmark/internal/golden"
 )
 

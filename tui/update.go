@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // Bounds of a pause: long enough for any outage, short enough that a typo

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/client"
 )
 
 func TestActsWakeTheLaneAndRefuseUnknowns(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"

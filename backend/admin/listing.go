@@ -1,10 +1,10 @@
 package admin
 
 import (
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/listing"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // ListingView is a Lane's listing object (docs/api.md, "Listings"): nil

@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // LaneViews is every Lane in registry order, exactly as GET

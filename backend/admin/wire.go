@@ -1,8 +1,8 @@
 package admin
 
 import (
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // PassView is a stored pass as the admin API and the pages show it.

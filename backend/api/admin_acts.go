@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 func (s *Server) adminForce(w http.ResponseWriter, r *http.Request) {

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/client"
 )
 
 func TestAdminPauseAndResume(t *testing.T) {

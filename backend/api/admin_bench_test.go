@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 )
 
 // adminBenchWorld seeds a server with series Series, failing failure rows

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/client"
 )
 
 // TestAdminAfterRealLaneRun lays passes and failures down with real Lane

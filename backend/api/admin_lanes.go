@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
+	"mangabookmark/client"
 )
 
 func (s *Server) adminLanes(w http.ResponseWriter, r *http.Request) {

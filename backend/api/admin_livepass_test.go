@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // The Lane view carries the holder's last heartbeat and, while a pass runs

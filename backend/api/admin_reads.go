@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // Limits of the list endpoints.

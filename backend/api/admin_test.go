@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 // adminDo sends one request with the given token and returns status and body.

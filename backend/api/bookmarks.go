@@ -6,8 +6,8 @@ import (
 	"net/url"
 	"strings"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // bookmarkJSON is one stored bookmark in the wire form the client package

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 func decodeBookmark(t *testing.T, body []byte) client.Bookmark {

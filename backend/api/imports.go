@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strconv"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // importRoutes registers the Reader's imports and export

@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/imports/tachibk/tachibktest"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // importEnv is a readerEnv whose server runs imports, on the env's clock

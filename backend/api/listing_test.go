@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // lister adds a listing to an adapter.

@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
+	"mangabookmark/client"
 )
 
 // Metrics is the Prometheus registry /metrics serves: the Go and process

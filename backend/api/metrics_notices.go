@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
 )
 
 // noticeMetrics are the Reader notice families of /metrics.
@@ -16,11 +16,11 @@ type noticeMetrics struct {
 	delay   prometheus.Histogram
 }
 
-// NoticeRecorder returns the digest.Recorder that feeds /metrics:
+// NoticeRecorder returns the readernotice.Recorder that feeds /metrics:
 // mangabookmark_reader_notices_total{outlet,result} and mangabookmark_notice_delay_seconds (a
 // Chapter Event seen to its Digest sent). The families are registered on
 // first call.
-func (m *Metrics) NoticeRecorder() digest.Recorder {
+func (m *Metrics) NoticeRecorder() readernotice.Recorder {
 	m.notice.once.Do(func() {
 		m.notice.notices = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mangabookmark_reader_notices_total",

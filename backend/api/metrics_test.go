@@ -11,7 +11,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 )

@@ -10,9 +10,9 @@ import (
 	"time"
 	"unicode"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // MaxReadsPerBatch bounds one POST /api/progress.

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"net/http"
 
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
+	"mangabookmark/client"
 )
 
 // pushRoutes registers the Web Push part of the Reader notices: the VAPID
@@ -31,8 +31,8 @@ func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) {
 
 // pushSubscriptionOf is a browser's subscription JSON as the notice
 // service takes it.
-func pushSubscriptionOf(p client.PushSubscription) digest.PushSubscription {
-	return digest.PushSubscription{Endpoint: p.Endpoint, P256dh: p.Keys.P256dh, Auth: p.Keys.Auth}
+func pushSubscriptionOf(p client.PushSubscription) readernotice.PushSubscription {
+	return readernotice.PushSubscription{Endpoint: p.Endpoint, P256dh: p.Keys.P256dh, Auth: p.Keys.Auth}
 }
 
 func (s *Server) postPushSubscription(w http.ResponseWriter, r *http.Request) {
@@ -42,7 +42,7 @@ func (s *Server) postPushSubscription(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := s.Notices.Subscribe(r.Context(), id.ReaderID, pushSubscriptionOf(body))
-	var fe *digest.FieldError
+	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q: %s", fe.Field, fe.Msg))
 		return

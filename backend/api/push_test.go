@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
-	"mangabookmark/backend/digest/netguard"
+	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/readernotice/netguard"
+	"mangabookmark/client"
 )
 
 // strictNoticeEnv is a readerEnv whose notice service refuses private
@@ -20,7 +20,7 @@ import (
 func strictNoticeEnv(t *testing.T) *readerEnv {
 	t.Helper()
 	return newReaderEnv(t, func(c *api.Config) {
-		svc, err := digest.New(digest.Config{Store: c.Store, Key: []byte(testTokenKey), BaseURL: baseURL,
+		svc, err := readernotice.New(readernotice.Config{Store: c.Store, Key: []byte(testTokenKey), BaseURL: baseURL,
 			Guard: netguard.Guard{Timeout: 2 * time.Second}})
 		if err != nil {
 			t.Fatal(err)

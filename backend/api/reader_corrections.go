@@ -6,9 +6,9 @@ import (
 	"net/http"
 	"strings"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // A page script can forge reads (docs/adr/0018-forged-reads-and-junk-series.md).

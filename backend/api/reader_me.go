@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 func (s *Server) getMe(w http.ResponseWriter, r *http.Request) {

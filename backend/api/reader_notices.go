@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // noticeRoutes registers the Reader notices part of the contract (docs/api.md,
@@ -32,7 +32,7 @@ func (s *Server) noticeRoutes() {
 // auth, the signed link is the authority, and it is never logged.
 func (s *Server) readLink(w http.ResponseWriter, r *http.Request) {
 	n, err := s.Notices.MarkReadLink(r.Context(), r.PathValue("link"))
-	if errors.Is(err, digest.ErrBadReadLink) {
+	if errors.Is(err, readernotice.ErrBadReadLink) {
 		writeError(w, http.StatusNotFound, "this mark-read link is not valid or has expired; mark the chapters read in your library")
 		return
 	}
@@ -85,7 +85,7 @@ func (s *Server) listChapters(w http.ResponseWriter, r *http.Request) {
 }
 
 // NotifyJSON is a Reader's settings in the wire form.
-func NotifyJSON(st digest.Settings) client.Notify {
+func NotifyJSON(st readernotice.Settings) client.Notify {
 	out := client.Notify{DigestS: st.DigestS, Discord: st.Discord, DiscordAvailable: st.DiscordAvailable,
 		NtfyURL: st.NtfyURL, WebhookURL: st.WebhookURL, WebhookSecretSet: st.WebhookSecretSet,
 		WebhookSecret: st.WebhookSecret, PushSubscriptions: st.PushSubscriptions, FeedURL: st.FeedURL,
@@ -113,9 +113,9 @@ func (s *Server) putNotify(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &body) {
 		return
 	}
-	st, err := s.Notices.Update(r.Context(), id.ReaderID, digest.Change{DigestS: body.DigestS, Discord: body.Discord,
+	st, err := s.Notices.Update(r.Context(), id.ReaderID, readernotice.Change{DigestS: body.DigestS, Discord: body.Discord,
 		NtfyURL: body.NtfyURL, WebhookURL: body.WebhookURL})
-	var fe *digest.FieldError
+	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q: %s", fe.Field, fe.Msg))
 		return
@@ -223,7 +223,7 @@ func (s *Server) getFeed(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body, err := s.Notices.Feed(r.Context(), token)
-	if errors.Is(err, digest.ErrNoFeed) {
+	if errors.Is(err, readernotice.ErrNoFeed) {
 		writeError(w, http.StatusNotFound, "no such feed: copy the feed URL from your settings page again")
 		return
 	}

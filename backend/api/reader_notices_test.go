@@ -14,21 +14,21 @@ import (
 	"github.com/mmcdole/gofeed"
 
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
-	"mangabookmark/backend/digest/netguard"
+	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // noticeEnv is a readerEnv with a notice service on the same clock.
-func noticeEnv(t *testing.T) (*readerEnv, *digest.Service) {
+func noticeEnv(t *testing.T) (*readerEnv, *readernotice.Service) {
 	t.Helper()
-	var svc *digest.Service
+	var svc *readernotice.Service
 	var e *readerEnv
 	e = newReaderEnv(t, func(c *api.Config) {
 		var err error
 		c.Metrics = api.NewMetrics()
-		svc, err = digest.New(digest.Config{Store: c.Store, Key: []byte(testTokenKey), BaseURL: baseURL, Recorder: c.Metrics.NoticeRecorder(),
+		svc, err = readernotice.New(readernotice.Config{Store: c.Store, Key: []byte(testTokenKey), BaseURL: baseURL, Recorder: c.Metrics.NoticeRecorder(),
 			Now: func() time.Time { return e.now }, Guard: netguard.Guard{AllowPrivate: true, Timeout: 2 * time.Second}})
 		if err != nil {
 			t.Fatal(err)

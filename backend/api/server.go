@@ -11,8 +11,8 @@ import (
 
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/digest"
 	"mangabookmark/backend/imports"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/userscript"
@@ -31,11 +31,11 @@ type Config struct {
 	Now      func() time.Time
 	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
 	Version  string
-	Userjs   []byte           // the userscript template; nil serves 404
-	NoLimits bool             // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics         // the /metrics registry, for this server alone; nil: New makes one
-	Notices  *digest.Service  // Reader notices (settings, feed); nil: none here
-	Imports  *imports.Service // runs POST /api/imports; nil answers 503 there
+	Userjs   []byte                // the userscript template; nil serves 404
+	NoLimits bool                  // disable per-token write rate limits (benchmarks)
+	Metrics  *Metrics              // the /metrics registry, for this server alone; nil: New makes one
+	Notices  *readernotice.Service // Reader notices (settings, feed); nil: none here
+	Imports  *imports.Service      // runs POST /api/imports; nil answers 503 there
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -31,7 +31,7 @@ const sidecarSubject = "browser sidecar"
 // the notifier. It is safe for concurrent use by all Lanes.
 type Notices struct {
 	st           *store.Store
-	send         notify.Func
+	send         ownernotice.Func
 	baseURL      string
 	browserSites []string
 	log          *slog.Logger
@@ -47,7 +47,7 @@ type NoticesConfig struct {
 	Sites []*sites.Site
 	// Send delivers a message; nil records episodes (the dashboard shows
 	// them) but sends nothing.
-	Send notify.Func
+	Send ownernotice.Func
 	// BaseURL is PUBLIC_BASE_URL, the root of every deep link: an absolute
 	// http(s) URL, or "" for embeds without a link.
 	BaseURL string
@@ -103,7 +103,7 @@ func (n *Notices) Evaluate(ctx context.Context, site *sites.Site, now time.Time)
 	stall, err := n.st.NoticeStallRun(ctx, site.Name)
 	switch {
 	case err != nil:
-		log.Error("owner notices: evaluate", "kind", notify.KindStall, "error", err)
+		log.Error("owner notices: evaluate", "kind", ownernotice.KindStall, "error", err)
 	case stall.LastSkip == SkipPaused:
 		// A pause is the Owner's own act: the Site's episodes neither open
 		// nor close while it lasts.
@@ -129,7 +129,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 	if !site.Browser {
 		var err error
 		if r, err = n.st.NoticeRefusalRun(ctx, site.Name); err != nil {
-			log.Error("owner notices: evaluate", "kind", notify.KindNoBrowserRoute, "error", err)
+			log.Error("owner notices: evaluate", "kind", ownernotice.KindNoBrowserRoute, "error", err)
 			return
 		}
 		current := r.Passes > 0 && ((r.RefuseUntil != nil && r.RefuseUntil.After(now)) || !r.Last.Before(cutoff))
@@ -137,10 +137,10 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 			v = verdictOpen
 		}
 	}
-	n.apply(ctx, log, now, v, notify.KindNoBrowserRoute, site.Name, func() notify.Notice {
-		return notify.Notice{
+	n.apply(ctx, log, now, v, ownernotice.KindNoBrowserRoute, site.Name, func() ownernotice.Notice {
+		return ownernotice.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link(notify.PagePath(notify.KindNoBrowserRoute, site.Name)),
+			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindNoBrowserRoute, site.Name)),
 			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
 				site.Name, noticeAge(now.Sub(*r.Since))),
 		}
@@ -155,7 +155,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sites.Site, now, cutoff time.Time) {
 	r, err := n.st.NoticeFailureShare(ctx, site.Name, cutoff)
 	if err != nil {
-		log.Error("owner notices: evaluate", "kind", notify.KindAdapterBroken, "error", err)
+		log.Error("owner notices: evaluate", "kind", ownernotice.KindAdapterBroken, "error", err)
 		return
 	}
 	// broken is the threshold, in one place: more than half the Series.
@@ -171,10 +171,10 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 			v = verdictOpen
 		}
 	}
-	n.apply(ctx, log, now, v, notify.KindAdapterBroken, site.Name, func() notify.Notice {
-		return notify.Notice{
+	n.apply(ctx, log, now, v, ownernotice.KindAdapterBroken, site.Name, func() ownernotice.Notice {
+		return ownernotice.Notice{
 			Subject:  site.Name,
-			DeepLink: n.link(notify.PagePath(notify.KindAdapterBroken, site.Name)),
+			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindAdapterBroken, site.Name)),
 			Description: fmt.Sprintf("%d of %d %s Series have failed with `%s` (%s) for %s, so the Site has likely changed its pages or API: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
 				r.Failing, r.Series, site.Name, r.Outcome, waveMeaning(r.Outcome), noticeAge(now.Sub(*r.Since)), site.Name),
 		}
@@ -205,7 +205,7 @@ func waveMeaning(outcome string) string {
 func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff time.Time) {
 	r, err := n.st.NoticeSidecarRun(ctx, n.browserSites)
 	if err != nil {
-		log.Error("owner notices: evaluate", "kind", notify.KindSidecarDown, "error", err)
+		log.Error("owner notices: evaluate", "kind", ownernotice.KindSidecarDown, "error", err)
 		return
 	}
 	v := verdictClear
@@ -216,10 +216,10 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 	case !r.Since.After(cutoff):
 		v = verdictOpen
 	}
-	n.apply(ctx, log, now, v, notify.KindSidecarDown, "", func() notify.Notice {
-		return notify.Notice{
+	n.apply(ctx, log, now, v, ownernotice.KindSidecarDown, "", func() ownernotice.Notice {
+		return ownernotice.Notice{
 			Subject:  sidecarSubject,
-			DeepLink: n.link(notify.PagePath(notify.KindSidecarDown, "")),
+			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindSidecarDown, "")),
 			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
 				noticeAge(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
 		}
@@ -228,7 +228,7 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 
 // apply carries out a verdict on the (kind, site) row. build is called only
 // when a message is about to be sent.
-func (n *Notices) apply(ctx context.Context, log *slog.Logger, now time.Time, v verdict, kind, site string, build func() notify.Notice) {
+func (n *Notices) apply(ctx context.Context, log *slog.Logger, now time.Time, v verdict, kind, site string, build func() ownernotice.Notice) {
 	log = log.With("kind", kind)
 	switch v {
 	case verdictHold:

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/lanes/lanestest"
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store/dbtest"
@@ -49,7 +49,7 @@ func ntWebhookRetried(t *testing.T, first int) {
 	defer srv.Close()
 	h := newNT(t)
 	log := slog.New(slog.NewJSONHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	send := notify.FromWebhook(srv.URL+secret, srv.Client(), log)
+	send := ownernotice.FromWebhook(srv.URL+secret, srv.Client(), log)
 	h.n = mustNotices(t, NoticesConfig{Store: h.st, Sites: ntSites(), Send: send, BaseURL: "https://manga.example.org", Log: log})
 
 	for end := h.now.Add(ownerWindow); !h.now.After(end); h.now = h.now.Add(time.Hour) {
@@ -163,8 +163,8 @@ func TestNoticeLanesEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
-	var sent []notify.Notice
-	record := func(_ context.Context, n notify.Notice) error {
+	var sent []ownernotice.Notice
+	record := func(_ context.Context, n ownernotice.Notice) error {
 		mu.Lock()
 		defer mu.Unlock()
 		sent = append(sent, n)

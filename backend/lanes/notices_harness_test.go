@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -43,8 +43,8 @@ type ntHarness struct {
 	logs  *ntLogBuffer
 
 	mu   sync.Mutex
-	sent []notify.Notice
-	fail func(notify.Notice) error // optional: fails a send
+	sent []ownernotice.Notice
+	fail func(ownernotice.Notice) error // optional: fails a send
 }
 
 // ntLogBuffer is a goroutine-safe log sink.
@@ -82,7 +82,7 @@ func newNT(t *testing.T, opts ...func(*ntHarness)) *ntHarness {
 	return h
 }
 
-func (h *ntHarness) record(_ context.Context, n notify.Notice) error {
+func (h *ntHarness) record(_ context.Context, n ownernotice.Notice) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.fail != nil {

@@ -22,7 +22,7 @@ const (
 
 // States is every Lane state, in State's order of precedence: the one
 // list. client.States, the /metrics state gauge and the docs' Lane-state
-// table follow it (TestStatesAreTheLanesStates in backend/api/client).
+// table follow it (TestStatesAreTheLanesStates in client).
 var States = []string{StateDisabled, StatePaused, StateRefusing, StateNoBrowser,
 	StateBrowserDown, StateIdle, StateAsleep, StateRunning}
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/lanes"
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 )
 
 // A holder that is alive but hung keeps its lock connection, and so the
@@ -20,7 +20,7 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	var sent []string
-	record := func(_ context.Context, n notify.Notice) error {
+	record := func(_ context.Context, n ownernotice.Notice) error {
 		mu.Lock()
 		defer mu.Unlock()
 		sent = append(sent, n.Kind+"/"+n.Site)

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
@@ -25,7 +25,7 @@ func (n *Notices) Watch(ctx context.Context, site *sites.Site, now time.Time) {
 	log := n.log.With("site", site.Name)
 	lr, err := n.st.GetLane(ctx, site.Name)
 	if err != nil {
-		log.Error("owner notices: watch", "kind", notify.KindStall, "error", err)
+		log.Error("owner notices: watch", "kind", ownernotice.KindStall, "error", err)
 		return
 	}
 	if lr.Paused(now) {
@@ -33,7 +33,7 @@ func (n *Notices) Watch(ctx context.Context, site *sites.Site, now time.Time) {
 	}
 	stall, err := n.st.NoticeStallRun(ctx, site.Name)
 	if err != nil {
-		log.Error("owner notices: watch", "kind", notify.KindStall, "error", err)
+		log.Error("owner notices: watch", "kind", ownernotice.KindStall, "error", err)
 		return
 	}
 	n.stall(ctx, log, site, stall, now, now.Add(-ownerWindow))
@@ -79,10 +79,10 @@ func (n *Notices) silence(ctx context.Context, site *sites.Site, now, cutoff tim
 // ownerWindow old), or its Lane has been silent that long with Series due.
 // Both are one kind and one episode.
 func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site, r store.StallRun, now, cutoff time.Time) {
-	link := n.link(notify.PagePath(notify.KindStall, site.Name))
+	link := n.link(ownernotice.PagePath(ownernotice.KindStall, site.Name))
 	if r.Passes > 0 && !r.Since.After(cutoff) {
-		n.apply(ctx, log, now, verdictOpen, notify.KindStall, site.Name, func() notify.Notice {
-			return notify.Notice{Subject: site.Name, DeepLink: link,
+		n.apply(ctx, log, now, verdictOpen, ownernotice.KindStall, site.Name, func() ownernotice.Notice {
+			return ownernotice.Notice{Subject: site.Name, DeepLink: link,
 				Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
 					site.Name, noticeAge(now.Sub(*r.Since)), r.Due)}
 		})
@@ -90,15 +90,15 @@ func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site,
 	}
 	quiet, silent, err := n.silence(ctx, site, now, cutoff)
 	if err != nil {
-		log.Error("owner notices: evaluate", "kind", notify.KindStall, "error", err)
+		log.Error("owner notices: evaluate", "kind", ownernotice.KindStall, "error", err)
 		return
 	}
 	v := verdictClear
 	if silent {
 		v = verdictOpen
 	}
-	n.apply(ctx, log, now, v, notify.KindStall, site.Name, func() notify.Notice {
-		return notify.Notice{Subject: site.Name, DeepLink: link,
+	n.apply(ctx, log, now, v, ownernotice.KindStall, site.Name, func() ownernotice.Notice {
+		return ownernotice.Notice{Subject: site.Name, DeepLink: link,
 			Description: fmt.Sprintf("%s's Lane has written nothing for %s although %d Series are due: the process holding it may be hung; look at the Lane's last heartbeat in mbctl and at the backend log.",
 				site.Name, noticeAge(now.Sub(quiet.Since)), quiet.Due)}
 	})

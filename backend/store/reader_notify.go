@@ -49,7 +49,7 @@ func (s *Store) GetNotify(ctx context.Context, readerID int64) (NotifySettings, 
 }
 
 // PutNotify applies c to the Reader's settings and returns them as stored.
-// Values are checked by the caller (backend/digest); the table's checks
+// Values are checked by the caller (backend/readernotice); the table's checks
 // are the last line.
 func (s *Store) PutNotify(ctx context.Context, readerID int64, c NotifyChange) (NotifySettings, error) {
 	_, err := s.pool.Exec(ctx, `

@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"slices"
 
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // Rows the Owner's pages show at most.
@@ -53,7 +53,7 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 	}
 	av := &adminView{Lanes: lanes, Back: "/admin"}
 	for _, n := range ns {
-		av.Notices = append(av.Notices, noticeView{Notice: n, Link: notify.PagePath(n.Kind, n.Site)})
+		av.Notices = append(av.Notices, noticeView{Notice: n, Link: ownernotice.PagePath(n.Kind, n.Site)})
 	}
 	h.render(w, r, http.StatusOK, "admin", page{Title: "Lanes", V: viewerFrom(r.Context()), Admin: true, Adm: av})
 }

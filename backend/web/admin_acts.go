@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/sites"
+	"mangabookmark/client"
 )
 
 // back is where an act returns to: the form's local /admin path, else the

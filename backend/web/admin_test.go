@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/web"
+	"mangabookmark/client"
 )
 
 var laneTag = regexp.MustCompile(`<article class="lane card" data-site="([^"]+)" data-state="([^"]+)"`)

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"

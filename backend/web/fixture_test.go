@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/admintest"
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/digest"
-	"mangabookmark/backend/digest/netguard"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/lanes"
+	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/backend/web"
@@ -68,7 +68,7 @@ type fixture struct {
 	clock       *clock
 	lanes       *fakeLanes
 	pages       *web.Handler
-	notices     *digest.Service
+	notices     *readernotice.Service
 	imports     *imports.Service
 	ownerToken  string
 	readerToken string
@@ -99,7 +99,7 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	if f.imports, err = imports.New(imports.Config{Store: st, Sites: reg, Now: f.clock.Now}); err != nil {
 		t.Fatal(err)
 	}
-	f.notices, err = digest.New(digest.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
+	f.notices, err = readernotice.New(readernotice.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
 		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
 )
 
@@ -15,9 +15,9 @@ import (
 // webhook secret shown once after it was made, and the last test's
 // results.
 type noticesView struct {
-	S       digest.Settings
+	S       readernotice.Settings
 	Secret  string
-	Results []digest.TestResult
+	Results []readernotice.TestResult
 	Error   string
 }
 
@@ -62,7 +62,7 @@ func (h *Handler) showNotices(w http.ResponseWriter, r *http.Request, status int
 
 func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	var c digest.Change
+	var c readernotice.Change
 	if raw := strings.TrimSpace(r.PostFormValue("digest_min")); raw != "" {
 		m, err := strconv.ParseFloat(raw, 64)
 		if err != nil {
@@ -79,7 +79,7 @@ func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {
 	ntfy, hook := r.PostFormValue("ntfy_url"), r.PostFormValue("webhook_url")
 	c.NtfyURL, c.WebhookURL = &ntfy, &hook
 	st, err := h.Notices.Update(r.Context(), v.ReaderID, c)
-	var fe *digest.FieldError
+	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		h.showNotices(w, r, http.StatusBadRequest, &noticesView{Error: fieldLabel(fe.Field) + ": " + fe.Msg + "."})
 		return

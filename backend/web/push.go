@@ -8,8 +8,8 @@ import (
 	"net/http"
 	"strings"
 
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
+	"mangabookmark/client"
 )
 
 // Web Push and the installable web app (docs/adr/0016-reader-notices.md,
@@ -111,8 +111,8 @@ func (h *Handler) pushSubscribe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := viewerFrom(r.Context())
-	err := h.Notices.Subscribe(r.Context(), v.ReaderID, digest.PushSubscription{Endpoint: sub.Endpoint, P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth})
-	var fe *digest.FieldError
+	err := h.Notices.Subscribe(r.Context(), v.ReaderID, readernotice.PushSubscription{Endpoint: sub.Endpoint, P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth})
+	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("The subscription was refused (%s): %s.", fe.Field, strings.TrimSuffix(fe.Msg, ".")))
 		return

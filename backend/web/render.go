@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 // page is what every template renders from; each page fills its part.

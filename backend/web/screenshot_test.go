@@ -14,7 +14,7 @@ import (
 
 	"github.com/go-rod/rod/lib/proto"
 
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/store"
 )

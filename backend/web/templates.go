@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 //go:embed templates static

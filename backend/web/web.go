@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/digest"
 	"mangabookmark/backend/imports"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // SessionTTL is how long a session lives after its last use (sliding);
@@ -48,8 +48,8 @@ type Deps struct {
 	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
-	Notices        *digest.Service  // Reader notices: the settings page and Web Push subscriptions; nil hides them
-	Imports        *imports.Service // runs the import pages' imports; nil turns them off
+	Notices        *readernotice.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
+	Imports        *imports.Service      // runs the import pages' imports; nil turns them off
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
@@ -164,7 +164,7 @@ func writeSecret(path, line string) error {
 // seedFeed writes the Owner's feed URL to --feed-url-file (it carries the
 // feed token, so it is never logged).
 func (c *DemoCmd) seedFeed(ctx context.Context, st *store.Store, ownerID string, key []byte, baseURL string, env *Env) error {
-	svc, err := digest.New(digest.Config{Store: st, Key: key, BaseURL: baseURL})
+	svc, err := readernotice.New(readernotice.Config{Store: st, Key: key, BaseURL: baseURL})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/config"
 	"mangabookmark/backend/lanes"
-	"mangabookmark/backend/notify"
+	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/store"
@@ -133,7 +133,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		log.Info("BROWSER_WS_URL is unset: browser Sites are skipped; plain Sites poll and stored covers are served")
 	}
 
-	send := notify.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
+	send := ownernotice.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
 	notices, err := lanes.NewNotices(lanes.NoticesConfig{Store: st, Sites: reg.All(), Send: send,
 		BaseURL: cfg.PublicBaseURL, Log: log.With("component", "notices")})
 	if err != nil {

@@ -75,7 +75,7 @@ func TestAuthStaysLight(t *testing.T) {
 	t.Parallel()
 	deps := goList(t, "-deps", "./backend/auth")
 	for _, p := range deps {
-		for _, banned := range []string{"backend/api", "backend/lanes", "backend/notify"} {
+		for _, banned := range []string{"backend/api", "backend/lanes", "backend/ownernotice"} {
 			if p.ImportPath == module+banned || strings.HasPrefix(p.ImportPath, module+banned+"/") {
 				t.Errorf("go list -deps ./backend/auth contains %s", p.ImportPath)
 			}
@@ -95,6 +95,9 @@ func TestMapCheckCanFail(t *testing.T) {
 		want     bool
 	}{
 		{"backend/auth", "backend/api", false},
+		{"backend/admin", "backend/api", false},
+		{"backend/admin", "client", true},
+		{"backend/readernotice", "backend/ownernotice", false},
 		{"backend/store", "backend/sites", false},
 		{"tui", "backend/store", false},
 		{"backend/sites/mangadex", "backend/sites/comix", false},

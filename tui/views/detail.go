@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // detailChrome is the lines above the passes table: two summary lines, the

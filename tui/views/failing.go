@@ -3,8 +3,8 @@ package views
 import (
 	"fmt"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // FailingFilter is the worklist's active filter, shown above it.

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // Human renders a duration as the console shows ages and windows: "45s",

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // LanesCapacity is how many Lane rows fit in a body of height h.

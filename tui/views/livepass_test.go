@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/styles"
 )
 

@@ -1,6 +1,6 @@
 package views
 
-import "mangabookmark/backend/api/client"
+import "mangabookmark/client"
 
 // Notices renders the open owner notices.
 func Notices(f Frame, notices []client.Notice) string {

@@ -3,7 +3,7 @@ package views
 import (
 	"testing"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 )
 
 // The console paints a state red exactly when client.IsFault says so: the

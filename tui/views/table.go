@@ -6,8 +6,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // Column is one table column. Width 0 with Flex takes the space left.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/client"
 	"mangabookmark/cmd/mbctl/cli"
 	"mangabookmark/internal/golden"
 )

@@ -8,8 +8,8 @@ import (
 	"io"
 	"time"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // Deps is what every command's Run receives (bound with kong.Bind).

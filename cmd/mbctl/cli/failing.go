@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"mangabookmark/backend/api/admintest"
+	"mangabookmark/backend/admin/admintest"
 )
 
 // evilTitle is issue 13's title (OSC 0 retitles the terminal, ESC[2J

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/client"
 )
 
 // `mbctl lanes` shows the pass in flight in LAST PASS while a Lane has no

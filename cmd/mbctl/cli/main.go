@@ -13,8 +13,8 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/willabides/kongplete"
 
-	"mangabookmark/backend/api/client"
 	"mangabookmark/backend/safetext"
+	"mangabookmark/client"
 )
 
 // Exit codes of Main.

@@ -8,19 +8,19 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
-	"mangabookmark/backend/api/admintest"
-	"mangabookmark/backend/api/client"
-	"mangabookmark/backend/digest"
+	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/client"
 )
 
 func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := dbtest.New(t)
-	svc, err := digest.New(digest.Config{Store: st})
+	svc, err := readernotice.New(readernotice.Config{Store: st})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"fmt"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui/views"
 )
 

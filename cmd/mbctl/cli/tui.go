@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"mangabookmark/backend/api/client"
+	"mangabookmark/client"
 	"mangabookmark/tui"
 )
 

@@ -1,0 +1,108 @@
+package readernotice
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Recipient is who a Digest goes to, as the outlets' payloads name them.
+type Recipient struct {
+	DiscordID string `json:"discord_id"`
+	Name      string `json:"name"`
+}
+
+// Chapter is one New Chapter in a Digest (and one entry of GET
+// /api/chapters).
+type Chapter struct {
+	Site         string    `json:"site"`
+	SeriesID     string    `json:"series_id"`
+	Title        string    `json:"title"` // the Series' title
+	Number       string    `json:"number"`
+	ChapterTitle string    `json:"chapter_title"`
+	URL          string    `json:"url"`
+	SeenAt       time.Time `json:"seen_at"`
+}
+
+// Late is one reason chapters may be late: a Site's Lane paused, refusing
+// or browser_down, or one failing Series (then SeriesID and Title name it).
+type Late struct {
+	Site     string    `json:"site"`
+	State    string    `json:"state"`
+	Since    time.Time `json:"since"`
+	SeriesID string    `json:"series_id,omitempty"`
+	Title    string    `json:"title,omitempty"`
+}
+
+// Digest is everything one Reader is told at once. It is stored as the
+// delivery's payload when the Digest is made, so a retry sends the same.
+type Digest struct {
+	Reader   Recipient `json:"reader"`
+	Chapters []Chapter `json:"chapters"`
+	Late     []Late    `json:"late"`
+	Test     bool      `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
+	// ReadLink is the signed "Mark read" URL of this delivery, set at send
+	// time (never stored): POSTing it sets Progress to these chapters.
+	ReadLink string `json:"-"`
+}
+
+// Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".
+func (d Digest) Headline() string {
+	if d.Test {
+		return "Test notice from mangabookmark"
+	}
+	n := len(d.Chapters)
+	if n == 1 {
+		c := d.Chapters[0]
+		return fmt.Sprintf("New chapter: %s %s", c.Title, c.Number)
+	}
+	parts := make([]string, 0, 3)
+	for i, c := range d.Chapters {
+		if i == 3 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, c.Title+" "+c.Number)
+	}
+	return fmt.Sprintf("%d new chapters: %s", n, strings.Join(parts, ", "))
+}
+
+// Text is the Digest as plain lines: one per chapter, then the late part.
+func (d Digest) Text() string {
+	var b strings.Builder
+	if d.Test {
+		b.WriteString("This is a test notice: this outlet works.\n")
+	}
+	for _, c := range d.Chapters {
+		fmt.Fprintf(&b, "%s %s", c.Title, c.Number)
+		if c.ChapterTitle != "" {
+			fmt.Fprintf(&b, " (%s)", c.ChapterTitle)
+		}
+		fmt.Fprintf(&b, ": %s\n", c.URL)
+	}
+	b.WriteString(d.LateText())
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// LateText is the degraded part: each late Site or failing Series named
+// with "chapters there may be late"; "" when nothing is late.
+func (d Digest) LateText() string {
+	var b strings.Builder
+	for _, l := range d.Late {
+		switch l.State {
+		case "failing":
+			fmt.Fprintf(&b, "%s on %s keeps failing to read since %s: chapters there may be late.\n", l.Title, l.Site, l.Since.UTC().Format("2006-01-02 15:04 MST"))
+		default:
+			fmt.Fprintf(&b, "%s is %s since %s: chapters there may be late.\n", l.Site, strings.ReplaceAll(l.State, "_", " "), l.Since.UTC().Format("2006-01-02 15:04 MST"))
+		}
+	}
+	return b.String()
+}
+
+// FirstURL is the link a click opens: the first chapter's page.
+func (d Digest) FirstURL() string {
+	if len(d.Chapters) == 0 {
+		return ""
+	}
+	return d.Chapters[0].URL
+}

@@ -1,0 +1,64 @@
+package readernotice
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"mangabookmark/backend/readernotice/netguard"
+)
+
+// post sends body to target and wants a 2xx answer. The error it returns
+// never quotes the URL (which may carry a token): only what went wrong.
+func post(ctx context.Context, c *http.Client, target string, header http.Header, body []byte) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
+	if err != nil {
+		return errors.New("digest: the outlet URL cannot be used")
+	}
+	for k, vs := range header {
+		for _, v := range vs {
+			req.Header.Add(k, v)
+		}
+	}
+	req.Header.Set("User-Agent", "mangabookmark-notices")
+	resp, err := c.Do(req)
+	if err != nil {
+		return fmt.Errorf("digest: %s", reason(err))
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return &statusError{code: resp.StatusCode}
+	}
+	return nil
+}
+
+// statusError is a non-2xx answer.
+type statusError struct{ code int }
+
+func (e *statusError) Error() string {
+	return fmt.Sprintf("digest: the outlet answered HTTP %d", e.code)
+}
+
+// reason is err without the request URL net/http wraps it in.
+func reason(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	switch {
+	case netguard.IsPrivate(err):
+		return "the outlet address is private or loopback, which this server does not call"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the outlet did not answer in time"
+	}
+	var ne interface{ Timeout() bool }
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "the outlet did not answer in time"
+	}
+	return "the outlet could not be reached: " + err.Error()
+}

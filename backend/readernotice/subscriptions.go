@@ -1,0 +1,63 @@
+package readernotice
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"mangabookmark/backend/store"
+)
+
+// MaxPushSubscriptions is how many browsers one Reader may subscribe.
+const MaxPushSubscriptions = 20
+
+// PushSubscription is a browser's PushSubscription as its toJSON gives
+// it: the push service endpoint and the browser's keys.
+type PushSubscription struct {
+	Endpoint string
+	P256dh   string // the browser's P-256 public key, base64url
+	Auth     string // the 16-byte auth secret, base64url
+}
+
+// Subscribe stores a browser's push subscription for the Reader. The
+// endpoint is an outlet URL like the others (http(s), no private or
+// loopback address unless the Owner allows them); the keys must be what
+// a browser makes. A bad field is a *FieldError and nothing is stored.
+func (s *Service) Subscribe(ctx context.Context, readerID int64, p PushSubscription) error {
+	p.Endpoint = strings.TrimSpace(p.Endpoint)
+	switch {
+	case p.Endpoint == "":
+		return &FieldError{"endpoint", "the subscription has no endpoint; send the browser's PushSubscription as JSON"}
+	case len(p.Endpoint) > 2048:
+		return &FieldError{"endpoint", "the endpoint is longer than 2048 characters"}
+	}
+	if err := s.cfg.Guard.Check(ctx, p.Endpoint); err != nil {
+		return &FieldError{"endpoint", strings.TrimPrefix(err.Error(), "netguard: ")}
+	}
+	if _, err := decodePoint(p.P256dh); err != nil {
+		return &FieldError{"keys.p256dh", "the key is not a base64url P-256 public key as PushSubscription.toJSON() gives it"}
+	}
+	if b, err := decodeKey(p.Auth); err != nil || len(b) != 16 {
+		return &FieldError{"keys.auth", "the auth secret is not 16 bytes in base64url as PushSubscription.toJSON() gives it"}
+	}
+	if _, err := s.cfg.Store.GetPushSubscription(ctx, readerID, p.Endpoint); errors.Is(err, store.ErrNotFound) {
+		n, err := s.cfg.Store.CountPushSubscriptions(ctx, readerID)
+		if err != nil {
+			return err
+		}
+		if n >= MaxPushSubscriptions {
+			return &FieldError{"endpoint", fmt.Sprintf("you have %d browsers subscribed, the most allowed; unsubscribe one first", n)}
+		}
+	} else if err != nil {
+		return err
+	}
+	return s.cfg.Store.SavePushSubscription(ctx, store.PushSubscription{ReaderID: readerID,
+		Endpoint: p.Endpoint, P256dh: p.P256dh, Auth: p.Auth})
+}
+
+// Unsubscribe removes the Reader's subscription at endpoint and reports
+// whether there was one.
+func (s *Service) Unsubscribe(ctx context.Context, readerID int64, endpoint string) (bool, error) {
+	return s.cfg.Store.DeletePushSubscription(ctx, readerID, strings.TrimSpace(endpoint))
+}
