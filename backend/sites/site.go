@@ -71,6 +71,12 @@ type Facts struct {
 	// it passed over, by reason ("no number", "other language", ...).
 	Rows    int
 	Skipped map[string]int
+
+	// IDs are the external ids the page itself carries (empty when it
+	// carries none); AltTitles its other titles. Works link on IDs and
+	// only ever suggest on titles (docs/CONTEXT.md, Work).
+	IDs       []ExternalID
+	AltTitles []string
 }
 
 // Result is the whole answer of one read: the outcome word, the facts when
