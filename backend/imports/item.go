@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
 
@@ -41,6 +42,12 @@ type Item struct {
 	ReadAt *time.Time // when Number was read (nil: the import's time)
 	// NotifyMode is a new bookmark's notice mode ("" for the default).
 	NotifyMode string
+	// IDs are the Series' external ids the file names (a backup's tracking
+	// rows, our own export's ids): stored with source "import".
+	IDs []sites.ExternalID
+	// Suggest are other Series URLs the file says are the same story (a
+	// TachiyomiSY merged entry): suggestions to the Reader, never links.
+	Suggest []string
 }
 
 // Parsed is a decoded file: the items to resolve and what the decoder
