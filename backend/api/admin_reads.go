@@ -81,7 +81,7 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 	for i, n := range rows {
 		out.Notices[i] = admin.NoticeView(n)
 	}
-	if s.Notices != nil {
+	if s.ReaderNotices != nil {
 		rn, err := s.readerNotices(r)
 		if err != nil {
 			s.adminInternalError(w, r, err)

@@ -20,7 +20,7 @@ func (s *Server) pushRoutes() {
 }
 
 func (s *Server) getPushKey(w http.ResponseWriter, r *http.Request) {
-	k, err := s.Notices.PushKey(r.Context())
+	k, err := s.ReaderNotices.PushKey(r.Context())
 	if err != nil {
 		s.internalError(w, r, "push key", err)
 		return
@@ -41,7 +41,7 @@ func (s *Server) postPushSubscription(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &body) {
 		return
 	}
-	err := s.Notices.Subscribe(r.Context(), id.ReaderID, pushSubscriptionOf(body))
+	err := s.ReaderNotices.Subscribe(r.Context(), id.ReaderID, pushSubscriptionOf(body))
 	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q: %s", fe.Field, fe.Msg))
@@ -64,7 +64,7 @@ func (s *Server) deletePushSubscription(w http.ResponseWriter, r *http.Request) 
 		writeError(w, http.StatusBadRequest, `field "endpoint": name the subscription's endpoint to remove`)
 		return
 	}
-	if _, err := s.Notices.Unsubscribe(r.Context(), id.ReaderID, body.Endpoint); err != nil {
+	if _, err := s.ReaderNotices.Unsubscribe(r.Context(), id.ReaderID, body.Endpoint); err != nil {
 		s.internalError(w, r, "push unsubscribe", err)
 		return
 	}

@@ -25,7 +25,7 @@ func strictNoticeEnv(t *testing.T) *readerEnv {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Notices = svc
+		c.ReaderNotices = svc
 	})
 }
 

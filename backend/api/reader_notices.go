@@ -31,7 +31,7 @@ func (s *Server) noticeRoutes() {
 // readLink is a notice's "Mark read" action (ntfy POSTs it): no header
 // auth, the signed link is the authority, and it is never logged.
 func (s *Server) readLink(w http.ResponseWriter, r *http.Request) {
-	n, err := s.Notices.MarkReadLink(r.Context(), r.PathValue("link"))
+	n, err := s.ReaderNotices.MarkReadLink(r.Context(), r.PathValue("link"))
 	if errors.Is(err, readernotice.ErrBadReadLink) {
 		writeError(w, http.StatusNotFound, "this mark-read link is not valid or has expired; mark the chapters read in your library")
 		return
@@ -46,7 +46,7 @@ func (s *Server) readLink(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) notices(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.Notices == nil {
+		if s.ReaderNotices == nil {
 			writeError(w, http.StatusServiceUnavailable, "this server runs no Reader notices; ask the Owner")
 			return
 		}
@@ -99,7 +99,7 @@ func NotifyJSON(st readernotice.Settings) client.Notify {
 
 func (s *Server) getNotify(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
-	st, err := s.Notices.Settings(r.Context(), id.ReaderID)
+	st, err := s.ReaderNotices.Settings(r.Context(), id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "get notify", err)
 		return
@@ -113,7 +113,7 @@ func (s *Server) putNotify(w http.ResponseWriter, r *http.Request) {
 	if !decodeJSON(w, r, &body) {
 		return
 	}
-	st, err := s.Notices.Update(r.Context(), id.ReaderID, readernotice.Change{DigestS: body.DigestS, Discord: body.Discord,
+	st, err := s.ReaderNotices.UpdateSettings(r.Context(), id.ReaderID, readernotice.SettingsChange{DigestS: body.DigestS, Discord: body.Discord,
 		NtfyURL: body.NtfyURL, WebhookURL: body.WebhookURL})
 	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
@@ -129,7 +129,7 @@ func (s *Server) putNotify(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) rotateFeed(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
-	u, err := s.Notices.RotateFeed(r.Context(), id.ReaderID)
+	u, err := s.ReaderNotices.RotateFeed(r.Context(), id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "rotate feed", err)
 		return
@@ -139,7 +139,7 @@ func (s *Server) rotateFeed(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) testNotify(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
-	res, err := s.Notices.SendTest(r.Context(), id.ReaderID)
+	res, err := s.ReaderNotices.SendTest(r.Context(), id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "test notice", err)
 		return
@@ -218,11 +218,11 @@ func (s *Server) putBookmarkNotify(w http.ResponseWriter, r *http.Request) {
 // it nor the path is ever logged.
 func (s *Server) getFeed(w http.ResponseWriter, r *http.Request) {
 	token, ok := strings.CutSuffix(r.PathValue("feed_file"), ".atom")
-	if !ok || s.Notices == nil {
+	if !ok || s.ReaderNotices == nil {
 		writeError(w, http.StatusNotFound, "no such feed: copy the feed URL from your settings page again")
 		return
 	}
-	body, err := s.Notices.Feed(r.Context(), token)
+	body, err := s.ReaderNotices.Feed(r.Context(), token)
 	if errors.Is(err, readernotice.ErrNoFeed) {
 		writeError(w, http.StatusNotFound, "no such feed: copy the feed URL from your settings page again")
 		return

@@ -33,7 +33,7 @@ func noticeEnv(t *testing.T) (*readerEnv, *readernotice.Service) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Notices = svc
+		c.ReaderNotices = svc
 	})
 	e.now = time.Now().Add(time.Minute).Truncate(time.Second)
 	return e, svc

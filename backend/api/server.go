@@ -23,19 +23,19 @@ const MaxBodyBytes = 1 << 20
 
 // Config is the server's collaborators and settings.
 type Config struct {
-	Store    *store.Store
-	Sites    *sites.Registry // nil: no Sites (New puts an empty registry in)
-	Auth     auth.Authenticator
-	Admin    *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
-	Log      *slog.Logger
-	Now      func() time.Time
-	BaseURL  string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
-	Version  string
-	Userjs   []byte                // the userscript template; nil serves 404
-	NoLimits bool                  // disable per-token write rate limits (benchmarks)
-	Metrics  *Metrics              // the /metrics registry, for this server alone; nil: New makes one
-	Notices  *readernotice.Service // Reader notices (settings, feed); nil: none here
-	Imports  *imports.Service      // runs POST /api/imports; nil answers 503 there
+	Store         *store.Store
+	Sites         *sites.Registry // nil: no Sites (New puts an empty registry in)
+	Auth          auth.Authenticator
+	Admin         *admin.Service // the Owner's read model and acts; nil: New builds one over Store and Sites, with no Lanes
+	Log           *slog.Logger
+	Now           func() time.Time
+	BaseURL       string // PUBLIC_BASE_URL: empty, or an absolute http(s) URL
+	Version       string
+	Userjs        []byte                // the userscript template; nil serves 404
+	NoLimits      bool                  // disable per-token write rate limits (benchmarks)
+	Metrics       *Metrics              // the /metrics registry, for this server alone; nil: New makes one
+	ReaderNotices *readernotice.Service // Reader notices (settings, feed); nil: none here
+	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every

@@ -217,7 +217,7 @@ func (s *Service) Start() {
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.Lease)
 			if err := s.RunOnce(ctx); err != nil {
-				s.cfg.Log.Warn("resume failed", "err", err)
+				s.cfg.Log.Warn("resume failed", "error", err)
 			}
 			cancel()
 			select {

@@ -102,11 +102,11 @@ func (m *Manager) record(ctx context.Context, l *lane, res *store.Pass) {
 		"not_found", res.NotFound, "no_chapter", res.NoChapter, "unfetchable", res.Unfetchable,
 		"errors", res.Errors, "refused", res.Refused, "unreachable", res.Unreachable,
 		"behind_by", res.BehindBy.Round(time.Second).String())
-	if m.cfg.Notices != nil {
+	if m.cfg.OwnerNotices != nil {
 		// Unlike the row, the evaluation is cut short by shutdown: the next
 		// start evaluates again.
 		ectx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
-		m.cfg.Notices.Evaluate(ectx, l.site, res.FinishedAt)
+		m.cfg.OwnerNotices.Evaluate(ectx, l.site, res.FinishedAt)
 	}
 }

@@ -90,7 +90,7 @@ func (m *Manager) takeOver(ctx context.Context, l *lane) bool {
 		}
 		return false
 	}
-	if w, ok := m.cfg.Notices.(Watcher); ok {
+	if w, ok := m.cfg.OwnerNotices.(Watcher); ok {
 		wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		w.Watch(wctx, l.site, m.clock.Now())
 		cancel()
@@ -124,7 +124,7 @@ func (m *Manager) runLane(ctx context.Context, l *lane) {
 // Site from this process, whether or not it holds the Site's Lane: a hung
 // holder writes no pass row, so its own pass-end evaluation never runs.
 func (m *Manager) watchdog(ctx context.Context) {
-	w, ok := m.cfg.Notices.(Watcher)
+	w, ok := m.cfg.OwnerNotices.(Watcher)
 	if !ok {
 		return
 	}

@@ -32,8 +32,8 @@ type Config struct {
 	Log     *slog.Logger  // nil: discard
 	// Enabled is LATEST_CHAPTER_POLL_ENABLED: false starts no Lane.
 	Enabled bool
-	// Notices is called at the end of every pass; may be nil.
-	Notices Evaluator
+	// OwnerNotices is called at the end of every pass; may be nil.
+	OwnerNotices Evaluator
 	// CoverClient fetches cover images. Nil (production) builds a client
 	// whose dialer refuses private, loopback and link-local addresses except
 	// on the exact origin of a Site's private SITE_ORIGINS override. A client given here is

@@ -171,7 +171,7 @@ func TestNoticeLanesEndToEnd(t *testing.T) {
 		return nil
 	}
 	m, err := New(Config{Store: st, Sites: reg, Plain: sitestest.NewFetcher(), Browser: ntDeadSidecar{},
-		Clock: clock, Enabled: true, Notices: mustNotices(t, NoticesConfig{Store: st, Sites: reg.All(), Send: record, BaseURL: "https://manga.example.org"})})
+		Clock: clock, Enabled: true, OwnerNotices: mustNotices(t, NoticesConfig{Store: st, Sites: reg.All(), Send: record, BaseURL: "https://manga.example.org"})})
 	if err != nil {
 		t.Fatal(err)
 	}

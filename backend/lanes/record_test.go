@@ -39,7 +39,7 @@ func TestEveryPassRecordedThenEvaluated(t *testing.T) {
 	var spy *evalSpy
 	e := newEnv(t, func(c *lanes.Config) {
 		spy = &evalSpy{st: c.Store}
-		c.Notices = spy
+		c.OwnerNotices = spy
 		c.Browser = nil
 	}, siteSpec{name: "s"}, siteSpec{name: "b", browser: true})
 	ctx := context.Background()

@@ -31,7 +31,7 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Notices = n
+		c.OwnerNotices = n
 		c.BeatEvery, c.TakeoverAfter = 100*time.Millisecond, time.Second
 	}, siteSpec{name: "s"})
 	ctx := context.Background()

@@ -18,7 +18,7 @@ func TestWebhookIsSignedWithTheSecretShownOnce(t *testing.T) {
 	h := newHook(t)
 	r, _ := w.st.UpsertReader(w.ctx, "42", "Ann", nil)
 	u := h.URL + "/in"
-	set, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{WebhookURL: &u, DigestS: new(int)})
+	set, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{WebhookURL: &u, DigestS: new(int)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestWebhookIsSignedWithTheSecretShownOnce(t *testing.T) {
 	if again.WebhookSecret != "" || !again.WebhookSecretSet {
 		t.Fatalf("the secret is shown again: %+v", again)
 	}
-	if same, _ := w.svc.Update(w.ctx, r.ID, readernotice.Change{WebhookURL: &u}); same.WebhookSecret != "" {
+	if same, _ := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{WebhookURL: &u}); same.WebhookSecret != "" {
 		t.Fatal("re-sending the same URL minted a new secret")
 	}
 	w.bookmark(r.ID, "mangapill", "a")
@@ -56,11 +56,11 @@ func TestWebhookIsSignedWithTheSecretShownOnce(t *testing.T) {
 	}
 	// A new URL: a new secret; clearing it: off, secret gone.
 	u2 := h.URL + "/other"
-	if s2, _ := w.svc.Update(w.ctx, r.ID, readernotice.Change{WebhookURL: &u2}); s2.WebhookSecret == "" || s2.WebhookSecret == secret {
+	if s2, _ := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{WebhookURL: &u2}); s2.WebhookSecret == "" || s2.WebhookSecret == secret {
 		t.Fatal("a new webhook URL kept the old secret")
 	}
 	empty := ""
-	if s3, _ := w.svc.Update(w.ctx, r.ID, readernotice.Change{WebhookURL: &empty}); s3.WebhookURL != "" || s3.WebhookSecretSet {
+	if s3, _ := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{WebhookURL: &empty}); s3.WebhookURL != "" || s3.WebhookSecretSet {
 		t.Fatalf("clearing the webhook: %+v", s3)
 	}
 }
@@ -71,7 +71,7 @@ func TestNtfyHasTitleClickAndMarkRead(t *testing.T) {
 	h := newHook(t)
 	r, _ := w.st.UpsertReader(w.ctx, "7", "Bo", nil)
 	u := h.URL + "/mytopic"
-	if _, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{NtfyURL: &u, DigestS: new(int)}); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{NtfyURL: &u, DigestS: new(int)}); err != nil {
 		t.Fatal(err)
 	}
 	w.bookmark(r.ID, "mangapill", "a")
@@ -134,7 +134,7 @@ func TestDiscordMentionsOnlyTheReader(t *testing.T) {
 	w := newWorld(t, func(c *readernotice.Config) { c.DiscordURL = h.URL + "/api/webhooks/1/secret" })
 	r, _ := w.st.UpsertReader(w.ctx, "123456789", "Cy", nil)
 	on := true
-	if _, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{Discord: &on, DigestS: new(int)}); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{Discord: &on, DigestS: new(int)}); err != nil {
 		t.Fatal(err)
 	}
 	w.bookmark(r.ID, "mangapill", "a")
@@ -175,7 +175,7 @@ func TestDiscordOptInNeedsTheOwnersChannel(t *testing.T) {
 	w := newWorld(t)
 	r, _ := w.st.UpsertReader(w.ctx, "1", "", nil)
 	on := true
-	_, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{Discord: &on})
+	_, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{Discord: &on})
 	var fe *readernotice.FieldError
 	if !errors.As(err, &fe) || fe.Field != "discord" {
 		t.Fatalf("discord without the Owner's channel: %v", err)
@@ -188,19 +188,19 @@ func TestOutletURLsAreCheckedWhenSet(t *testing.T) {
 	r, _ := w.st.UpsertReader(w.ctx, "1", "", nil)
 	for _, c := range []struct {
 		field string
-		ch    readernotice.Change
+		ch    readernotice.SettingsChange
 	}{
-		{"ntfy_url", readernotice.Change{NtfyURL: ptr("http://127.0.0.1:8080/topic")}},
-		{"ntfy_url", readernotice.Change{NtfyURL: ptr("http://localhost/topic")}},
-		{"webhook_url", readernotice.Change{WebhookURL: ptr("http://[::1]/x")}},
-		{"webhook_url", readernotice.Change{WebhookURL: ptr("http://0.0.0.0/x")}},
-		{"webhook_url", readernotice.Change{WebhookURL: ptr("http://2130706433/x")}},
-		{"webhook_url", readernotice.Change{WebhookURL: ptr("file:///etc/passwd")}},
-		{"webhook_url", readernotice.Change{WebhookURL: ptr("http://169.254.169.254/")}},
-		{"digest_s", readernotice.Change{DigestS: ptr(-1)}},
-		{"digest_s", readernotice.Change{DigestS: ptr(86401)}},
+		{"ntfy_url", readernotice.SettingsChange{NtfyURL: ptr("http://127.0.0.1:8080/topic")}},
+		{"ntfy_url", readernotice.SettingsChange{NtfyURL: ptr("http://localhost/topic")}},
+		{"webhook_url", readernotice.SettingsChange{WebhookURL: ptr("http://[::1]/x")}},
+		{"webhook_url", readernotice.SettingsChange{WebhookURL: ptr("http://0.0.0.0/x")}},
+		{"webhook_url", readernotice.SettingsChange{WebhookURL: ptr("http://2130706433/x")}},
+		{"webhook_url", readernotice.SettingsChange{WebhookURL: ptr("file:///etc/passwd")}},
+		{"webhook_url", readernotice.SettingsChange{WebhookURL: ptr("http://169.254.169.254/")}},
+		{"digest_s", readernotice.SettingsChange{DigestS: ptr(-1)}},
+		{"digest_s", readernotice.SettingsChange{DigestS: ptr(86401)}},
 	} {
-		_, err := w.svc.Update(w.ctx, r.ID, c.ch)
+		_, err := w.svc.UpdateSettings(w.ctx, r.ID, c.ch)
 		var fe *readernotice.FieldError
 		if !errors.As(err, &fe) || fe.Field != c.field {
 			t.Errorf("%+v: %v, want a %s field error", c.ch, err, c.field)
@@ -220,7 +220,7 @@ func TestTestNoticeReachesEveryOutlet(t *testing.T) {
 	w := newWorld(t, func(c *readernotice.Config) { c.DiscordURL = h.URL + "/discord" })
 	r, _ := w.st.UpsertReader(w.ctx, "5", "", nil)
 	on := true
-	if _, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{Discord: &on, NtfyURL: ptr(h.URL + "/ntfy"), WebhookURL: ptr(bad.URL + "/wh")}); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{Discord: &on, NtfyURL: ptr(h.URL + "/ntfy"), WebhookURL: ptr(bad.URL + "/wh")}); err != nil {
 		t.Fatal(err)
 	}
 	res, err := w.svc.SendTest(context.Background(), r.ID)

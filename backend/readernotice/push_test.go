@@ -25,7 +25,7 @@ func (w *world) pushReader(discordID string, ps *pushService) (int64, *browser, 
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	if _, err := w.svc.Update(w.ctx, r.ID, readernotice.Change{DigestS: new(int)}); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{DigestS: new(int)}); err != nil {
 		w.t.Fatal(err)
 	}
 	b := newBrowser(w.t)

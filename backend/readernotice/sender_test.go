@@ -119,7 +119,7 @@ func TestFailingOutletRetriesThenDropsAndNeverBlocksOthers(t *testing.T) {
 	rb := w.reader("bad", bad, 0)
 	rs := w.reader("slow", nil, 0)
 	u := slow.URL + "/x"
-	if _, err := w.svc.Update(w.ctx, rs, readernotice.Change{WebhookURL: &u}); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, rs, readernotice.SettingsChange{WebhookURL: &u}); err != nil {
 		t.Fatal(err)
 	}
 	rg := w.reader("good", good, 0)

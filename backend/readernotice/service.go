@@ -135,7 +135,7 @@ func (s *Service) loop(ctx context.Context, done chan struct{}) {
 	defer t.Stop()
 	for {
 		if err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
-			s.cfg.Log.Warn("reader notices: sender pass failed", "err", err)
+			s.cfg.Log.Warn("sender pass failed", "error", err)
 		}
 		select {
 		case <-ctx.Done():

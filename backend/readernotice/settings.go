@@ -24,9 +24,9 @@ type Settings struct {
 	Outlets           []store.OutletHealth
 }
 
-// Change is a partial settings update; nil fields keep the stored value,
+// SettingsChange is a partial settings update; nil fields keep the stored value,
 // and "" turns a URL outlet off.
-type Change struct {
+type SettingsChange struct {
 	DigestS    *int
 	Discord    *bool
 	NtfyURL    *string
@@ -73,11 +73,11 @@ func (s *Service) view(ctx context.Context, st store.NotifySettings) (Settings, 
 		PushSubscriptions: len(push), FeedURL: feed, Outlets: health}, nil
 }
 
-// Update checks and applies c. A URL must be http(s) and, unless the Owner
+// UpdateSettings checks and applies c. A URL must be http(s) and, unless the Owner
 // allows private addresses, must not be or resolve to a private or
 // loopback one; a bad field is a *FieldError and nothing is stored. A new
 // webhook URL gets a new secret, returned once in WebhookSecret.
-func (s *Service) Update(ctx context.Context, readerID int64, c Change) (Settings, error) {
+func (s *Service) UpdateSettings(ctx context.Context, readerID int64, c SettingsChange) (Settings, error) {
 	var sc store.NotifyChange
 	if c.DigestS != nil {
 		if *c.DigestS < 0 || *c.DigestS > MaxDigestS {

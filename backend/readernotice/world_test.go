@@ -125,12 +125,12 @@ func (w *world) reader(discordID string, h *hook, digestS int) int64 {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	c := readernotice.Change{DigestS: &digestS}
+	c := readernotice.SettingsChange{DigestS: &digestS}
 	if h != nil {
 		u := h.URL + "/hook/" + discordID
 		c.WebhookURL = &u
 	}
-	if _, err := w.svc.Update(w.ctx, r.ID, c); err != nil {
+	if _, err := w.svc.UpdateSettings(w.ctx, r.ID, c); err != nil {
 		w.t.Fatal(err)
 	}
 	return r.ID

@@ -104,8 +104,8 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, Notices: f.notices})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, Notices: f.notices})
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, ReaderNotices: f.notices})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, ReaderNotices: f.notices})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

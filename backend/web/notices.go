@@ -37,7 +37,7 @@ func (h *Handler) noticeRoutes() {
 // for a session (viewer-less requests were already sent to /).
 func (h *Handler) reader(fn http.HandlerFunc) http.HandlerFunc {
 	return h.session(func(w http.ResponseWriter, r *http.Request) {
-		if h.Notices == nil {
+		if h.ReaderNotices == nil {
 			h.errorPage(w, r, http.StatusNotFound, "Not found", "This server sends no notices.")
 			return
 		}
@@ -51,7 +51,7 @@ func (h *Handler) noticesPage(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) showNotices(w http.ResponseWriter, r *http.Request, status int, nv *noticesView) {
 	v := viewerFrom(r.Context())
-	st, err := h.Notices.Settings(r.Context(), v.ReaderID)
+	st, err := h.ReaderNotices.Settings(r.Context(), v.ReaderID)
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -62,7 +62,7 @@ func (h *Handler) showNotices(w http.ResponseWriter, r *http.Request, status int
 
 func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	var c readernotice.Change
+	var c readernotice.SettingsChange
 	if raw := strings.TrimSpace(r.PostFormValue("digest_min")); raw != "" {
 		m, err := strconv.ParseFloat(raw, 64)
 		if err != nil {
@@ -73,12 +73,12 @@ func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {
 		c.DigestS = &sec
 	}
 	discord := r.PostFormValue("discord") == "on"
-	if h.Notices.DiscordAvailable() || !discord {
+	if h.ReaderNotices.DiscordAvailable() || !discord {
 		c.Discord = &discord
 	}
 	ntfy, hook := r.PostFormValue("ntfy_url"), r.PostFormValue("webhook_url")
 	c.NtfyURL, c.WebhookURL = &ntfy, &hook
-	st, err := h.Notices.Update(r.Context(), v.ReaderID, c)
+	st, err := h.ReaderNotices.UpdateSettings(r.Context(), v.ReaderID, c)
 	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		h.showNotices(w, r, http.StatusBadRequest, &noticesView{Error: fieldLabel(fe.Field) + ": " + fe.Msg + "."})
@@ -111,7 +111,7 @@ func fieldLabel(field string) string {
 
 func (h *Handler) rotateFeed(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	if _, err := h.Notices.RotateFeed(r.Context(), v.ReaderID); err != nil {
+	if _, err := h.ReaderNotices.RotateFeed(r.Context(), v.ReaderID); err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
@@ -120,7 +120,7 @@ func (h *Handler) rotateFeed(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) testNotice(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	res, err := h.Notices.SendTest(r.Context(), v.ReaderID)
+	res, err := h.ReaderNotices.SendTest(r.Context(), v.ReaderID)
 	if err != nil {
 		h.unavailable(w, r, err)
 		return

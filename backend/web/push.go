@@ -99,7 +99,7 @@ func jsonError(w http.ResponseWriter, status int, msg string) {
 // subscription (the JSON of PushSubscription.toJSON(), as POST
 // /api/push/subscriptions takes it) for the session's Reader.
 func (h *Handler) pushSubscribe(w http.ResponseWriter, r *http.Request) {
-	if h.Notices == nil {
+	if h.ReaderNotices == nil {
 		jsonError(w, http.StatusServiceUnavailable, "This server sends no notifications; ask the Owner.")
 		return
 	}
@@ -111,7 +111,7 @@ func (h *Handler) pushSubscribe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := viewerFrom(r.Context())
-	err := h.Notices.Subscribe(r.Context(), v.ReaderID, readernotice.PushSubscription{Endpoint: sub.Endpoint, P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth})
+	err := h.ReaderNotices.Subscribe(r.Context(), v.ReaderID, readernotice.PushSubscription{Endpoint: sub.Endpoint, P256dh: sub.Keys.P256dh, Auth: sub.Keys.Auth})
 	var fe *readernotice.FieldError
 	if errors.As(err, &fe) {
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("The subscription was refused (%s): %s.", fe.Field, strings.TrimSuffix(fe.Msg, ".")))
@@ -128,7 +128,7 @@ func (h *Handler) pushSubscribe(w http.ResponseWriter, r *http.Request) {
 // pushUnsubscribe removes the session's Reader's subscription at the form
 // field endpoint.
 func (h *Handler) pushUnsubscribe(w http.ResponseWriter, r *http.Request) {
-	if h.Notices == nil {
+	if h.ReaderNotices == nil {
 		jsonError(w, http.StatusServiceUnavailable, "This server sends no notifications; ask the Owner.")
 		return
 	}
@@ -138,7 +138,7 @@ func (h *Handler) pushUnsubscribe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := viewerFrom(r.Context())
-	if _, err := h.Notices.Unsubscribe(r.Context(), v.ReaderID, endpoint); err != nil {
+	if _, err := h.ReaderNotices.Unsubscribe(r.Context(), v.ReaderID, endpoint); err != nil {
 		h.Log.Warn("push unsubscribe failed", "reader_id", v.ReaderID, "error", err)
 		jsonError(w, http.StatusServiceUnavailable, "The server could not remove the subscription right now; try again shortly.")
 		return

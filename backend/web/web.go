@@ -48,7 +48,7 @@ type Deps struct {
 	OAuth          Discord            // the Discord login (*auth.OAuth); nil: off, no button and 404 on its paths
 	Log            *slog.Logger
 	Now            func() time.Time
-	Notices        *readernotice.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
+	ReaderNotices  *readernotice.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
 	Imports        *imports.Service      // runs the import pages' imports; nil turns them off
 }
 

@@ -134,8 +134,8 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	}
 
 	send := ownernotice.FromWebhook(cfg.DiscordWebhookURL, nil, log.With("component", "notify"))
-	notices, err := lanes.NewNotices(lanes.NoticesConfig{Store: st, Sites: reg.All(), Send: send,
-		BaseURL: cfg.PublicBaseURL, Log: log.With("component", "notices")})
+	ownerNotices, err := lanes.NewNotices(lanes.NoticesConfig{Store: st, Sites: reg.All(), Send: send,
+		BaseURL: cfg.PublicBaseURL, Log: log.With("component", "owner-notices")})
 	if err != nil {
 		return nil, err
 	}
@@ -145,14 +145,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	mgr, err := lanes.New(lanes.Config{
-		Store:   st,
-		Sites:   reg,
-		Plain:   plain,
-		Browser: browserRoute,
-		Version: version,
-		Log:     log.With("component", "lanes"),
-		Enabled: cfg.PollEnabled,
-		Notices: notices,
+		Store:        st,
+		Sites:        reg,
+		Plain:        plain,
+		Browser:      browserRoute,
+		Version:      version,
+		Log:          log.With("component", "lanes"),
+		Enabled:      cfg.PollEnabled,
+		OwnerNotices: ownerNotices,
 		// The Lane read histogram of /metrics.
 		ObserveRead: metrics.ObserveLaneRead,
 	})
@@ -174,17 +174,17 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 	srv, err := api.New(api.Config{
-		Notices: readerNotices,
-		Imports: imp,
-		Store:   st,
-		Sites:   reg,
-		Auth:    authSvc,
-		Admin:   adm,
-		Log:     log.With("component", "api"),
-		BaseURL: cfg.PublicBaseURL,
-		Version: version,
-		Userjs:  userscript.Source,
-		Metrics: metrics,
+		ReaderNotices: readerNotices,
+		Imports:       imp,
+		Store:         st,
+		Sites:         reg,
+		Auth:          authSvc,
+		Admin:         adm,
+		Log:           log.With("component", "api"),
+		BaseURL:       cfg.PublicBaseURL,
+		Version:       version,
+		Userjs:        userscript.Source,
+		Metrics:       metrics,
 	})
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		Notices: readerNotices,
+		ReaderNotices: readerNotices,
 	})
 	srv.MountWeb(pages)
 	return &app{

@@ -24,7 +24,7 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Config{Store: st, Auth: admintest.Auth{}, Notices: svc})
+	srv, err := api.New(api.Config{Store: st, Auth: admintest.Auth{}, ReaderNotices: svc})
 	if err != nil {
 		t.Fatal(err)
 	}
