@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // ownerWindow is how long a fault must have lasted before the Owner is
@@ -142,7 +143,7 @@ func (n *Notices) noBrowserRoute(ctx context.Context, log *slog.Logger, site *si
 			Subject:  site.Name,
 			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindNoBrowserRoute, site.Name)),
 			Description: fmt.Sprintf("%s has refused every read for %s and has no browser route, so none of its Series is polled; it needs a deploy that fixes its plain route or moves it to the browser route.",
-				site.Name, noticeAge(now.Sub(*r.Since))),
+				site.Name, client.FormatDuration(now.Sub(*r.Since))),
 		}
 	})
 }
@@ -176,7 +177,7 @@ func (n *Notices) adapterBroken(ctx context.Context, log *slog.Logger, site *sit
 			Subject:  site.Name,
 			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindAdapterBroken, site.Name)),
 			Description: fmt.Sprintf("%d of %d %s Series have failed with `%s` (%s) for %s, so the Site has likely changed its pages or API: check one with `mangabookmark probe <Series URL> --save DIR`, then update the %s adapter (docs/operations.md, \"When a Site changes\").",
-				r.Failing, r.Series, site.Name, r.Outcome, waveMeaning(r.Outcome), noticeAge(now.Sub(*r.Since)), site.Name),
+				r.Failing, r.Series, site.Name, r.Outcome, waveMeaning(r.Outcome), client.FormatDuration(now.Sub(*r.Since)), site.Name),
 		}
 	})
 }
@@ -221,7 +222,7 @@ func (n *Notices) sidecarDown(ctx context.Context, log *slog.Logger, now, cutoff
 			Subject:  sidecarSubject,
 			DeepLink: n.link(ownernotice.PagePath(ownernotice.KindSidecarDown, "")),
 			Description: fmt.Sprintf("No browser Lane has reached the browser sidecar for %s, so %s are not polled; restart the sidecar and check BROWSER_WS_URL.",
-				noticeAge(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
+				client.FormatDuration(now.Sub(*r.Since)), joinSiteNames(n.browserSites)),
 		}
 	})
 }
@@ -272,15 +273,6 @@ func (n *Notices) link(path string) string {
 		return ""
 	}
 	return n.baseURL + path
-}
-
-// noticeAge renders a fault's age for one sentence: whole hours under two days,
-// whole days after.
-func noticeAge(d time.Duration) string {
-	if d < 48*time.Hour {
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
 }
 
 // joinSiteNames lists names as "a, b and c".

@@ -88,19 +88,8 @@ func TestNoticeStoreErrorsAreLogged(t *testing.T) {
 	}
 }
 
-func TestNoticeAge(t *testing.T) {
+func TestJoinSiteNames(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{12 * time.Hour, "12h"}, {13*time.Hour + 59*time.Minute, "13h"}, {47 * time.Hour, "47h"},
-		{48 * time.Hour, "2 days"}, {30 * 24 * time.Hour, "30 days"},
-	} {
-		if got := noticeAge(tc.d); got != tc.want {
-			t.Errorf("noticeAge(%s) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
 	if got := joinSiteNames([]string{"a", "b", "c"}); got != "a, b and c" {
 		t.Errorf("joinSiteNames = %q", got)
 	}

@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // Notices is also the watchdog's Watcher.
@@ -84,7 +85,7 @@ func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site,
 		n.apply(ctx, log, now, verdictOpen, ownernotice.KindStall, site.Name, func() ownernotice.Notice {
 			return ownernotice.Notice{Subject: site.Name, DeepLink: link,
 				Description: fmt.Sprintf("%s has checked nothing for %s although %d Series are due; look at its Lane in mbctl and at the backend log.",
-					site.Name, noticeAge(now.Sub(*r.Since)), r.Due)}
+					site.Name, client.FormatDuration(now.Sub(*r.Since)), r.Due)}
 		})
 		return
 	}
@@ -100,7 +101,7 @@ func (n *Notices) stall(ctx context.Context, log *slog.Logger, site *sites.Site,
 	n.apply(ctx, log, now, v, ownernotice.KindStall, site.Name, func() ownernotice.Notice {
 		return ownernotice.Notice{Subject: site.Name, DeepLink: link,
 			Description: fmt.Sprintf("%s's Lane has written nothing for %s although %d Series are due: the process holding it may be hung; look at the Lane's last heartbeat in mbctl and at the backend log.",
-				site.Name, noticeAge(now.Sub(quiet.Since)), quiet.Due)}
+				site.Name, client.FormatDuration(now.Sub(quiet.Since)), quiet.Due)}
 	})
 }
 

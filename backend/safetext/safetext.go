@@ -38,21 +38,6 @@ func URL(s string) string {
 	return clean(s, MaxURL, false)
 }
 
-// Cut shortens s to at most n characters.
-func Cut(s string, n int) string {
-	if len(s) <= n { // bytes >= runes: short enough
-		return s
-	}
-	i := 0
-	for k := range s {
-		if i == n {
-			return s[:k]
-		}
-		i++
-	}
-	return s
-}
-
 func clean(s string, limit int, spaces bool) string {
 	if isClean(s, limit) {
 		return strings.TrimSpace(s)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
@@ -315,9 +314,4 @@ func (s *Store) NotifyModes(ctx context.Context, readerID int64) (map[[2]string]
 		return nil, fmt.Errorf("store: notify modes: %w", err)
 	}
 	return out, nil
-}
-
-// IsLimitRefusal reports whether err is one of the Reader limits' refusals.
-func IsLimitRefusal(err error) bool {
-	return errors.Is(err, ErrNewSeriesLimit) || errors.Is(err, ErrBookmarkLimit) || errors.Is(err, ErrNeverReadLimit)
 }

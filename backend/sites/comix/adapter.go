@@ -42,13 +42,6 @@ func (Adapter) SeriesURL(s *sites.Site, id string) string {
 	return s.Base() + "/title/" + id
 }
 
-// Hid is the short hash id a Series id starts with ("keqvv" of
-// "keqvv-whos-that-girl"), which the Site's own paths use.
-func Hid(id string) string {
-	hid, _, _ := strings.Cut(id, "-")
-	return hid
-}
-
 // Read opens the title page through the browser route (which passes any
 // challenge, the Site's own WAF included) and reads title, poster and the
 // Latest Chapter from its initial data. It asks no chapter API: the one

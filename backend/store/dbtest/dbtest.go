@@ -95,20 +95,6 @@ func NewURL(t testing.TB) string {
 	return withDatabase(ServerURL(), name)
 }
 
-// Require skips or fails t when no server answers; for tests that need the
-// server but not a database of their own.
-func Require(t testing.TB) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, err := pgx.Connect(ctx, ServerURL())
-	if err != nil {
-		unavailable(t, err)
-		return
-	}
-	c.Close(ctx)
-}
-
 func unavailable(t testing.TB, err error) {
 	t.Helper()
 	msg := fmt.Sprintf("dbtest: no PostgreSQL at TEST_DATABASE_URL (default 127.0.0.1:5432): %v; start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` or set TEST_DATABASE_URL", err)
