@@ -70,7 +70,7 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 	}
 	parsed, err := imports.Decode(r.Header.Get("Content-Type"), body, s.Sites)
 	if err != nil {
-		writeError(w, imports.Status(err), imports.Reason(err))
+		writeError(w, importStatus(err), imports.Reason(err))
 		return
 	}
 	job, err := s.Imports.Submit(r.Context(), id.ReaderID, parsed)

@@ -29,8 +29,7 @@ func (s *Server) limitReason(err error) string {
 			"the most one Reader may; nothing was saved for it; remove the ones that are not real Series, "+
 			"or wait until the server reads them, then send it again", l.MaxNeverRead)
 	case errors.Is(err, store.ErrBookmarkLimit):
-		return fmt.Sprintf("bookmark_limit: you keep %d bookmarks, the most one Reader may; nothing was saved "+
-			"for it; remove bookmarks you no longer read, then send it again", l.MaxBookmarks)
+		return "bookmark_limit: " + l.BookmarkCapReason()
 	}
 	// Not a limit the Reader can act on by name: a fixed sentence, the
 	// error itself only in the log.

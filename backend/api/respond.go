@@ -7,6 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"mangabookmark/backend/imports"
+	"mangabookmark/backend/jsonbody"
 )
 
 // writeJSON writes v as the JSON body with the given status.
@@ -52,43 +55,27 @@ func jsonContentType(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// describeDecodeError is the status and sentence of a body that does not
+// decode: 413 past the path's body limit, else 400 with jsonbody's sentence.
 func describeDecodeError(err error) (int, string) {
 	var maxErr *http.MaxBytesError
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &maxErr):
+	if errors.As(err, &maxErr) {
 		return http.StatusRequestEntityTooLarge, "the request body is larger than " + byteSize(maxErr.Limit) + ", the most this path takes"
-	case errors.Is(err, io.EOF):
-		return http.StatusBadRequest, "the body is empty: send a JSON object"
-	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
-		return http.StatusBadRequest, "the body is not valid JSON"
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			return http.StatusBadRequest, fmt.Sprintf("the body must be a JSON object, not %s", typ.Value)
-		}
-		return http.StatusBadRequest, fmt.Sprintf("field %q must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return http.StatusBadRequest, fmt.Sprintf("unknown field %s in the body", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
-	return http.StatusBadRequest, "the body could not be read as the expected JSON object"
+	return http.StatusBadRequest, jsonbody.Problem(err)
 }
 
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "slice", "array":
-		return "an array"
-	case "struct", "map":
-		return "an object"
-	case "bool":
-		return "true or false"
-	case "ptr", "interface":
-		return "a value of the documented type"
+// importStatus is the status of an import the decoder refused (its
+// sentence is imports.Reason): 413 past a bound, 415 for a Content-Type no
+// import reads, else 400.
+func importStatus(err error) int {
+	switch {
+	case errors.Is(err, imports.ErrTooLarge):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, imports.ErrUnsupportedType):
+		return http.StatusUnsupportedMediaType
 	}
-	return "a number"
+	return http.StatusBadRequest
 }
 
 // byteSize writes a body limit for a person: "1 MiB", "16 KiB".

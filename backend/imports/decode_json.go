@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"mangabookmark/backend/jsonbody"
 	"mangabookmark/backend/sites"
 )
 
@@ -151,23 +152,13 @@ type skipValue struct{}
 // UnmarshalJSON keeps nothing.
 func (*skipValue) UnmarshalJSON([]byte) error { return nil }
 
-// jsonProblem says why a JSON body does not decode.
+// jsonProblem says why a JSON body does not decode, in jsonbody's
+// sentence (the API's own).
 func jsonProblem(err error) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, ErrTooLarge):
+	if errors.Is(err, ErrTooLarge) {
 		return err
-	case errors.Is(err, io.EOF):
-		return errorf(ErrUnreadable, "the body is empty: send a JSON object")
-	case errors.As(err, &syn), errors.Is(err, io.ErrUnexpectedEOF):
-		return errorf(ErrUnreadable, "the body is not valid JSON")
-	case errors.As(err, &typ):
-		return errorf(ErrUnreadable, "field %q has the wrong type", typ.Field)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return errorf(ErrUnreadable, "the body has field %s, which no import takes", strings.TrimPrefix(err.Error(), "json: unknown field "))
 	}
-	return errorf(ErrUnreadable, "the body could not be read as JSON")
+	return errorf(ErrUnreadable, "%s", jsonbody.Problem(err))
 }
 
 // fromExport makes a json import of this project's export.

@@ -22,11 +22,15 @@ import (
 // history's time.
 func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 	b, err := tachibk.Read(r, tachibk.Limits{MaxManga: MaxItems})
+	var te *tachibk.Error
 	switch {
-	case errors.Is(err, tachibk.ErrTooLarge):
-		return nil, errorf(ErrTooLarge, "the backup is too large: %s", reasonOf(err))
-	case err != nil:
-		return nil, errorf(ErrUnreadable, "this is not a readable Mihon/Tachiyomi backup (.tachibk): %s", reasonOf(err))
+	case err == nil:
+	case !errors.As(err, &te):
+		return nil, errorf(ErrUnreadable, "this is not a readable Mihon/Tachiyomi backup (.tachibk)")
+	case errors.Is(te.Kind, tachibk.ErrTooLarge):
+		return nil, errorf(ErrTooLarge, "the backup is too large: %s", te.Reason)
+	default:
+		return nil, errorf(ErrUnreadable, "this is not a readable Mihon/Tachiyomi backup (.tachibk): %s", te.Reason)
 	}
 	names := map[int64]string{}
 	for _, s := range b.Sources {
@@ -62,15 +66,6 @@ func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 		}
 	}
 	return p, nil
-}
-
-// reasonOf is a tachibk error's text without its package prefix.
-func reasonOf(err error) string {
-	s := err.Error()
-	for _, pre := range []string{tachibk.ErrTooLarge.Error() + ": ", tachibk.ErrMalformed.Error() + ": "} {
-		s = strings.TrimPrefix(s, pre)
-	}
-	return s
 }
 
 // siteForSource finds the Site a backup source stands for.

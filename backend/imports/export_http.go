@@ -1,7 +1,6 @@
 package imports
 
 import (
-	"errors"
 	"net/http"
 )
 
@@ -19,17 +18,4 @@ func ServeExport(w http.ResponseWriter, exp Export, format string) {
 	}
 	h.Set("Content-Type", "application/json")
 	_ = WriteJSON(w, exp)
-}
-
-// Status is the HTTP status a decode error is answered with, on the API and
-// the pages alike: 413 past a bound, 415 for a type no import reads, else
-// 400.
-func Status(err error) int {
-	switch {
-	case errors.Is(err, ErrTooLarge):
-		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, ErrUnsupportedType):
-		return http.StatusUnsupportedMediaType
-	}
-	return http.StatusBadRequest
 }

@@ -131,8 +131,7 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 			// reads of real Series free the never-read cap (ADR 0018).
 			waiting++
 		case errors.Is(r.Refused, store.ErrBookmarkLimit):
-			j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: e.Item, Reason: fmt.Sprintf(
-				"over the limit: you keep %d bookmarks, the most one Reader may; remove some you no longer read and import again", limits.MaxBookmarks)})
+			j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: e.Item, Reason: "over the limit: " + limits.BookmarkCapReason()})
 			done[idx[k]] = true
 		case r.Created:
 			e.State = store.EntryAdded

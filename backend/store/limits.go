@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -24,6 +25,13 @@ type ReaderLimits struct {
 	// Series count towards this smaller cap as well as MaxBookmarks. Zero
 	// means no such cap.
 	MaxNeverRead int
+}
+
+// BookmarkCapReason is the one sentence that tells a Reader ErrBookmarkLimit
+// refused something: the cap, that nothing was saved, and what to do.
+func (l ReaderLimits) BookmarkCapReason() string {
+	return fmt.Sprintf("you keep %d bookmarks, the most one Reader may; nothing was saved for it; "+
+		"remove bookmarks you no longer read, then send it again", l.MaxBookmarks)
 }
 
 // DefaultReaderLimits are the limits a Store starts with.

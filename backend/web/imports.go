@@ -83,7 +83,7 @@ func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	p, err := imports.FromLines(r.PostFormValue("urls"))
 	if err != nil {
-		h.errorPage(w, r, imports.Status(err), "Nothing to add", imports.Reason(err))
+		h.importRefused(w, r, "Nothing to add", err)
 		return
 	}
 	job, ok := h.submit(w, r, v.ReaderID, p)
@@ -166,7 +166,7 @@ func (h *Handler) parseUpload(w http.ResponseWriter, r *http.Request) (*imports.
 		return nil, false
 	}
 	if err != nil {
-		h.errorPage(w, r, imports.Status(err), refused, imports.Reason(err))
+		h.importRefused(w, r, refused, err)
 		return nil, false
 	}
 	return p, true

@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"mangabookmark/backend/imports"
 	"mangabookmark/client"
 )
 
@@ -96,6 +98,17 @@ func (h *Handler) unavailable(w http.ResponseWriter, r *http.Request, err error)
 	h.Log.Warn("page failed", "path", r.URL.Path, "error", err)
 	w.Header().Set("Retry-After", "5")
 	h.errorPage(w, r, http.StatusServiceUnavailable, "Try again shortly", "The server cannot reach its database right now. Reload the page in a moment.")
+}
+
+// importRefused answers an import the decoder refused with its reason:
+// 413 past a bound, else 400. (The API answers a type no import reads
+// with 415; a page's upload is always a form, a type the page takes.)
+func (h *Handler) importRefused(w http.ResponseWriter, r *http.Request, title string, err error) {
+	status := http.StatusBadRequest
+	if errors.Is(err, imports.ErrTooLarge) {
+		status = http.StatusRequestEntityTooLarge
+	}
+	h.errorPage(w, r, status, title, imports.Reason(err))
 }
 
 func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request, status int, msg string) {

@@ -1,7 +1,6 @@
 package tachibk
 
 import (
-	"fmt"
 	"math"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -22,7 +21,7 @@ func walk(msg []byte, what string, fn func(f field) error) error {
 	for len(msg) > 0 {
 		num, typ, n := protowire.ConsumeTag(msg)
 		if n < 0 {
-			return fmt.Errorf("%w: a %s entry is damaged (%w)", ErrMalformed, what, protowire.ParseError(n))
+			return malformed(protowire.ParseError(n), "a %s entry is damaged", what)
 		}
 		msg = msg[n:]
 		f := field{num: num, typ: typ}
@@ -39,7 +38,7 @@ func walk(msg []byte, what string, fn func(f field) error) error {
 			n = protowire.ConsumeFieldValue(num, typ, msg)
 		}
 		if n < 0 {
-			return fmt.Errorf("%w: a %s entry is damaged (%w)", ErrMalformed, what, protowire.ParseError(n))
+			return malformed(protowire.ParseError(n), "a %s entry is damaged", what)
 		}
 		msg = msg[n:]
 		if err := fn(f); err != nil {

@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -67,23 +66,24 @@ var ErrTooLarge = errors.New("tachibk: backup too large")
 var ErrMalformed = errors.New("tachibk: not a readable backup")
 
 // Read decodes a backup from r: gzip'd (as Mihon writes it) or bare
-// protobuf. It returns an error wrapping ErrTooLarge or ErrMalformed whose
-// text says what is wrong; nothing of a refused file is returned.
+// protobuf. Every refusal is an *Error (its Kind ErrTooLarge or
+// ErrMalformed) whose Reason says what is wrong; nothing of a refused file
+// is returned.
 func Read(r io.Reader, lim Limits) (*Backup, error) {
 	lim = lim.withDefaults()
 	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(2)
 	if len(head) == 0 {
 		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: the file could not be read: %w", ErrMalformed, err)
+			return nil, malformed(err, "the file could not be read: %v", err)
 		}
-		return nil, fmt.Errorf("%w: the file is empty", ErrMalformed)
+		return nil, malformed(nil, "the file is empty")
 	}
 	var src io.Reader = br
 	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%w: the gzip header is damaged (%w)", ErrMalformed, err)
+			return nil, malformed(err, "the gzip header is damaged (%v)", err)
 		}
 		defer zr.Close()
 		src = zr
@@ -93,7 +93,7 @@ func Read(r io.Reader, lim Limits) (*Backup, error) {
 	b, err := d.backup()
 	if err != nil {
 		if cr.over {
-			return nil, fmt.Errorf("%w: it inflates past %d MiB, more than any real backup holds", ErrTooLarge, lim.MaxInflated>>20)
+			return nil, tooLarge("it inflates past %d MiB, more than any real backup holds", lim.MaxInflated>>20)
 		}
 		return nil, err
 	}
@@ -140,12 +140,12 @@ func truncated(err error) error {
 		return err
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: the file ends in the middle of an entry (truncated?)", ErrMalformed)
+		return malformed(nil, "the file ends in the middle of an entry (truncated?)")
 	}
 	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-		return fmt.Errorf("%w: the gzip data is damaged (%w)", ErrMalformed, err)
+		return malformed(err, "the gzip data is damaged (%v)", err)
 	}
-	return fmt.Errorf("%w: %w", ErrMalformed, err)
+	return malformed(err, "the file could not be read (%v)", err)
 }
 
 func (d *decoder) backup() (*Backup, error) {
@@ -160,7 +160,7 @@ func (d *decoder) backup() (*Backup, error) {
 		}
 		num, typ := protowire.DecodeTag(v)
 		if num < protowire.MinValidNumber || num > protowire.MaxValidNumber {
-			return nil, fmt.Errorf("%w: field number %d is not valid protobuf", ErrMalformed, num)
+			return nil, malformed(nil, "field number %d is not valid protobuf", num)
 		}
 		switch typ {
 		case protowire.BytesType:
@@ -175,7 +175,7 @@ func (d *decoder) backup() (*Backup, error) {
 				continue
 			}
 			if n > uint64(d.lim.MaxMessage) {
-				return nil, fmt.Errorf("%w: one entry claims %d bytes, over the %d MiB an entry may hold", ErrTooLarge, n, d.lim.MaxMessage>>20)
+				return nil, tooLarge("one entry claims %d bytes, over the %d MiB an entry may hold", n, d.lim.MaxMessage>>20)
 			}
 			msg, err := d.read(int(n))
 			if err != nil {
@@ -183,7 +183,7 @@ func (d *decoder) backup() (*Backup, error) {
 			}
 			if num == fBackupManga {
 				if len(b.Manga) >= d.lim.MaxManga {
-					return nil, fmt.Errorf("%w: it lists more than %d manga", ErrTooLarge, d.lim.MaxManga)
+					return nil, tooLarge("it lists more than %d manga", d.lim.MaxManga)
 				}
 				m, err := parseManga(msg)
 				if err != nil {
@@ -195,7 +195,7 @@ func (d *decoder) backup() (*Backup, error) {
 				b.Manga = append(b.Manga, m)
 			} else {
 				if len(b.Sources) >= d.lim.MaxSources {
-					return nil, fmt.Errorf("%w: it lists more than %d sources", ErrTooLarge, d.lim.MaxSources)
+					return nil, tooLarge("it lists more than %d sources", d.lim.MaxSources)
 				}
 				s, err := parseSource(msg)
 				if err != nil {
@@ -219,7 +219,7 @@ func (d *decoder) backup() (*Backup, error) {
 				return nil, err
 			}
 		default:
-			return nil, fmt.Errorf("%w: wire type %d at the top level is not what Mihon writes", ErrMalformed, typ)
+			return nil, malformed(nil, "wire type %d at the top level is not what Mihon writes", typ)
 		}
 	}
 }
@@ -228,7 +228,7 @@ func (d *decoder) backup() (*Backup, error) {
 func (d *decoder) keep(n int) error {
 	d.text += n
 	if d.text > d.lim.MaxText {
-		return fmt.Errorf("%w: its titles, URLs and source names come to more than %d MiB", ErrTooLarge, d.lim.MaxText>>20)
+		return tooLarge("its titles, URLs and source names come to more than %d MiB", d.lim.MaxText>>20)
 	}
 	return nil
 }
@@ -248,7 +248,7 @@ func (d *decoder) read(n int) ([]byte, error) {
 // skip discards n bytes of a field not read.
 func (d *decoder) skip(n uint64) error {
 	if n > uint64(d.lim.MaxInflated) {
-		return fmt.Errorf("%w: a field claims %d bytes, past the %d MiB a backup may inflate to", ErrTooLarge, n, d.lim.MaxInflated>>20)
+		return tooLarge("a field claims %d bytes, past the %d MiB a backup may inflate to", n, d.lim.MaxInflated>>20)
 	}
 	got, err := io.CopyN(io.Discard, d.r, int64(n))
 	if err != nil || got != int64(n) {

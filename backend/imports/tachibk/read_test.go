@@ -170,8 +170,9 @@ func TestReadRefusesHostileFiles(t *testing.T) {
 			t.Errorf("%s: err %v, want %v", c.name, err, c.want)
 			continue
 		}
-		if !strings.Contains(err.Error(), c.says) {
-			t.Errorf("%s: %q does not say %q", c.name, err, c.says)
+		var te *tachibk.Error
+		if !errors.As(err, &te) || !strings.Contains(te.Reason, c.says) || strings.Contains(te.Reason, "tachibk") {
+			t.Errorf("%s: %q is no *tachibk.Error whose Reason says %q without the package prefix", c.name, err, c.says)
 		}
 	}
 }
