@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
 )
 
@@ -25,9 +26,9 @@ type countCache struct {
 	at         time.Time
 	counts     map[string]store.AdminLaneCount
 	refreshing bool
-	kick       chan time.Time // nil until Start: stale counts are recounted in line
-	cancel     context.CancelFunc
-	done       chan struct{}
+	kick       chan time.Time // made at the first Start; the recounter reads it
+	running    bool           // between Start and Stop: stale counts are recounted in the background
+	loop       startstop.Loop
 	recounted  func() // test signal: a background recount finished
 }
 
@@ -37,12 +38,13 @@ func (s *Service) Start(ctx context.Context) {
 	c := &s.counts
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.kick != nil {
-		return
+	if c.kick == nil {
+		c.kick = make(chan time.Time, 1)
 	}
-	ctx, c.cancel = context.WithCancel(ctx)
-	c.kick, c.done = make(chan time.Time, 1), make(chan struct{})
-	go s.recountLoop(ctx, c.kick, c.done)
+	kick := c.kick
+	if c.loop.Start(ctx, func(ctx context.Context) { s.recountLoop(ctx, kick) }) {
+		c.running = true
+	}
 }
 
 // Stop ends the background recounter and waits for it, so no recount
@@ -50,18 +52,12 @@ func (s *Service) Start(ctx context.Context) {
 func (s *Service) Stop() {
 	c := &s.counts
 	c.mu.Lock()
-	cancel, done := c.cancel, c.done
-	c.cancel = nil
+	c.running = false
 	c.mu.Unlock()
-	if cancel == nil {
-		return
-	}
-	cancel()
-	<-done
+	c.loop.Stop()
 }
 
-func (s *Service) recountLoop(ctx context.Context, kick <-chan time.Time, done chan<- struct{}) {
-	defer close(done)
+func (s *Service) recountLoop(ctx context.Context, kick <-chan time.Time) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -100,7 +96,7 @@ func (s *Service) laneCounts(ctx context.Context, now time.Time) (map[string]sto
 	c := &s.counts
 	c.mu.Lock()
 	stale := c.counts == nil || now.Sub(c.at) >= CountsTTL
-	if c.counts != nil && stale && c.kick != nil && c.cancel != nil {
+	if c.counts != nil && stale && c.running {
 		if !c.refreshing {
 			c.refreshing = true
 			c.kick <- now // buffered 1 and only sent while not refreshing: never blocks

@@ -34,6 +34,7 @@ func TestCountsRecountInTheBackgroundOnceStarted(t *testing.T) {
 	done := make(chan struct{}, 4)
 	e.svc.OnRecount(func() { done <- struct{}{} })
 	e.svc.Start(context.Background())
+	e.svc.Start(context.Background()) // a no-op: no second recounter
 	t.Cleanup(e.svc.Stop)
 	before := e.series(t, "mangapill")
 	e.addSeries(t, "mangapill", "900")
@@ -52,8 +53,9 @@ func TestCountsRecountInTheBackgroundOnceStarted(t *testing.T) {
 }
 
 // Stop ends the recounter's goroutine and waits for it, even with a
-// recount asked for; Stop twice and Stop without Start are no-ops. Not
-// parallel, so no other test's goroutines come and go during the check.
+// recount asked for; Start twice, Stop twice and Stop without Start are
+// no-ops. Not parallel, so no other test's goroutines come and go during
+// the check.
 func TestStopLeavesNoGoroutines(t *testing.T) {
 	e := newEnv(t)
 	e.svc.Stop() // never started
@@ -61,6 +63,7 @@ func TestStopLeavesNoGoroutines(t *testing.T) {
 	done := make(chan struct{}, 4)
 	e.svc.OnRecount(func() { done <- struct{}{} })
 	e.svc.Start(context.Background())
+	e.svc.Start(context.Background()) // a no-op: no second recounter
 	e.series(t, "kagane")
 	e.clock.Advance(admin.CountsTTL)
 	e.series(t, "kagane")

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
 )
 
@@ -34,10 +34,8 @@ type Config struct {
 // new Series holds, as it refills.
 type Service struct {
 	cfg     Config
-	stop    chan struct{}
-	done    chan struct{}
-	once    sync.Once
-	uploads uploads // the Readers with an upload being read (uploads.go)
+	resumer startstop.Loop // the background loop (Start/Stop)
+	uploads uploads        // the Readers with an upload being read (uploads.go)
 }
 
 // New builds the Service, or says which field of cfg is wrong.
@@ -206,34 +204,29 @@ func (s *Service) RunOnce(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Start runs the background loop until Stop.
-func (s *Service) Start() {
-	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(s.done)
-		t := time.NewTicker(s.cfg.Every) // wall time: how often to look, not what is due
-		defer t.Stop()
-		for {
-			ctx, cancel := context.WithTimeout(context.Background(), s.cfg.Lease)
-			if err := s.RunOnce(ctx); err != nil {
-				s.cfg.Log.Warn("resume failed", "error", err)
-			}
-			cancel()
-			select {
-			case <-s.stop:
-				return
-			case <-t.C:
-			}
-		}
-	}()
-}
+// Start resumes waiting imports in the background until Stop (or ctx
+// ends). Start twice is a no-op.
+func (s *Service) Start(ctx context.Context) { s.resumer.Start(ctx, s.resume) }
 
-// Stop ends the background loop and waits for it.
-func (s *Service) Stop() {
-	s.once.Do(func() {
-		if s.stop != nil {
-			close(s.stop)
-			<-s.done
+// Stop ends the background loop, cancelling a pass in progress (its
+// import's lease lets the next pass take it up), and waits for it. Stop
+// without Start, or twice, is a no-op.
+func (s *Service) Stop() { s.resumer.Stop() }
+
+// resume runs RunOnce every Every until ctx ends.
+func (s *Service) resume(ctx context.Context) {
+	t := time.NewTicker(s.cfg.Every) // wall time: how often to look, not what is due
+	defer t.Stop()
+	for {
+		pass, cancel := context.WithTimeout(ctx, s.cfg.Lease)
+		if err := s.RunOnce(pass); err != nil && ctx.Err() == nil {
+			s.cfg.Log.Warn("resume failed", "error", err)
 		}
-	})
+		cancel()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

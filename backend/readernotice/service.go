@@ -10,6 +10,7 @@ import (
 
 	"mangabookmark/backend/discordhook"
 	"mangabookmark/backend/readernotice/netguard"
+	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
 )
 
@@ -51,9 +52,8 @@ type Service struct {
 	order   []Outlet
 	vapid   *vapid // the Web Push key pair (vapid.go)
 
+	sender  startstop.Loop // the background sender (Start/Stop)
 	mu      sync.Mutex
-	cancel  context.CancelFunc
-	done    chan struct{}
 	pruneAt time.Time
 }
 
@@ -105,32 +105,15 @@ func New(cfg Config) (*Service, error) {
 // Discord channel.
 func (s *Service) DiscordAvailable() bool { return s.cfg.DiscordURL != "" }
 
-// Start runs the sender in the background until Stop.
-func (s *Service) Start(ctx context.Context) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.cancel != nil {
-		return
-	}
-	ctx, s.cancel = context.WithCancel(ctx)
-	s.done = make(chan struct{})
-	go s.loop(ctx, s.done)
-}
+// Start runs the sender in the background until Stop. Start twice is a
+// no-op.
+func (s *Service) Start(ctx context.Context) { s.sender.Start(ctx, s.loop) }
 
 // Stop ends the background sender and waits for its sends in flight.
-func (s *Service) Stop() {
-	s.mu.Lock()
-	cancel, done := s.cancel, s.done
-	s.cancel = nil
-	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
-		<-done
-	}
-}
+// Stop without Start, or twice, is a no-op.
+func (s *Service) Stop() { s.sender.Stop() }
 
-func (s *Service) loop(ctx context.Context, done chan struct{}) {
-	defer close(done)
+func (s *Service) loop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()
 	for {

@@ -202,7 +202,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			adm.Start(ctx)
 			mgr.Start(ctx)
 			readerNotices.Start(ctx)
-			imp.Start()
+			imp.Start(ctx)
 		},
 		stop: func() {
 			imp.Stop()
