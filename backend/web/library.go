@@ -35,19 +35,19 @@ type libraryView struct {
 	Total    int // bookmarks before the filters
 	Matched  int // bookmarks the filters keep, over every page
 	NewCount int
-	Sites    []string    // the Sites the Reader has bookmarks on, for the filter
-	Site     string      // the Site filter ("" for all)
-	Query    string      // the text filter
-	OnlyNew  bool        // the "has New" filter
-	Sort     string      // sortNew, sortUpdated or sortTitle
-	Grid     bool        // the grid view, else the list
-	Page     int         // 1-based
-	Pages    int         // at least 1
-	First    int         // the 1-based position of the page's first card
-	Last     int         // and of its last
-	Prev     string      // the previous page's URL, "" on the first
-	Next     string      // the next page's URL, "" on the last
-	ListURL  string      // this view as a list, and as a grid
+	Sites    []string // the Sites the Reader has bookmarks on, for the filter
+	Site     string   // the Site filter ("" for all)
+	Query    string   // the text filter
+	OnlyNew  bool     // the "has New" filter
+	Sort     string   // sortNew, sortUpdated or sortTitle
+	Grid     bool     // the grid view, else the list
+	Page     int      // 1-based
+	Pages    int      // at least 1
+	First    int      // the 1-based position of the page's first card
+	Last     int      // and of its last
+	Prev     string   // the previous page's URL, "" on the first
+	Next     string   // the next page's URL, "" on the last
+	ListURL  string   // this view as a list, and as a grid
 	GridURL  string
 	Added    *importView // the answers to the last "Add a Series", from ?added=
 }
