@@ -75,8 +75,6 @@ type libraryItem struct {
 	NotifyMode                 string // each, off or pile (notices.go)
 	NotifyPile, NotifyPileDays int
 	SearchKey                  string // lower-cased title, Site and id for the text filter
-
-	updated time.Time // when the Latest Chapter appeared, for the "recently updated" sort
 }
 
 // library renders one page of the session's Reader's bookmarks: New
@@ -99,8 +97,8 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.Grid = h.gridView(w, r)
 	needle := strings.ToLower(lv.Query)
 	seen := map[string]bool{}
-	now := h.Now()
-	items := make([]libraryItem, 0, len(list))
+	kept := make([]store.LibraryItem, 0, len(list))
+	keys := make([]string, 0, len(list))
 	for _, it := range list {
 		seen[it.Site] = true
 		if it.New {
@@ -110,14 +108,19 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		if (lv.Site != "" && it.Site != lv.Site) || (needle != "" && !strings.Contains(key, needle)) || (lv.OnlyNew && !it.New) {
 			continue
 		}
-		items = append(items, cardOf(it, key, now))
+		kept = append(kept, it)
+		keys = append(keys, key)
+	}
+	order := make([]int, len(kept))
+	for i := range order {
+		order[i] = i
 	}
 	switch lv.Sort {
 	case sortUpdated: // the store's order without New first
-		slices.SortStableFunc(items, func(a, b libraryItem) int { return b.updated.Compare(a.updated) })
+		slices.SortStableFunc(order, func(a, b int) int { return appeared(kept[b]).Compare(appeared(kept[a])) })
 	case sortTitle:
-		slices.SortStableFunc(items, func(a, b libraryItem) int {
-			return strings.Compare(strings.ToLower(a.Title), strings.ToLower(b.Title))
+		slices.SortStableFunc(order, func(a, b int) int {
+			return strings.Compare(strings.ToLower(kept[a].Title), strings.ToLower(kept[b].Title))
 		})
 	}
 	for _, s := range h.Sites.All() {
@@ -125,8 +128,12 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 			lv.Sites = append(lv.Sites, s.Name)
 		}
 	}
-	lv.Matched = len(items)
-	lv.paginate(q, items)
+	lv.Matched = len(kept)
+	from, to := lv.paginate(q)
+	now := h.Now()
+	for _, i := range order[from:to] {
+		lv.Items = append(lv.Items, cardOf(kept[i], keys[i], now))
+	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
 
@@ -143,15 +150,23 @@ func (h *Handler) gridView(w http.ResponseWriter, r *http.Request) bool {
 	return err == nil && c.Value == "grid"
 }
 
-// paginate keeps the asked page of items and the links around it.
-func (lv *libraryView) paginate(q url.Values, items []libraryItem) {
-	lv.Pages = max(1, (len(items)+PageSize-1)/PageSize)
+// appeared is when a bookmark's Latest Chapter appeared (zero: unknown).
+func appeared(it store.LibraryItem) time.Time {
+	if it.LatestSeenAt == nil {
+		return time.Time{}
+	}
+	return *it.LatestSeenAt
+}
+
+// paginate works out the asked page of lv.Matched cards and the links
+// around it, and returns the page's bounds in the matched list.
+func (lv *libraryView) paginate(q url.Values) (from, to int) {
+	lv.Pages = max(1, (lv.Matched+PageSize-1)/PageSize)
 	lv.Page, _ = strconv.Atoi(q.Get("page"))
 	lv.Page = min(max(lv.Page, 1), lv.Pages)
-	from := (lv.Page - 1) * PageSize
-	to := min(from+PageSize, len(items))
-	lv.Items = items[from:to]
-	if len(lv.Items) > 0 {
+	from = (lv.Page - 1) * PageSize
+	to = min(from+PageSize, lv.Matched)
+	if to > from {
 		lv.First, lv.Last = from+1, to
 	}
 	link := func(set map[string]string) string {
@@ -188,6 +203,7 @@ func (lv *libraryView) paginate(q url.Values, items []libraryItem) {
 	}
 	lv.ListURL = link(map[string]string{"view": "list"})
 	lv.GridURL = link(map[string]string{"view": "grid"})
+	return from, to
 }
 
 // cardOf is one bookmark as its card shows it.
@@ -211,7 +227,6 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 	}
 	if it.LatestSeenAt != nil {
 		li.Appeared = ago(now, *it.LatestSeenAt)
-		li.updated = *it.LatestSeenAt
 	}
 	if it.New {
 		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
