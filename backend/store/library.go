@@ -13,28 +13,58 @@ type LibraryItem struct {
 	CheckedAt      *time.Time // the Lane's last read of the Series; nil: not read yet
 	FailingSince   *time.Time // the Series' failure row, when failing
 	FailingOutcome string
+	// ContinueNumber and ContinueURL are the first chapter after the
+	// Reader's Progress whose page the Lanes saw (a Chapter Event with a
+	// URL); both "" when none is known, and then the Latest is the way on.
+	ContinueNumber, ContinueURL string
 }
 
 // Library returns a Reader's bookmarks in the library's order: New Chapters
 // first, then by Latest Chapter date (newest first, unknown last), then by
 // title and id, so the order is stable.
 func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, error) {
+	return s.library(ctx, readerID, "", "")
+}
+
+// LibraryEntry is one bookmark as Library shows it (the Series page), or
+// ErrNotFound when the Reader has no bookmark for the Series.
+func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID string) (LibraryItem, error) {
+	if site == "" {
+		return LibraryItem{}, ErrNotFound
+	}
+	items, err := s.library(ctx, readerID, site, seriesID)
+	if err != nil {
+		return LibraryItem{}, err
+	}
+	if len(items) == 0 {
+		return LibraryItem{}, ErrNotFound
+	}
+	return items[0], nil
+}
+
+// library is Library, narrowed to one Series when site is not "".
+func (s *Store) library(ctx context.Context, readerID int64, site, seriesID string) ([]LibraryItem, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
 			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
 			coalesce(s.latest_number > p.number, false) AS is_new,
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
-			b.notify_mode, b.notify_pile, b.notify_pile_days
+			b.notify_mode, b.notify_pile, b.notify_pile_days,
+			coalesce(nx.number::text, ''), coalesce(nx.url, '')
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
 		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
 		LEFT JOIN LATERAL (SELECT site FROM covers c
 			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
-		WHERE b.reader_id = $1
+		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
+			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
+				AND e.number > p.number AND e.url <> ''
+			ORDER BY e.number LIMIT 1) nx ON true
+		WHERE b.reader_id = $1 AND ($2 = '' OR (b.site = $2 AND b.series_id = $3))
 		ORDER BY is_new DESC, coalesce(s.latest_released_at, s.latest_seen_at) DESC NULLS LAST,
-			s.title, s.site, s.series_id`, readerID)
+			s.title, s.site, s.series_id`, readerID, site, seriesID)
 	if err != nil {
 		return nil, fmt.Errorf("store: library: %w", err)
 	}
@@ -47,7 +77,8 @@ func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, err
 			&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
 			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
 			&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
-			&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays); err != nil {
+			&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
+			&it.ContinueNumber, &it.ContinueURL); err != nil {
 			return nil, fmt.Errorf("store: library: %w", err)
 		}
 		out = append(out, it)

@@ -120,6 +120,24 @@ func (s *benchServer) serve(b *testing.B, path string, page bool) {
 	b.ReportMetric(pct(0.99), "p99_ms")
 }
 
+// cardBytes reads the page at path once and reports how many library
+// cards it holds and their mean size in bytes (from the first card to the
+// end of the list).
+func (s *benchServer) cardBytes(b *testing.B, path string) (int, float64) {
+	req := httptest.NewRequest("GET", path, nil)
+	req.AddCookie(s.cookie)
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	from := strings.Index(body, `<li class="item"`)
+	to := strings.LastIndex(body, "</ul>")
+	n := strings.Count(body, `<li class="item"`)
+	if from < 0 || to < from || n == 0 {
+		b.Fatalf("GET %s has no cards", path)
+	}
+	return n, float64(to-from) / float64(n)
+}
+
 // cpuTime is the process's user and system CPU time so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -172,7 +190,12 @@ func seedLibrary2000(ctx context.Context, st *store.Store) error {
 // bookmarks, beside GET /api/bookmarks of the same Reader.
 func BenchmarkWebLibrary2000(b *testing.B) {
 	s := newBenchServer(b, seedLibrary2000)
-	b.Run("page", func(b *testing.B) { s.serve(b, "/", true) })
+	b.Run("page", func(b *testing.B) {
+		s.serve(b, "/", true)
+		cards, perCard := s.cardBytes(b, "/")
+		b.ReportMetric(float64(cards), "cards")
+		b.ReportMetric(perCard, "card_bytes")
+	})
 	b.Run("json", func(b *testing.B) { s.serve(b, "/api/bookmarks", false) })
 }
 

@@ -98,6 +98,7 @@ func TestBrowserReaderLibrary(t *testing.T) {
 	if p, _ := f.st.GetProgress(context.Background(), 2, "mangapill", "2"); p.Number != "9" {
 		t.Fatalf("progress after mark read: %+v", p)
 	}
+	p.MustElement(`li.item[data-series-id="3"] details.menu summary`).MustClick() // Remove is in the card's menu
 	submit(p, `li.item[data-series-id="3"] form[action$="/remove"] button`)
 	if p.MustHas(`li.item[data-series-id="3"]`) {
 		t.Fatal("the removed Series is still listed")

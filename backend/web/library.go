@@ -1,37 +1,71 @@
 package web
 
 import (
-	"bufio"
 	"errors"
+	"math"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
+	"time"
 
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
+
+// PageSize is how many cards one library page shows. Sixty keeps the
+// first screen and the whole page light on a phone while a Reader with a
+// few hundred Series pages through a handful.
+const PageSize = 60
+
+// The library's sorts; the default puts New Chapters first.
+const (
+	sortNew     = "new"
+	sortUpdated = "updated"
+	sortTitle   = "title"
+)
+
+// viewCookie remembers the list or grid choice (not a secret, not a session).
+const viewCookie = "mb_view"
 
 // libraryView is the Reader's library page.
 type libraryView struct {
 	Items    []libraryItem
 	Total    int // bookmarks before the filters
+	Matched  int // bookmarks the filters keep, over every page
 	NewCount int
-	Sites    []string    // the Sites the Reader has bookmarks on, for the filter
-	Site     string      // the Site filter ("" for all)
-	Query    string      // the text filter
+	Sites    []string // the Sites the Reader has bookmarks on, for the filter
+	Site     string   // the Site filter ("" for all)
+	Query    string   // the text filter
+	OnlyNew  bool     // the "has New" filter
+	Sort     string   // sortNew, sortUpdated or sortTitle
+	Grid     bool     // the grid view, else the list
+	Page     int      // 1-based
+	Pages    int      // at least 1
+	First    int      // the 1-based position of the page's first card
+	Last     int      // and of its last
+	Prev     string   // the previous page's URL, "" on the first
+	Next     string   // the next page's URL, "" on the last
+	ListURL  string   // this view as a list, and as a grid
+	GridURL  string
 	Added    *importView // the answers to the last "Add a Series", from ?added=
 }
 
-// libraryItem is one bookmark as the page shows it. Its fields are flat
-// and precomputed: html/template looks fields up by reflection, and the
-// lookups through embedded structs dominated a 2000-item page.
+// libraryItem is one bookmark as a card shows it, every value worked out
+// here so the template only places them.
 type libraryItem struct {
 	Site, SeriesID, Title, URL string
 	CoverPath                  string // our /covers/ path, "" when no cover is stored
 	ActionPath                 string // /library/{site}/{series_id}, for the forms
+	PagePath                   string // /series/{site}/{series_id}, the Series page
 	Initial                    string // shown when no cover is stored
 	New                        bool
-	LatestNumber, LatestTitle  string
+	Unread                     string // "3 new", or "new" when the numbers do not count
+	LatestNumber, LatestTitle  string // LatestTitle is "" when it only repeats the number
 	LatestURL                  string
+	ContinueURL                string // the next chapter after Progress, else the Latest
+	ContinueNumber             string
 	ProgressNumber             string
 	Checking                   bool   // the Lane has not read the Series yet
 	Failing                    string // the date since which the Site could not be read
@@ -43,8 +77,10 @@ type libraryItem struct {
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 }
 
-// library renders the session's Reader's bookmarks: New Chapters first,
-// then by Latest Chapter date, filtered by ?site= and ?q=.
+// library renders one page of the session's Reader's bookmarks: New
+// Chapters first unless another sort is asked, filtered by ?site=, ?q= and
+// ?new=1, PageSize cards a page (?page=). ?view=grid or list is kept in a
+// cookie so the choice holds on the next visit.
 func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	list, err := h.Store.Library(r.Context(), v.ReaderID)
@@ -53,85 +89,228 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")), Added: h.addedView(r)}
+	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
+		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r)}
+	if lv.Sort != sortUpdated && lv.Sort != sortTitle {
+		lv.Sort = sortNew
+	}
+	lv.Grid = h.gridView(w, r)
 	needle := strings.ToLower(lv.Query)
 	seen := map[string]bool{}
-	now := h.Now()
-	lv.Items = make([]libraryItem, 0, len(list))
+	kept := make([]store.LibraryItem, 0, len(list))
+	keys := make([]string, 0, len(list))
 	for _, it := range list {
 		seen[it.Site] = true
 		if it.New {
 			lv.NewCount++
 		}
 		key := strings.ToLower(it.Title + " " + it.Site + " " + it.SeriesID)
-		if (lv.Site != "" && it.Site != lv.Site) || (needle != "" && !strings.Contains(key, needle)) {
+		if (lv.Site != "" && it.Site != lv.Site) || (needle != "" && !strings.Contains(key, needle)) || (lv.OnlyNew && !it.New) {
 			continue
 		}
-		path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
-		li := libraryItem{
-			Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: it.URL, ActionPath: "/library/" + path,
-			New: it.New, LatestNumber: it.LatestNumber, LatestTitle: it.LatestTitle, LatestURL: it.LatestURL,
-			ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
-		}
-		if it.HasCover {
-			li.CoverPath = "/covers/" + path
-		}
-		if li.Title == "" {
-			li.Title = it.SeriesID
-		}
-		li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
-		if it.FailingSince != nil {
-			li.Failing = it.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
-		}
-		if it.LatestSeenAt != nil {
-			li.Appeared = ago(now, *it.LatestSeenAt)
-		}
-		li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
-		li.AddedByRead = it.AddedBy == "read"
-		li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
-		lv.Items = append(lv.Items, li)
+		kept = append(kept, it)
+		keys = append(keys, key)
+	}
+	order := make([]int, len(kept))
+	for i := range order {
+		order[i] = i
+	}
+	switch lv.Sort {
+	case sortUpdated: // the store's order without New first
+		slices.SortStableFunc(order, func(a, b int) int { return appeared(kept[b]).Compare(appeared(kept[a])) })
+	case sortTitle:
+		slices.SortStableFunc(order, func(a, b int) int {
+			return strings.Compare(strings.ToLower(kept[a].Title), strings.ToLower(kept[b].Title))
+		})
 	}
 	for _, s := range h.Sites.All() {
 		if seen[s.Name] {
 			lv.Sites = append(lv.Sites, s.Name)
 		}
 	}
-	p := page{Title: "Library", V: v, Lib: lv}
-	h.stream(w, r, "library", func(b *bufio.Writer) error {
-		if err := executeParts(b, "library", p, "top", "content"); err != nil {
-			return err
+	lv.Matched = len(kept)
+	from, to := lv.paginate(q)
+	now := h.Now()
+	for _, i := range order[from:to] {
+		lv.Items = append(lv.Items, cardOf(kept[i], keys[i], now))
+	}
+	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
+}
+
+// gridView reads ?view= (and remembers it) or else the cookie.
+func (h *Handler) gridView(w http.ResponseWriter, r *http.Request) bool {
+	switch r.URL.Query().Get("view") {
+	case "grid", "list":
+		view := r.URL.Query().Get("view")
+		http.SetCookie(w, &http.Cookie{Name: viewCookie, Value: view, Path: "/", MaxAge: 365 * 24 * 3600,
+			HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode})
+		return view == "grid"
+	}
+	c, err := r.Cookie(viewCookie)
+	return err == nil && c.Value == "grid"
+}
+
+// appeared is when a bookmark's Latest Chapter appeared (zero: unknown).
+func appeared(it store.LibraryItem) time.Time {
+	if it.LatestSeenAt == nil {
+		return time.Time{}
+	}
+	return *it.LatestSeenAt
+}
+
+// paginate works out the asked page of lv.Matched cards and the links
+// around it, and returns the page's bounds in the matched list.
+func (lv *libraryView) paginate(q url.Values) (from, to int) {
+	lv.Pages = max(1, (lv.Matched+PageSize-1)/PageSize)
+	lv.Page, _ = strconv.Atoi(q.Get("page"))
+	lv.Page = min(max(lv.Page, 1), lv.Pages)
+	from = (lv.Page - 1) * PageSize
+	to = min(from+PageSize, lv.Matched)
+	if to > from {
+		lv.First, lv.Last = from+1, to
+	}
+	link := func(set map[string]string) string {
+		u := url.Values{}
+		for _, k := range []string{"site", "q", "new", "sort"} {
+			if v := q.Get(k); v != "" {
+				u.Set(k, v)
+			}
 		}
-		writeItems(b, lv.Items, v.CSRF)
-		return executeParts(b, "library", p, "content_end", "bottom")
-	})
+		if lv.Page > 1 {
+			u.Set("page", strconv.Itoa(lv.Page))
+		}
+		for k, v := range set {
+			if v == "" {
+				u.Del(k)
+			} else {
+				u.Set(k, v)
+			}
+		}
+		if len(u) == 0 {
+			return "/"
+		}
+		return "/?" + u.Encode()
+	}
+	if lv.Page > 1 {
+		prev := ""
+		if lv.Page > 2 {
+			prev = strconv.Itoa(lv.Page - 1)
+		}
+		lv.Prev = link(map[string]string{"page": prev})
+	}
+	if lv.Page < lv.Pages {
+		lv.Next = link(map[string]string{"page": strconv.Itoa(lv.Page + 1)})
+	}
+	lv.ListURL = link(map[string]string{"view": "list"})
+	lv.GridURL = link(map[string]string{"view": "grid"})
+	return from, to
+}
+
+// cardOf is one bookmark as its card shows it.
+func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
+	path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
+	li := libraryItem{
+		Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: siteLink(it.URL),
+		ActionPath: "/library/" + path, PagePath: "/series/" + path,
+		New: it.New, LatestNumber: it.LatestNumber, LatestTitle: chapterTitle(it.LatestTitle, it.LatestNumber),
+		LatestURL: siteLink(it.LatestURL), ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+	}
+	if it.HasCover {
+		li.CoverPath = "/covers/" + path
+	}
+	if li.Title == "" {
+		li.Title = it.SeriesID
+	}
+	li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
+	if it.FailingSince != nil {
+		li.Failing = it.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
+	}
+	if it.LatestSeenAt != nil {
+		li.Appeared = ago(now, *it.LatestSeenAt)
+	}
+	if it.New {
+		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
+		li.ContinueNumber, li.ContinueURL = it.LatestNumber, li.LatestURL
+		if it.ContinueURL != "" && siteLink(it.ContinueURL) != "#" {
+			li.ContinueNumber, li.ContinueURL = it.ContinueNumber, siteLink(it.ContinueURL)
+		}
+	}
+	li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
+	li.AddedByRead = it.AddedBy == "read"
+	li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
+	return li
+}
+
+// unread counts the chapters between Progress and Latest when both are
+// whole numbers ("3 new"); with a fraction on either side (12.5) or a gap
+// too wide to be a count the card says only "new".
+func unread(latest, progress string) string {
+	l, err1 := strconv.ParseFloat(latest, 64)
+	p, err2 := strconv.ParseFloat(progress, 64)
+	if err1 != nil || err2 != nil || l != math.Trunc(l) || p != math.Trunc(p) || l-p < 1 || l-p > 999 {
+		return "new"
+	}
+	return strconv.Itoa(int(l-p)) + " new"
+}
+
+// chapterTitle is a chapter's title unless it only repeats its number
+// ("Chapter 280", "Ch. 280", "280"), which the card already shows.
+func chapterTitle(title, number string) string {
+	t := strings.ToLower(strings.TrimSpace(title))
+	for _, p := range []string{"chapter", "chap.", "ch.", "ch", "#"} {
+		t = strings.TrimSpace(strings.TrimPrefix(t, p))
+	}
+	t = strings.TrimRight(t, " .:-")
+	if t == "" || t == strings.ToLower(number) {
+		return ""
+	}
+	if n, ok := sites.ParseNumber(t); ok && n == number {
+		return ""
+	}
+	return strings.TrimSpace(title)
 }
 
 // markRead sets the Progress of a bookmarked Series to its Latest Chapter.
 func (h *Handler) markRead(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	_, err := h.Store.MarkRead(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), h.Now())
-	if errors.Is(err, store.ErrNotFound) {
-		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
+	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	seeOther(w, r, "/")
+	seeOther(w, r, readerBack(r))
 }
 
 // remove deletes a bookmark (the Series goes with its last bookmark).
 func (h *Handler) remove(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	err := h.Store.RemoveBookmark(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"))
-	if errors.Is(err, store.ErrNotFound) {
-		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
-		return
-	}
-	if err != nil {
-		h.unavailable(w, r, err)
+	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
 	seeOther(w, r, "/")
+}
+
+// bookmarkActFailed answers a bookmark act's error (the not-in-your-library
+// page, or the unavailable one) and reports whether there was one.
+func (h *Handler) bookmarkActFailed(w http.ResponseWriter, r *http.Request, err error) bool {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
+	case err != nil:
+		h.unavailable(w, r, err)
+	default:
+		return false
+	}
+	return true
+}
+
+// readerBack is where a Reader's library act returns to: the form's
+// local library or Series page (its "back" field), else the library.
+func readerBack(r *http.Request) string {
+	b := r.PostFormValue("back")
+	if (b == "/" || strings.HasPrefix(b, "/?") || strings.HasPrefix(b, "/series/")) &&
+		!strings.ContainsAny(b, "\\\r\n\t") && !strings.HasPrefix(b, "//") {
+		return b
+	}
+	return "/"
 }

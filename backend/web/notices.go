@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -132,7 +131,7 @@ func (h *Handler) testNotice(w http.ResponseWriter, r *http.Request) {
 	h.showNotices(w, r, http.StatusOK, nv)
 }
 
-// setNotify sets a library card's notify mode → 303 to the library.
+// setNotify sets a bookmark's notify mode → 303 back (the Series page or the library).
 func (h *Handler) setNotify(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	mode := r.PostFormValue("mode")
@@ -150,31 +149,8 @@ func (h *Handler) setNotify(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_, err := h.Store.SetBookmarkNotify(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), mode, pile, days)
-	if errors.Is(err, store.ErrNotFound) {
-		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
+	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	seeOther(w, r, "/")
-}
-
-// writeNotifyControl writes a library card's notify form (see writeItems
-// for the escaping rules: every value goes through esc).
-func writeNotifyControl(w func(...string), action, csrf, title string, it *libraryItem) {
-	opt := func(v, label string) string {
-		sel := ""
-		if it.NotifyMode == v {
-			sel = " selected"
-		}
-		return `<option value="` + v + `"` + sel + `>` + label + `</option>`
-	}
-	w(`<form class="notify" method="post" action="`, action, `/notify"><input type="hidden" name="csrf" value="`, csrf,
-		`"><label class="small">Notices <select name="mode" aria-label="Notices for `, title, `">`,
-		opt("each", "each chapter"), opt("pile", "in a pile"), opt("off", "off"),
-		`</select></label> <label class="small">pile of <input name="pile" inputmode="numeric" size="3" value="`, esc(fmt.Sprint(it.NotifyPile)),
-		`"></label> <label class="small">or days <input name="pile_days" inputmode="numeric" size="2" value="`, esc(fmt.Sprint(it.NotifyPileDays)),
-		`"></label><button type="submit" aria-label="Save notices: `, title, "\">Save</button></form>\n")
+	seeOther(w, r, readerBack(r))
 }

@@ -83,18 +83,20 @@ func TestNoticesPage(t *testing.T) {
 	mu.Unlock()
 }
 
-func TestLibraryCardNotifyControl(t *testing.T) {
+// The notify control moved from the card to the Series page (issue 32);
+// its route and CSRF rule are the same, and it returns to the page.
+func TestSeriesPageNotifyControl(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "https://mb.example")
 	c := f.login(t, f.readerToken)
-	lib := f.get(t, c, "/")
-	if !strings.Contains(lib.body, `action="/library/mangapill/2/notify"`) || !strings.Contains(lib.body, `<option value="each" selected>`) {
-		t.Fatalf("no notify control on the card:\n%s", lib.body)
+	sp := f.get(t, c, "/series/mangapill/2")
+	if !strings.Contains(sp.body, `action="/library/mangapill/2/notify"`) || !strings.Contains(sp.body, `<option value="each" selected>`) {
+		t.Fatalf("no notify control on the Series page:\n%s", sp.body)
 	}
-	csrf := f.csrf(t, c, "/")
-	a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"csrf": {csrf}, "mode": {"pile"}, "pile": {"4"}, "pile_days": {"3"}})
-	if a.code != http.StatusSeeOther {
-		t.Fatalf("set notify: %d %s", a.code, a.body)
+	csrf := f.csrf(t, c, "/series/mangapill/2")
+	a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"csrf": {csrf}, "mode": {"pile"}, "pile": {"4"}, "pile_days": {"3"}, "back": {"/series/mangapill/2"}})
+	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/series/mangapill/2" {
+		t.Fatalf("set notify: %d %q %s", a.code, a.header.Get("Location"), a.body)
 	}
 	var mode string
 	var pile, days int
@@ -105,8 +107,8 @@ func TestLibraryCardNotifyControl(t *testing.T) {
 	if mode != "pile" || pile != 4 || days != 3 {
 		t.Fatalf("stored %s %d %d", mode, pile, days)
 	}
-	if !strings.Contains(f.get(t, c, "/").body, `<option value="pile" selected>`) {
-		t.Fatal("the card does not show the saved mode")
+	if !strings.Contains(f.get(t, c, "/series/mangapill/2").body, `<option value="pile" selected>`) {
+		t.Fatal("the Series page does not show the saved mode")
 	}
 	for _, bad := range []url.Values{
 		{"mode": {"loud"}, "pile": {"3"}, "pile_days": {"7"}},

@@ -1,11 +1,9 @@
 package web
 
 import (
-	"errors"
 	"net/http"
 
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/store"
 )
 
 // setProgress is the library's Progress correction: it sets the Progress
@@ -20,13 +18,8 @@ func (h *Handler) setProgress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	err := h.Store.SetProgress(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), number, "", h.Now())
-	if errors.Is(err, store.ErrNotFound) {
-		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
+	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	seeOther(w, r, "/")
+	seeOther(w, r, readerBack(r))
 }

@@ -24,6 +24,7 @@ type page struct {
 	Message      string
 	DiscordLogin bool
 	Lib          *libraryView
+	Series       *seriesView // a Series page (series.go)
 	Adm          *adminView
 	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView

@@ -99,6 +99,8 @@ func TestScreenshots(t *testing.T) {
 		dark       bool
 	}{
 		{"library-360", "/", 360, false}, {"library-1280", "/", 1280, false}, {"library-360-dark", "/", 360, true},
+		{"library-1280-dark", "/", 1280, true}, {"library-grid-1280", "/?view=grid", 1280, false}, {"library-grid-360", "/?view=grid", 360, false},
+		{"series-360", "/series/" + admintest.SiteNames[0] + "/sc0", 360, false}, {"series-1280-dark", "/series/" + admintest.SiteNames[0] + "/sc0", 1280, true},
 		{"admin-360", "/admin", 360, false}, {"admin-1280", "/admin", 1280, false}, {"lane-1280", "/admin/lanes/weebcentral", 1280, false},
 	} {
 		p.MustSetViewport(shot.width, 800, 1, shot.width < 500)

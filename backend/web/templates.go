@@ -36,6 +36,13 @@ var funcs = template.FuncMap{
 	"digestMin": func(sec int) string { return strconv.FormatFloat(float64(sec)/60, 'f', -1, 64) },
 	"static":    staticPath,
 	"fault":     client.IsFault,
+	"cardArgs":  func(it libraryItem, csrf string) cardArgs { return cardArgs{It: it, CSRF: csrf} },
+}
+
+// cardArgs is what the card partial renders: one card and the form token.
+type cardArgs struct {
+	It   libraryItem
+	CSRF string
 }
 
 // pages holds one template set per page: the layout and the partials,

@@ -78,6 +78,7 @@ func New(d Deps) *Handler {
 	h.handle("GET /login", func(w http.ResponseWriter, r *http.Request) { seeOther(w, r, "/") })
 	h.handle("GET /login/once/{code}", h.loginOnce)
 	h.handle("POST /logout", h.post(h.logout))
+	h.handle("GET /series/{site}/{series_id}", h.session(h.seriesPage))
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))

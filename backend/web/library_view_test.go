@@ -1,0 +1,170 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/admin/admintest"
+)
+
+// seedMany gives Reader 2 n more mangapill bookmarks, "m0".."m{n-1}",
+// titled so that the title sort and the date sort disagree.
+func seedMany(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	ctx := context.Background()
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("m%d", i)
+		if _, err := f.st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_number, latest_url, latest_seen_at, latest_checked_at)
+			VALUES ('mangapill', $1, $2, $3, 10, $4, $5, $5)`, id, "https://mangapill.test/series/"+id,
+			fmt.Sprintf("Title %03d", n-i), "https://mangapill.test/chapter/"+id+"-10", admintest.Now.Add(-time.Duration(i+1)*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.st.AddBookmark(ctx, 2, "mangapill", id, "https://mangapill.test/series/"+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLibraryPagesSortsAndFilters(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	seedMany(t, f, 70) // 74 bookmarks in all: two pages
+	c := f.login(t, f.readerToken)
+	first := f.get(t, c, "/")
+	if got := items(first.body); len(got) != 60 || got[0] != "mangapill/2:true" {
+		t.Fatalf("page 1 holds %d cards starting %v, want 60 with the New Chapter first", len(got), got[:1])
+	}
+	if !strings.Contains(first.body, "1–60 of 74 shown") || !strings.Contains(first.body, `href="/?page=2" rel="next"`) {
+		t.Fatalf("page 1's counts or next link are missing")
+	}
+	second := f.get(t, c, "/?page=2")
+	if got := items(second.body); len(got) != 14 || !strings.Contains(second.body, "61–74 of 74 shown") || !strings.Contains(second.body, `href="/" rel="prev"`) {
+		t.Fatalf("page 2: %d cards", len(got))
+	}
+	if got := items(f.get(t, c, "/?page=99").body); len(got) != 14 {
+		t.Fatalf("a page past the last shows %d cards, want the last page's 14", len(got))
+	}
+	// Title sort, case folded: "mangapill title 2" and "3", "Never Read
+	// Yet", then "Title 001" (m69), whatever the dates say.
+	if got := strings.Join(items(f.get(t, c, "/?sort=title").body)[:5], " "); got != "mangapill/2:true mangapill/3:false mangapill/40:false mangapill/m69:false mangapill/m68:false" {
+		t.Fatalf("title sort starts %v", got)
+	}
+	// Recently updated: the newest Latest first, New or not (m0 appeared a
+	// minute before now, mangapill/2 three hours before, so it is not first).
+	if got := items(f.get(t, c, "/?sort=updated").body); got[0] != "mangapill/m0:false" || got[1] != "mangapill/m1:false" {
+		t.Fatalf("updated sort starts %v", got[:2])
+	}
+	// Has New: only the one New Chapter, and the filters are kept in the links.
+	if got := items(f.get(t, c, "/?new=1").body); len(got) != 1 || got[0] != "mangapill/2:true" {
+		t.Fatalf("has-New filter: %v", got)
+	}
+	if b := f.get(t, c, "/?sort=title&site=mangapill").body; !strings.Contains(b, `href="/?page=2&amp;site=mangapill&amp;sort=title" rel="next"`) {
+		t.Fatal("the next link drops the filters")
+	}
+}
+
+func TestLibraryViewIsRemembered(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	c := f.login(t, f.readerToken)
+	if b := f.get(t, c, "/").body; strings.Contains(b, `class="library grid"`) {
+		t.Fatal("the default view is the grid")
+	}
+	if b := f.get(t, c, "/?view=grid").body; !strings.Contains(b, `class="library grid"`) {
+		t.Fatal("?view=grid shows no grid")
+	}
+	if b := f.get(t, c, "/").body; !strings.Contains(b, `class="library grid"`) {
+		t.Fatal("the grid was not remembered")
+	}
+	if b := f.get(t, c, "/?view=list").body; strings.Contains(b, `class="library grid"`) {
+		t.Fatal("?view=list still shows the grid")
+	}
+	if b := f.get(t, c, "/?view=%3Cscript%3E").body; strings.Contains(b, `class="library grid"`) || strings.Contains(b, "<script>") {
+		t.Fatal("a hostile view value")
+	}
+}
+
+// A card counts what is unread when the numbers allow it, does not repeat
+// a title that only repeats the number, and continues at the first chapter
+// after Progress that the Lanes saw.
+func TestCardCountsAndContinues(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ctx := context.Background()
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := f.st.Pool().Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// mangapill/2: Progress 8, Latest 12 titled "Chapter 12"; events 9 (no URL), 10, 11, 12.
+	exec(`UPDATE series SET latest_number = 12, latest_title = 'Chapter 12', latest_url = 'https://mangapill.test/chapter/2-12' WHERE site = 'mangapill' AND series_id = '2'`)
+	for _, n := range []int{9, 10, 11, 12} {
+		u := fmt.Sprintf("https://mangapill.test/chapter/2-%d", n)
+		if n == 9 {
+			u = ""
+		}
+		exec(`INSERT INTO chapter_events (site, series_id, number, title, url, seen_at) VALUES ('mangapill', '2', $1, '', $2, $3)`, n, u, admintest.Now)
+	}
+	c := f.login(t, f.readerToken)
+	b := f.get(t, c, "/").body
+	for _, want := range []string{`<span class="badge new">4 new</span>`, `>Ch. 12</a>`, `href="https://mangapill.test/chapter/2-10" rel="noreferrer noopener">Continue: ch. 10<`} {
+		if !strings.Contains(b, want) {
+			t.Errorf("library lacks %q", want)
+		}
+	}
+	if strings.Contains(b, "Ch. 12: Chapter 12") {
+		t.Error("the title that repeats the number is repeated")
+	}
+	// A fractional Progress cannot count: "new".
+	exec(`UPDATE progress SET number = 8.5 WHERE reader_id = 2 AND site = 'mangapill' AND series_id = '2'`)
+	if b := f.get(t, c, "/").body; !strings.Contains(b, `<span class="badge new">new</span>`) {
+		t.Error("a fractional Progress still counts chapters")
+	}
+}
+
+func TestSeriesPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	ctx := context.Background()
+	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO chapter_events (site, series_id, number, title, url, seen_at)
+		VALUES ('mangapill', '2', 9, '<b>The Ninth</b>', 'javascript:alert(1)', $1)`, admintest.Now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	c := f.login(t, f.readerToken)
+	a := f.get(t, c, "/series/mangapill/2")
+	if a.code != http.StatusOK {
+		t.Fatalf("series page: %d", a.code)
+	}
+	for _, want := range []string{`<h1>mangapill title 2 <span class="badge new">1 new</span></h1>`, `action="/library/mangapill/2/progress"`,
+		`action="/library/mangapill/2/read"`, `action="/library/mangapill/2/remove"`, `name="back" value="/series/mangapill/2"`,
+		"Chapter 9: &lt;b&gt;The Ninth&lt;/b&gt;", `<a href="#" rel="noreferrer noopener">Chapter 9`} {
+		if !strings.Contains(a.body, want) {
+			t.Errorf("series page lacks %q", want)
+		}
+	}
+	// Another Reader's Series, an unknown one: 404; no session: to the login.
+	if a := f.get(t, f.login(t, f.ownerToken), "/series/mangapill/2"); a.code != http.StatusNotFound {
+		t.Errorf("the Owner opened Reader 2's Series page: %d", a.code)
+	}
+	if a := f.get(t, c, "/series/mangapill/999"); a.code != http.StatusNotFound {
+		t.Errorf("unknown Series: %d", a.code)
+	}
+	if a := f.get(t, f.client(t), "/series/mangapill/2"); a.code != http.StatusSeeOther {
+		t.Errorf("no session: %d", a.code)
+	}
+	// Its forms return to it; a foreign or odd "back" returns to the library.
+	tok := f.csrf(t, c, "/series/mangapill/2")
+	for back, want := range map[string]string{"/series/mangapill/2": "/series/mangapill/2", "//evil.example/": "/",
+		"https://evil.example/": "/", "/series/x\r\nSet-Cookie: a=b": "/", "/?page=2": "/?page=2", "/admin": "/"} {
+		a := f.postForm(t, c, "/library/mangapill/2/progress", url.Values{"csrf": {tok}, "number": {"8"}, "back": {back}})
+		if a.code != http.StatusSeeOther || a.header.Get("Location") != want {
+			t.Errorf("back %q: %d to %q, want %q", back, a.code, a.header.Get("Location"), want)
+		}
+	}
+}
