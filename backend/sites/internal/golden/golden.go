@@ -39,12 +39,18 @@ type result struct {
 	Latest   *chapter       `json:"latest"`
 	Rows     int            `json:"rows,omitempty"`
 	Skipped  map[string]int `json:"skipped,omitempty"`
+	// IDs are "kind:value" in the order read; AltTitles as kept.
+	IDs       []string `json:"ids,omitempty"`
+	AltTitles []string `json:"alt_titles,omitempty"`
 }
 
 // Check compares (outcome, facts) with testdata/name.golden.
 func Check(t testing.TB, name string, out sites.Outcome, f sites.Facts) {
 	t.Helper()
-	r := result{Outcome: out, Title: f.Title, CoverURL: f.CoverURL, Rows: f.Rows, Skipped: f.Skipped}
+	r := result{Outcome: out, Title: f.Title, CoverURL: f.CoverURL, Rows: f.Rows, Skipped: f.Skipped, AltTitles: f.AltTitles}
+	for _, id := range f.IDs {
+		r.IDs = append(r.IDs, id.Kind+":"+id.Value)
+	}
 	if f.Latest != nil {
 		r.Latest = &chapter{Number: f.Latest.Number, Title: f.Latest.Title, URL: f.Latest.URL}
 		if !f.Latest.ReleasedAt.IsZero() {
