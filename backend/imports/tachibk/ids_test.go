@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
+
 	"mangabookmark/backend/imports/tachibk"
 	"mangabookmark/backend/imports/tachibk/tachibktest"
 )
@@ -127,5 +129,34 @@ func TestReadLegacySources(t *testing.T) {
 	bad := entry(1, entry(0, []byte("x")))
 	if _, err := tachibk.Read(bytes.NewReader(bad), tachibk.Limits{}); !errors.Is(err, tachibk.ErrMalformed) {
 		t.Errorf("a manga with field 0: err %v, want ErrMalformed", err)
+	}
+}
+
+// A tracking row, merged reference or legacy source entry that does not
+// parse (a fork's own field under the same number, or damage) is dropped
+// alone: such backups imported before these fields were read, and still do.
+func TestReadDropsDamagedIDEntriesAlone(t *testing.T) {
+	t.Parallel()
+	damaged := []byte{0xff} // a varint that never ends
+	good := protowire.AppendVarint(protowire.AppendTag(nil, 1, protowire.VarintType), 2)
+	good = protowire.AppendVarint(protowire.AppendTag(good, 100, protowire.VarintType), 30002)
+	var manga []byte
+	manga = protowire.AppendVarint(protowire.AppendTag(manga, 1, protowire.VarintType), 41)
+	manga = protowire.AppendString(protowire.AppendTag(manga, 2, protowire.BytesType), "/m")
+	manga = append(manga, entry(18, damaged)...)
+	manga = append(manga, entry(600, damaged)...)
+	manga = append(manga, entry(18, good)...)
+	legacy := protowire.AppendString(protowire.AppendTag(nil, 0, protowire.BytesType), "MangaPill")
+	legacy = protowire.AppendVarint(protowire.AppendTag(legacy, 1, protowire.VarintType), 41)
+	raw := append(append(entry(100, damaged), entry(100, legacy)...), entry(1, manga)...)
+	b, err := tachibk.Read(bytes.NewReader(gz(raw)), tachibk.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Manga) != 1 || b.Manga[0].URL != "/m" || fmt.Sprint(b.Manga[0].Tracking) != "[{2 30002 }]" || len(b.Manga[0].Merged) != 0 {
+		t.Errorf("manga %+v", b.Manga)
+	}
+	if fmt.Sprint(b.Sources) != fmt.Sprint([]tachibk.Source{{Name: "MangaPill", ID: 41, Legacy: true}}) {
+		t.Errorf("sources %+v", b.Sources)
 	}
 }

@@ -178,18 +178,19 @@ func parseManga(msg []byte) (Manga, error) {
 		case f.num == fMangaHistory && f.typ == protowire.BytesType:
 			_, err := parseHistory(f.bytes)
 			return err
+		// A tracking row or merged reference that does not parse is
+		// dropped alone: backups without them imported before they were
+		// read, and a fork may number its own fields alike.
 		case f.num == fMangaTracking && f.typ == protowire.BytesType:
 			t, err := parseTracking(f.bytes)
 			if err == nil && tracked(t.SyncID) && !slices.ContainsFunc(m.Tracking, func(have Tracking) bool { return have.SyncID == t.SyncID }) {
 				m.Tracking = append(m.Tracking, t)
 			}
-			return err
 		case f.num == fMangaMerged && f.typ == protowire.BytesType:
 			r, err := parseReference(f.bytes)
 			if err == nil && len(m.Merged) < MaxMerged && r.URL != "" && len(r.URL) <= MaxURL {
 				m.Merged = append(m.Merged, r)
 			}
-			return err
 		}
 		return nil
 	})

@@ -203,6 +203,9 @@ func (d *decoder) backup() (*Backup, error) {
 					parse = parseBrokenSource
 				}
 				s, err := parse(msg)
+				if err != nil && num == fBackupBrokenSources {
+					continue // the legacy list is a fallback: a damaged entry is dropped alone
+				}
 				if err != nil {
 					return nil, err
 				}
