@@ -123,5 +123,6 @@ func FuzzParsePage(f *testing.F) {
 		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (fc.Latest != nil) {
 			t.Fatalf("outcome %q, error %v, facts %+v", out, err, fc)
 		}
+		golden.CheckIDs(t, fc)
 	})
 }

@@ -64,3 +64,21 @@ func Check(t testing.TB, name string, out sites.Outcome, f sites.Facts) {
 	got = append(got, '\n')
 	golden.Check(t, filepath.Join("testdata", name+".golden"), got)
 }
+
+// CheckIDs fails t unless f's external ids are each normalised
+// (sites.NormalizeID gives them back unchanged), one per kind, and its
+// alternative titles within sites.MaxAltTitles: what every parser of a
+// hostile page must hold to.
+func CheckIDs(t testing.TB, f sites.Facts) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, id := range f.IDs {
+		if again, ok := sites.NormalizeID(id.Kind, id.Value); !ok || again != id || seen[id.Kind] {
+			t.Fatalf("id %+v is not a normalised id of its own kind (ids %v)", id, f.IDs)
+		}
+		seen[id.Kind] = true
+	}
+	if len(f.AltTitles) > sites.MaxAltTitles {
+		t.Fatalf("%d alt titles past the bound", len(f.AltTitles))
+	}
+}
