@@ -80,7 +80,7 @@ func sourceNames(list []tachibk.Source) map[int64]string {
 	names := map[int64]string{}
 	for _, legacy := range []bool{false, true} {
 		for _, s := range list {
-			if _, named := names[s.ID]; s.Legacy == legacy && !named {
+			if s.Legacy == legacy && names[s.ID] == "" {
 				names[s.ID] = s.Name
 			}
 		}
