@@ -16,10 +16,20 @@ import (
 // jsonBody is every JSON shape POST /api/imports takes: a list of URLs, a
 // MangaDex list, or this project's own export.
 type jsonBody struct {
-	URLs         *[]string    `json:"urls"`
-	MangaDexList *string      `json:"mangadex_list"`
-	Version      *int         `json:"version"`
-	Bookmarks    *[]ExportRow `json:"bookmarks"`
+	URLs         *[]string     `json:"urls"`
+	MangaDexList *string       `json:"mangadex_list"`
+	Version      *int          `json:"version"`
+	Bookmarks    *[]bookmarkIn `json:"bookmarks"`
+}
+
+// bookmarkIn is one bookmark of an export as the import reads it: the
+// ExportRow, and the Series' external ids, read leniently (idsIn). The
+// export's work_id is accepted and not read: an import links by ids, and
+// a Work's number is this server's own.
+type bookmarkIn struct {
+	ExportRow
+	IDs    json.RawMessage `json:"ids"`
+	WorkID json.RawMessage `json:"work_id"`
 }
 
 // DecodeJSON reads a JSON import body: {"urls":[...]},
@@ -180,6 +190,7 @@ func fromExport(body jsonBody) (*Parsed, error) {
 			reason = fmt.Sprintf("notify_mode %q is not each, off or pile", b.NotifyMode)
 		}
 		it.NotifyMode = b.NotifyMode
+		it.IDs = idsIn(b.IDs)
 		var err error
 		if reason != "" {
 			err = p.skip(label, reason)

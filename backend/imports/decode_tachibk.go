@@ -19,7 +19,9 @@ import (
 // manga's URL. Manga outside the library (favorite false) are left out;
 // every other manga that cannot be mapped is named in Unsupported with the
 // reason. Progress is the highest chapter number read, read_at its
-// history's time.
+// history's time. Its tracking rows become the Item's IDs, and its
+// TachiyomiSY merged references on the Sites become Suggest
+// (decode_tachibk_ids.go).
 func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 	b, err := tachibk.Read(r, tachibk.Limits{MaxManga: MaxItems})
 	var te *tachibk.Error
@@ -32,10 +34,7 @@ func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 	default:
 		return nil, errorf(ErrUnreadable, "this is not a readable Mihon/Tachiyomi backup (.tachibk): %s", te.Reason)
 	}
-	names := map[int64]string{}
-	for _, s := range b.Sources {
-		names[s.ID] = s.Name
-	}
+	names := sourceNames(b.Sources)
 	p := &Parsed{Kind: KindTachibk}
 	for _, m := range b.Manga {
 		if !m.Favorite {
@@ -50,8 +49,15 @@ func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 			label = name + ": " + label
 		}
 		site := siteForSource(reg, name, m.Source)
+		members := mergedMembers(reg, names, m.Merged)
 		var err error
 		switch {
+		case site == nil && len(members) > 0:
+			// A TachiyomiSY merged entry (its own source is the merge):
+			// its first member on a Site stands for it, the others are
+			// suggested.
+			own := members[0].URL
+			err = p.add(Item{Label: label, URL: own, IDs: trackedIDs(m.Tracking), Suggest: suggest(reg, own, members)})
 		case site == nil && name == "":
 			err = p.skip(label, fmt.Sprintf("source %d is not one of the Sites this server reads (%s)", m.Source, strings.Join(reg.Names(), ", ")))
 		case site == nil:
@@ -59,13 +65,31 @@ func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 		case strings.TrimSpace(m.URL) == "":
 			err = p.skip(label, "the backup gives no URL for it")
 		default:
-			err = p.add(mangaItem(label, site, m))
+			it := mangaItem(label, site, m)
+			it.IDs, it.Suggest = trackedIDs(m.Tracking), suggest(reg, it.URL, members)
+			err = p.add(it)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return p, nil
+}
+
+// sourceNames maps source ids to their names: from the backup's source
+// list, and for ids it does not name, from the legacy list older
+// Tachiyomi backups carry instead, so their MangaPill and WeebCentral
+// manga map by name as a current backup's do.
+func sourceNames(list []tachibk.Source) map[int64]string {
+	names := map[int64]string{}
+	for _, legacy := range []bool{false, true} {
+		for _, s := range list {
+			if s.Legacy == legacy && names[s.ID] == "" {
+				names[s.ID] = s.Name
+			}
+		}
+	}
+	return names
 }
 
 // siteForSource finds the Site a backup source stands for.
@@ -93,11 +117,7 @@ func siteForSource(reg *sites.Registry, name string, id int64) *sites.Site {
 
 // mangaItem is the Item of a mapped manga.
 func mangaItem(label string, site *sites.Site, m tachibk.Manga) Item {
-	u := strings.TrimSpace(m.URL)
-	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
-		u = "https://" + site.Hosts[0] + "/" + strings.TrimPrefix(u, "/")
-	}
-	it := Item{Label: label, URL: u}
+	it := Item{Label: label, URL: sourceURL(site, m.URL)}
 	if m.Read.Number > 0 {
 		if n, ok := sites.ParseNumber(strconv.FormatFloat(float64(m.Read.Number), 'f', -1, 32)); ok {
 			it.Number = n
@@ -108,4 +128,14 @@ func mangaItem(label string, site *sites.Site, m tachibk.Manga) Item {
 		}
 	}
 	return it
+}
+
+// sourceURL is the Series URL of a manga's URL on site's source: the URL
+// itself when absolute, else joined to the Site's public host.
+func sourceURL(site *sites.Site, raw string) string {
+	u := strings.TrimSpace(raw)
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		u = "https://" + site.Hosts[0] + "/" + strings.TrimPrefix(u, "/")
+	}
+	return u
 }

@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/imports/tachibk/tachibktest"
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 )
 
@@ -242,6 +243,9 @@ func FuzzDecodeTachibk(f *testing.F) {
 	}
 	f.Add(tachibktest.Backup{Sources: []tachibktest.Source{{Name: "MangaDex", ID: 1}},
 		Manga: []tachibktest.Manga{{Source: 1, URL: "/manga/x", Chapters: []tachibktest.Chapter{{URL: "/c", Read: true, Number: 2}}}}}.Gzip())
+	f.Add(tachibktest.Backup{LegacySources: []tachibktest.Source{{Name: "MangaPill", ID: 3}},
+		Manga: []tachibktest.Manga{{Source: 3, URL: "/manga/2/x", Tracking: []tachibktest.Track{{SyncID: 7, MediaID: 9, URL: "https://www.mangaupdates.com/series/7cyaozt"}},
+			Merged: []tachibktest.Merged{{URL: "/manga/3/y", SourceID: 3}}}}}.Gzip())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, err := imports.DecodeTachibk(bytes.NewReader(data), reg)
 		checkParsed(t, p, err)
@@ -271,6 +275,11 @@ func checkParsed(t *testing.T, p *imports.Parsed, err error) {
 	for _, it := range p.Items {
 		if it.URL == "" {
 			t.Fatal("an item without a URL")
+		}
+		for _, id := range it.IDs {
+			if again, ok := sites.NormalizeID(id.Kind, id.Value); !ok || again != id {
+				t.Fatalf("id %+v is not normalised", id)
+			}
 		}
 		if it.Number != "" && strings.ContainsAny(it.Number, "-e+ ") {
 			t.Fatalf("number %q", it.Number)

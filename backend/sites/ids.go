@@ -1,5 +1,16 @@
 package sites
 
+import (
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mangabookmark/backend/safetext"
+)
+
 // ExternalID is a Series' id in a public catalogue, as the Site's own page
 // or API hands it over (MangaDex's attributes.links, Comix's title-page
 // links) or as a backup's tracking row names it. Two Series that share one
@@ -30,4 +41,154 @@ func IsIDKind(k string) bool {
 		}
 	}
 	return false
+}
+
+// MaxIDInput is the longest raw id or link NormalizeID looks at, in bytes;
+// anything longer is refused before it is parsed.
+const MaxIDInput = 512
+
+// idHosts are the hosts whose links name an id of each kind, without
+// "www.": a link on any other host is refused, so a page cannot pass off
+// another site's URL as a catalogue id.
+var idHosts = map[string][]string{
+	IDAniList:      {"anilist.co"},
+	IDMyAnimeList:  {"myanimelist.net"},
+	IDMangaUpdates: {"mangaupdates.com"},
+	IDKitsu:        {"kitsu.app", "kitsu.io"},
+	IDMangaDex:     {"mangadex.org"},
+	IDMangaBaka:    {"mangabaka.org", "mangabaka.dev"},
+}
+
+var (
+	numericIDRe = regexp.MustCompile(`^[0-9]{1,12}$`)
+	muIDRe      = regexp.MustCompile(`^[0-9a-z]{1,16}$`)
+	mdIDRe      = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+)
+
+// NormalizeID turns what a page, an API or a backup carries for an id of
+// kind into its canonical ExternalID: a bare id ("30002") or a link to the
+// catalogue's own page ("https://anilist.co/manga/30002/Frieren").
+//
+//   - AniList, MyAnimeList, Kitsu and MangaBaka ids are positive numbers,
+//     written without leading zeros. A Kitsu slug (MangaDex allows one) is
+//     refused: only the number links.
+//   - MangaUpdates has two id forms: the old numeric one
+//     (series.html?id=157722) and the new base-36 one (/series/7cyaozt).
+//     The form is kept as given, lower-cased. The two are not comparable
+//     (an old id is not the new id written in decimal), so neither is
+//     converted to the other: two Series link on the same form only.
+//   - MangaDex ids are UUIDs, lower-cased.
+//
+// Anything else is refused (false): an unknown kind, an input longer than
+// MaxIDInput, a control or bidi character, a link on another host or with
+// credentials, a path that names no id, zero, or a value of the wrong shape.
+func NormalizeID(kind, raw string) (ExternalID, bool) {
+	if !IsIDKind(kind) || len(raw) > MaxIDInput || !utf8.ValidString(raw) {
+		return ExternalID{}, false
+	}
+	for _, r := range raw {
+		if safetext.IsControl(r) || safetext.IsBidiOverride(r) {
+			return ExternalID{}, false
+		}
+	}
+	v := strings.TrimSpace(raw)
+	if strings.Contains(v, "/") {
+		var ok bool
+		if v, ok = idFromLink(kind, v); !ok {
+			return ExternalID{}, false
+		}
+	}
+	v = strings.ToLower(v)
+	switch kind {
+	case IDMangaUpdates:
+		if !muIDRe.MatchString(v) {
+			return ExternalID{}, false
+		}
+	case IDMangaDex:
+		if !mdIDRe.MatchString(v) || strings.Trim(v, "0-") == "" {
+			return ExternalID{}, false
+		}
+	default:
+		if !numericIDRe.MatchString(v) {
+			return ExternalID{}, false
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || n == 0 {
+			return ExternalID{}, false
+		}
+		v = strconv.FormatUint(n, 10)
+	}
+	return ExternalID{Kind: kind, Value: v}, true
+}
+
+// idFromLink is the id segment of a link to kind's catalogue, not yet
+// checked for shape: anilist.co/manga/{id}, myanimelist.net/manga/{id},
+// kitsu.app/manga/{id} (also kitsu.io and its api/edge/manga/{id}),
+// mangaupdates.com/series/{id} or series.html?id={id},
+// mangadex.org/title/{id} (or manga/{id}), mangabaka.org/{id} (or
+// series/{id}). A slug after the id is ignored.
+func idFromLink(kind, link string) (string, bool) {
+	if strings.HasPrefix(link, "//") {
+		link = "https:" + link
+	}
+	u, err := url.Parse(link)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.Port() != "" {
+		return "", false
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	if !slices.Contains(idHosts[kind], host) {
+		return "", false
+	}
+	p := PathSegments(u)
+	switch kind {
+	case IDMangaUpdates:
+		if len(p) == 1 && strings.EqualFold(p[0], "series.html") {
+			return u.Query().Get("id"), true
+		}
+		return segmentAfter(p, "series")
+	case IDMangaDex:
+		if id, ok := segmentAfter(p, "title"); ok {
+			return id, true
+		}
+		return segmentAfter(p, "manga")
+	case IDMangaBaka:
+		if id, ok := segmentAfter(p, "series"); ok {
+			return id, true
+		}
+		if len(p) >= 1 {
+			return p[0], true
+		}
+		return "", false
+	case IDKitsu:
+		if len(p) >= 4 && p[0] == "api" && p[1] == "edge" {
+			p = p[2:]
+		}
+		return segmentAfter(p, "manga")
+	}
+	return segmentAfter(p, "manga") // AniList, MyAnimeList
+}
+
+// segmentAfter is the path segment right after a first segment word.
+func segmentAfter(p []string, word string) (string, bool) {
+	if len(p) >= 2 && strings.EqualFold(p[0], word) {
+		return p[1], true
+	}
+	return "", false
+}
+
+// AddID appends the id of kind that raw names (NormalizeID) to ids, unless
+// it is refused or ids already hold an id of that kind: a page names one
+// Series, so the first id of each kind stands and ids never grow past
+// len(IDKinds).
+func AddID(ids []ExternalID, kind, raw string) []ExternalID {
+	id, ok := NormalizeID(kind, raw)
+	if !ok {
+		return ids
+	}
+	for _, have := range ids {
+		if have.Kind == kind {
+			return ids
+		}
+	}
+	return append(ids, id)
 }

@@ -79,7 +79,7 @@ func comixPage(o string, x simSeries, now time.Time, changed bool) string {
 	var num any
 	_ = json.Unmarshal([]byte(top.number), &num)
 	detail := map[string]any{
-		"id": x.i + 1, "hid": hid, "title": x.title, "altTitles": []string{}, "type": "manga", "status": "releasing",
+		"id": x.i + 1, "hid": hid, "title": x.title, "altTitles": comixAltTitles(x.i), "links": comixLinks(x.i), "type": "manga", "status": "releasing",
 		"poster": map[string]string{
 			"medium": o + "/poster/" + hid + "-medium.jpg",
 			"large":  o + "/poster/" + hid + "-large.jpg",

@@ -39,6 +39,17 @@
 //	sim.SetSite("weebcentral", sitesim.Behavior{NewEvery: time.Hour})
 //	want := sim.Latest("mangadex", ids[0])      // "105" or "105.5"
 //
+// MangaDex and Comix Series carry external ids as the real pages do
+// (links.go): MangaDex's attributes.links holds bare ids, Comix's title
+// page holds links to the catalogues' pages. The rule is a pure function
+// of the index, the same in every run: Series k on MangaDex and Series k
+// on Comix are one story sharing al, mu and md ids exactly when
+// SharesIDs(k) (k divisible by four), and Comix k then names MangaDex k's
+// title among its altTitles; for k ≡ 1 (mod 4) MangaDex names an al id
+// and Comix a mu id, so nothing is shared; for k ≡ 2 both name al ids that
+// differ; for k ≡ 3 neither carries a link. Links(site, k) is what each
+// adapter reads, so tests and the Works benchmark can count on it.
+//
 // Behaviour is scripted per Site (SetSite) or per Series (SetSeries, which
 // wins): steady, a new chapter every NewEvery of simulated time (read from
 // Config.Now), gone, changed layout, 5xx, slow, hanging, oversized or endless

@@ -81,6 +81,7 @@ func mangadexManga(x simSeries) any {
 			"contentRating":                "safe",
 			"latestUploadedChapter":        uuidFor("chapter", 4, uint64(x.i)<<20|uint64(x.latest), 2),
 			"availableTranslatedLanguages": []string{"en"},
+			"links":                        mangadexLinks(x.i), // links.go
 		},
 		"relationships": []any{
 			map[string]any{"id": uuidFor("author", 4, uint64(x.i), 3), "type": "author"},

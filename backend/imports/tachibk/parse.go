@@ -2,6 +2,7 @@ package tachibk
 
 import (
 	"math"
+	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -18,10 +19,20 @@ type field struct {
 // walk calls fn for every field of msg, skipping any it does not read; a
 // field that does not parse is ErrMalformed, with what was being read.
 func walk(msg []byte, what string, fn func(f field) error) error {
+	return walkFields(msg, what, false, fn)
+}
+
+// walkFields is walk; zeroOK also accepts field number 0, which protobuf
+// forbids and the legacy models' kotlinx output carries.
+func walkFields(msg []byte, what string, zeroOK bool, fn func(f field) error) error {
 	for len(msg) > 0 {
-		num, typ, n := protowire.ConsumeTag(msg)
+		v, n := protowire.ConsumeVarint(msg)
 		if n < 0 {
 			return malformed(protowire.ParseError(n), "a %s entry is damaged", what)
+		}
+		num, typ := protowire.DecodeTag(v)
+		if num < 0 || (num == 0 && !zeroOK) {
+			return malformed(nil, "a %s entry is damaged (field number %d)", what, num)
 		}
 		msg = msg[n:]
 		f := field{num: num, typ: typ}
@@ -62,6 +73,74 @@ func parseSource(msg []byte) (Source, error) {
 	return s, err
 }
 
+// parseBrokenSource reads one entry of the legacy source list, whose
+// fields are numbered from 0.
+func parseBrokenSource(msg []byte) (Source, error) {
+	s := Source{Legacy: true}
+	err := walkFields(msg, "source", true, func(f field) error {
+		switch {
+		case f.num == fBrokenSourceName && f.typ == protowire.BytesType:
+			s.Name = string(f.bytes)
+		case f.num == fBrokenSourceID && f.typ == protowire.VarintType:
+			s.ID = int64(f.n)
+		}
+		return nil
+	})
+	return s, err
+}
+
+// parseTracking reads one BackupTracking row.
+func parseTracking(msg []byte) (Tracking, error) {
+	var t Tracking
+	var legacy int32
+	err := walk(msg, "tracking", func(f field) error {
+		switch {
+		case f.num == fTrackSyncID && f.typ == protowire.VarintType:
+			t.SyncID = int(int32(f.n))
+		case f.num == fTrackMediaIDInt && f.typ == protowire.VarintType:
+			legacy = int32(f.n)
+		case f.num == fTrackMediaID && f.typ == protowire.VarintType:
+			t.MediaID = int64(f.n)
+		case f.num == fTrackURL && f.typ == protowire.BytesType:
+			if len(f.bytes) <= MaxURL {
+				t.URL = string(f.bytes)
+			}
+		}
+		return nil
+	})
+	if legacy != 0 { // Mihon: mediaIdInt when set, else mediaId
+		t.MediaID = int64(legacy)
+	}
+	if t.MediaID < 0 {
+		t.MediaID = 0
+	}
+	return t, err
+}
+
+// parseReference reads one merged reference.
+func parseReference(msg []byte) (Reference, error) {
+	var r Reference
+	err := walk(msg, "merged reference", func(f field) error {
+		switch {
+		case f.num == fMergedMangaURL && f.typ == protowire.BytesType:
+			r.URL = string(f.bytes)
+		case f.num == fMergedSourceID && f.typ == protowire.VarintType:
+			r.Source = int64(f.n)
+		}
+		return nil
+	})
+	return r, err
+}
+
+// tracked reports whether the import keeps rows of tracker id.
+func tracked(id int) bool {
+	switch id {
+	case SyncMyAnimeList, SyncAniList, SyncKitsu, SyncMangaUpdates, SyncMangaBaka:
+		return true
+	}
+	return false
+}
+
 // history is one BackupHistory: a chapter URL (a slice of its manga's
 // message) and when it was last read.
 type history struct {
@@ -69,7 +148,8 @@ type history struct {
 	lastRead int64
 }
 
-// parseManga reads one manga in two walks: the first takes its fields and
+// parseManga reads one manga in two walks: the first takes its fields,
+// its tracking rows and merged references (within their bounds) and
 // finds the furthest chapter read (checking every history entry parses),
 // the second matches the history entries to that chapter. No list of
 // chapters or history entries is kept, so a manga of a million empty
@@ -97,6 +177,19 @@ func parseManga(msg []byte) (Manga, error) {
 		case f.num == fMangaHistory && f.typ == protowire.BytesType:
 			_, err := parseHistory(f.bytes)
 			return err
+		// A tracking row or merged reference that does not parse is
+		// dropped alone: backups without them imported before they were
+		// read, and a fork may number its own fields alike.
+		case f.num == fMangaTracking && f.typ == protowire.BytesType:
+			t, err := parseTracking(f.bytes)
+			if err == nil && tracked(t.SyncID) && !slices.ContainsFunc(m.Tracking, func(have Tracking) bool { return have.SyncID == t.SyncID }) {
+				m.Tracking = append(m.Tracking, t)
+			}
+		case f.num == fMangaMerged && f.typ == protowire.BytesType:
+			r, err := parseReference(f.bytes)
+			if err == nil && len(m.Merged) < MaxMerged && r.URL != "" && len(r.URL) <= MaxURL {
+				m.Merged = append(m.Merged, r)
+			}
 		}
 		return nil
 	})

@@ -26,8 +26,9 @@ type Limits struct {
 	// its manga).
 	MaxSources int
 	// MaxText is the most bytes of text Read keeps across the backup: the
-	// manga's URLs and titles, their read chapters' URLs and the sources'
-	// names (default 16 MiB; ten thousand real manga keep about 2 MiB).
+	// manga's URLs and titles, their read chapters' URLs, tracking URLs
+	// and merged references' URLs, and the sources' names (default
+	// 16 MiB; ten thousand real manga keep about 2 MiB).
 	MaxText int
 }
 
@@ -168,7 +169,7 @@ func (d *decoder) backup() (*Backup, error) {
 			if err != nil {
 				return nil, truncated(err)
 			}
-			if num != fBackupManga && num != fBackupSources {
+			if num != fBackupManga && num != fBackupSources && num != fBackupBrokenSources {
 				if err := d.skip(n); err != nil {
 					return nil, err
 				}
@@ -189,7 +190,7 @@ func (d *decoder) backup() (*Backup, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := d.keep(len(m.URL) + len(m.Title) + len(m.Read.URL)); err != nil {
+				if err := d.keep(mangaText(m)); err != nil {
 					return nil, err
 				}
 				b.Manga = append(b.Manga, m)
@@ -197,7 +198,14 @@ func (d *decoder) backup() (*Backup, error) {
 				if len(b.Sources) >= d.lim.MaxSources {
 					return nil, tooLarge("it lists more than %d sources", d.lim.MaxSources)
 				}
-				s, err := parseSource(msg)
+				parse := parseSource
+				if num == fBackupBrokenSources {
+					parse = parseBrokenSource
+				}
+				s, err := parse(msg)
+				if err != nil && num == fBackupBrokenSources {
+					continue // the legacy list is a fallback: a damaged entry is dropped alone
+				}
 				if err != nil {
 					return nil, err
 				}
@@ -222,6 +230,19 @@ func (d *decoder) backup() (*Backup, error) {
 			return nil, malformed(nil, "wire type %d at the top level is not what Mihon writes", typ)
 		}
 	}
+}
+
+// mangaText is how many bytes of text a manga keeps: its URL, title, read
+// chapter's URL, tracking URLs and merged references' URLs.
+func mangaText(m Manga) int {
+	n := len(m.URL) + len(m.Title) + len(m.Read.URL)
+	for _, t := range m.Tracking {
+		n += len(t.URL)
+	}
+	for _, r := range m.Merged {
+		n += len(r.URL)
+	}
+	return n
 }
 
 // keep counts n more bytes of text kept, refusing past Limits.MaxText.

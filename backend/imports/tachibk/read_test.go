@@ -135,6 +135,7 @@ func TestReadRefusesHostileFiles(t *testing.T) {
 	// Two million empty sources (AA 06 00): 6 MiB in about 6 KB of gzip.
 	emptySource := entry(101, nil)
 	manySources := gzRepeat(nil, emptySource, 2<<20)
+	manyLegacySources := gzRepeat(nil, entry(100, nil), 2<<20) // the legacy list counts the same
 	// Twenty manga of a 1 MiB title each: 20 MiB of text to keep.
 	longTitles := gzRepeat(nil, entry(1, protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), bytes.Repeat([]byte{'a'}, 1<<20))), 20)
 	cases := []struct {
@@ -154,6 +155,7 @@ func TestReadRefusesHostileFiles(t *testing.T) {
 		{"junk", []byte("\x00\xff\xfe binary junk that is not a backup at all"), tachibk.ErrMalformed, ""},
 		{"text", []byte("url\nhttps://mangadex.org/title/x\n"), tachibk.ErrMalformed, ""},
 		{"many sources", manySources, tachibk.ErrTooLarge, "more than 10000 sources"},
+		{"many legacy sources", manyLegacySources, tachibk.ErrTooLarge, "more than 10000 sources"},
 		{"long titles", longTitles, tachibk.ErrTooLarge, "more than 16 MiB"},
 	}
 	for _, c := range cases {

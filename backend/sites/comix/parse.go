@@ -29,6 +29,10 @@ type manga struct {
 	LatestChapterURL string          `json:"latestChapterUrl"`
 	UpdatedAgo       string          `json:"chapterUpdatedAtFormatted"`
 	HasChapters      *bool           `json:"hasChapters"`
+	// AltTitles and Links are read leniently (links.go): a value of the
+	// wrong type drops that value, never the read.
+	AltTitles json.RawMessage `json:"altTitles"`
+	Links     json.RawMessage `json:"links"`
 }
 
 // chapterPath is the only shape of latestChapterUrl that becomes a link:
@@ -44,7 +48,9 @@ var chapterPath = regexp.MustCompile(`^/title/([a-z0-9]{3,16})(-[a-z0-9-]{0,200}
 // path, made absolute on base), chapterUpdatedAtFormatted (a relative time
 // such as "9h ago", read against now) and hasChapters. A null detail entry
 // is not_found. A page without a usable cache or detail, a detail with
-// hasChapters false, or no usable number is no_chapter.
+// hasChapters false, or no usable number is no_chapter. The detail's links
+// and altTitles become the Series' external ids and alternative titles
+// (links.go).
 func ParsePage(body []byte, base string, now time.Time) (sites.Facts, sites.Outcome, error) {
 	var f sites.Facts
 	doc, err := dom.Parse(body)
@@ -79,6 +85,8 @@ func ParsePage(body []byte, base string, now time.Time) (sites.Facts, sites.Outc
 				break
 			}
 		}
+		f.IDs = links(m.Links)
+		altTitles(&f, m.AltTitles)
 		return latest(f, m, base, now)
 	}
 	return f, sites.NoChapter, fmt.Errorf("comix: the title page's query cache has no manga detail")

@@ -21,7 +21,8 @@ var readAt = time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC)
 
 var pages = []string{"title_latest.html", "title_latest_decimal.html", "title_latest_none.html", "title_latest_offsite.html",
 	"title_waf.html", "title_cache.html", "title_cache_gone.html", "title.html", "title_odd.html", "title_no_chapters.html",
-	"title_gone.html", "title_changed.html", "title_truncated.html", "not_found.html"}
+	"title_gone.html", "title_changed.html", "title_truncated.html", "not_found.html",
+	"title_links.html", "title_links_all.html", "title_links_hostile.html"}
 
 func TestParsePageGolden(t *testing.T) {
 	t.Parallel()
@@ -122,5 +123,6 @@ func FuzzParsePage(f *testing.F) {
 		if !out.Valid() || (out == sites.OK) != (err == nil) || (out == sites.OK) != (fc.Latest != nil) {
 			t.Fatalf("outcome %q, error %v, facts %+v", out, err, fc)
 		}
+		golden.CheckIDs(t, fc)
 	})
 }

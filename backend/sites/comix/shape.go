@@ -11,7 +11,7 @@ var _ sites.Shaper = Adapter{}
 
 // detailFields are the manga detail's fields the adapter reads, as the
 // fixtures (the 2026-10-06 capture's shape) have them.
-var detailFields = []string{"title", "poster.large", "latestChapter", "latestChapterUrl", "chapterUpdatedAtFormatted", "hasChapters"}
+var detailFields = []string{"title", "poster.large", "latestChapter", "latestChapterUrl", "chapterUpdatedAtFormatted", "hasChapters", "altTitles", "links"}
 
 // Shape checks the title page: the initial-data script, its manga detail
 // entry and the detail's fields.

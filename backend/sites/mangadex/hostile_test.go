@@ -44,3 +44,52 @@ func TestParseFeedRefusesHostileLinks(t *testing.T) {
 		t.Fatalf("skipped no link = %d, want 6 (%v)", got, f.Skipped)
 	}
 }
+
+// mangaWith is a manga entity whose attributes carry the given links and
+// altTitles (raw JSON).
+func mangaWith(links, alts string) []byte {
+	return []byte(`{"result":"ok","response":"entity","data":{"id":"` + id + `","type":"manga","attributes":{"title":{"en":"T"},` +
+		`"altTitles":` + alts + `,"links":` + links + `},"relationships":[]}}`)
+}
+
+// TestParseMangaBoundsHostileLinksAndAltTitles: links and altTitles are
+// the Site's to write. A huge links map, links of the wrong type, a
+// huge altTitles list or values of the wrong type cost the read nothing
+// but those values: the title, the good ids and a bounded list of
+// alternative titles remain.
+func TestParseMangaBoundsHostileLinksAndAltTitles(t *testing.T) {
+	t.Parallel()
+	var huge strings.Builder
+	huge.WriteString(`{`)
+	for i := 0; i < 100000; i++ {
+		fmt.Fprintf(&huge, `"k%d":"https://evil.example/%d",`, i, i)
+	}
+	huge.WriteString(`"al":"30013","mu":"https://www.mangaupdates.com/series/7cyaozt"}`)
+	var alts strings.Builder
+	alts.WriteString(`[`)
+	for i := 0; i < 10000; i++ {
+		fmt.Fprintf(&alts, `{"en":"Alt %d"},{"ja":5},`, i)
+	}
+	alts.WriteString(`{"en":"last"}]`)
+	for _, c := range []struct {
+		name, links, alts string
+		ids               []sites.ExternalID
+		alt               int
+	}{
+		{"huge", huge.String(), alts.String(), []sites.ExternalID{{Kind: "al", Value: "30013"}, {Kind: "mu", Value: "7cyaozt"}, {Kind: "md", Value: id}}, sites.MaxAltTitles},
+		{"null", `null`, `null`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},
+		{"empty list", `[]`, `[]`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},
+		{"wrong types", `{"al":["1"],"mal":{"id":2},"mu":true,"kt":3.5}`, `{"en":"x"}`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},
+	} {
+		f, out, err := ParseManga(mangaWith(c.links, c.alts), id, uploadsOrigin)
+		if out != sites.OK || err != nil || f.Title != "T" {
+			t.Fatalf("%s: outcome %q, error %v, title %q", c.name, out, err, f.Title)
+		}
+		if fmt.Sprint(f.IDs) != fmt.Sprint(c.ids) {
+			t.Errorf("%s: ids %v, want %v", c.name, f.IDs, c.ids)
+		}
+		if len(f.AltTitles) != c.alt {
+			t.Errorf("%s: %d alt titles, want %d", c.name, len(f.AltTitles), c.alt)
+		}
+	}
+}

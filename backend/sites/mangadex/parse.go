@@ -37,8 +37,11 @@ type mangaBody struct {
 	Data *struct {
 		ID         string `json:"id"`
 		Attributes struct {
-			Title     map[string]string   `json:"title"`
-			AltTitles []map[string]string `json:"altTitles"`
+			Title map[string]string `json:"title"`
+			// AltTitles and Links are read leniently (links.go): a
+			// value of the wrong type drops that value, never the read.
+			AltTitles json.RawMessage `json:"altTitles"`
+			Links     json.RawMessage `json:"links"`
 		} `json:"attributes"`
 		Relationships []struct {
 			Type       string `json:"type"`
@@ -50,7 +53,9 @@ type mangaBody struct {
 }
 
 // ParseManga reads the title and cover from a /manga/{id}?includes[]=cover_art
-// body. Covers point at {uploads}/covers/{id}/{fileName}.512.jpg.
+// body. Covers point at {uploads}/covers/{id}/{fileName}.512.jpg. It also
+// reads the Series' external ids (its attributes.links and its own id) and
+// its alternative titles (links.go).
 func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, error) {
 	var m mangaBody
 	if err := json.Unmarshal(body, &m); err != nil {
@@ -64,17 +69,22 @@ func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, er
 		return sites.Facts{}, sites.NoChapter, fmt.Errorf("mangadex: manga body has no data")
 	}
 	f := sites.Facts{Title: pickTitle(m.Data.Attributes.Title)}
+	alts := altTitles(m.Data.Attributes.AltTitles)
 	if f.Title == "" { // untitled in every language: the alternative titles
-		alts := map[string]string{}
-		for _, alt := range m.Data.Attributes.AltTitles {
-			for lang, v := range alt {
-				if _, seen := alts[lang]; !seen && strings.TrimSpace(v) != "" {
-					alts[lang] = v
-				}
+		byLang := map[string]string{}
+		for _, alt := range alts {
+			if _, seen := byLang[alt.lang]; !seen {
+				byLang[alt.lang] = alt.title
 			}
 		}
-		f.Title = pickTitle(alts)
+		f.Title = pickTitle(byLang)
 	}
+	for _, alt := range alts {
+		if !f.AddAltTitle(alt.title) {
+			break
+		}
+	}
+	f.IDs = links(m.Data.Attributes.Links, id)
 	for _, r := range m.Data.Relationships {
 		if r.Type == "cover_art" && r.Attributes != nil {
 			fn := r.Attributes.FileName

@@ -12,7 +12,7 @@ const id = "a1c7c817-4e59-43b7-9365-09675a149a6f"
 func TestParseMangaGolden(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json",
-		"manga_ja_ro_only.json", "manga_alt_titles_only.json", "manga_alt_ja_ro_only.json"} {
+		"manga_ja_ro_only.json", "manga_alt_titles_only.json", "manga_alt_ja_ro_only.json", "manga_links_hostile.json"} {
 		f, out, _ := ParseManga(golden.Fixture(t, name), id, uploadsOrigin)
 		golden.Check(t, name, out, f)
 	}
@@ -38,14 +38,15 @@ func FuzzParseFeed(f *testing.F) {
 }
 
 func FuzzParseManga(f *testing.F) {
-	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json"} {
+	for _, name := range []string{"manga.json", "manga_no_en.json", "manga_not_found.json", "manga_links_hostile.json"} {
 		f.Add(golden.Fixture(f, name))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		_, out, err := ParseManga(body, id, uploadsOrigin)
+		fm, out, err := ParseManga(body, id, uploadsOrigin)
 		if !out.Valid() || (out == sites.OK) != (err == nil) {
 			t.Fatalf("outcome %q with error %v", out, err)
 		}
+		golden.CheckIDs(t, fm)
 	})
 }
 

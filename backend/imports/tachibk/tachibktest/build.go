@@ -1,9 +1,11 @@
 // Package tachibktest writes Mihon/Tachiyomi backups for tests and
 // benchmarks, field by field as Mihon's backup models number them (see
-// backend/imports/tachibk/testdata/README.md), with protowire. It also
-// writes fields Mihon has and the reader skips (description, genres,
-// categories, tracking, preferences) and a fork's extra fields, so tests
-// show those are harmless. It imports nothing of the project.
+// backend/imports/tachibk/testdata/README.md), with protowire: tracking
+// rows, TachiyomiSY merged references and the legacy source list among
+// them. It also writes fields Mihon has and the reader skips (description,
+// genres, categories, a tracking row's title and status, preferences) and
+// a fork's extra fields, so tests show those are harmless. It imports
+// nothing of the project.
 package tachibktest
 
 import (
@@ -18,6 +20,10 @@ import (
 type Backup struct {
 	Manga   []Manga
 	Sources []Source
+	// LegacySources writes Backup.backupBrokenSources (field 100), the
+	// source list of older Tachiyomi backups, whose entries number their
+	// fields from 0 (name 0, sourceId 1).
+	LegacySources []Source
 	// Preferences adds a Backup.backupPreferences entry (field 104), which
 	// the reader must skip.
 	Preferences bool
@@ -40,6 +46,30 @@ type Manga struct {
 	History  []History
 	// Fork adds fields TachiyomiSY (600+) and J2K (800+) write.
 	Fork bool
+	// Tracking writes BackupManga.tracking rows (field 18).
+	Tracking []Track
+	// Merged writes TachiyomiSY's BackupManga.mergedMangaReferences
+	// (field 600).
+	Merged []Merged
+}
+
+// Track is a BackupTracking row: syncId 1, mediaIdInt 3 (the legacy Int,
+// written when not 0), trackingUrl 4, mediaId 100; the builder adds a
+// libraryId, title, lastChapterRead and status the reader skips.
+type Track struct {
+	SyncID     int
+	MediaID    int64
+	MediaIDInt int32
+	URL        string
+}
+
+// Merged is a BackupMergedMangaReference: isInfoManga 1, mergeUrl 6,
+// mangaUrl 7, mangaSourceId 8.
+type Merged struct {
+	Info     bool
+	MergeURL string
+	URL      string
+	SourceID int64
 }
 
 // Chapter is a BackupChapter.
@@ -72,6 +102,14 @@ func (b Backup) Proto() []byte {
 		msg = appendStr(msg, 1, s.Name)
 		msg = appendVarint(msg, 2, uint64(s.ID))
 		out = appendMsg(out, 101, msg)
+	}
+	for _, s := range b.LegacySources {
+		var msg []byte
+		if s.Name != "" { // kotlinx leaves the default "" out
+			msg = appendStr(msg, 0, s.Name)
+		}
+		msg = appendVarint(msg, 1, uint64(s.ID))
+		out = appendMsg(out, 100, msg)
 	}
 	if b.Preferences {
 		out = appendMsg(out, 104, appendStr(nil, 1, "pref_key"))
@@ -110,7 +148,9 @@ func (m Manga) proto() []byte {
 		msg = appendMsg(msg, 16, cm)
 	}
 	msg = appendVarint(msg, 17, 1) // a category, unpacked as kotlinx writes it
-	msg = appendMsg(msg, 18, appendStr(appendVarint(nil, 1, 2), 4, "https://anilist.co/manga/1"))
+	for _, t := range m.Tracking {
+		msg = appendMsg(msg, 18, t.proto())
+	}
 	if m.Favorite != nil {
 		v := uint64(0)
 		if *m.Favorite {
@@ -121,11 +161,42 @@ func (m Manga) proto() []byte {
 	for _, h := range m.History {
 		msg = appendMsg(msg, 104, appendVarint(appendStr(nil, 1, h.URL), 2, uint64(h.LastRead)))
 	}
+	for _, r := range m.Merged {
+		var rm []byte
+		if r.Info {
+			rm = appendVarint(rm, 1, 1)
+		}
+		rm = appendVarint(rm, 2, 1) // getChapterUpdates
+		rm = appendStr(rm, 6, r.MergeURL)
+		rm = appendStr(rm, 7, r.URL)
+		rm = appendVarint(rm, 8, uint64(r.SourceID))
+		msg = appendMsg(msg, 600, rm)
+	}
 	if m.Fork {
 		msg = appendStr(msg, 602, "SY custom title")
 		msg = appendVarint(msg, 800, 7)
 		msg = protowire.AppendTag(msg, 801, protowire.Fixed64Type)
 		msg = protowire.AppendFixed64(msg, 42)
+	}
+	return msg
+}
+
+func (t Track) proto() []byte {
+	var msg []byte
+	msg = appendVarint(msg, 1, uint64(int64(t.SyncID)))
+	msg = appendVarint(msg, 2, 12345) // libraryId
+	if t.MediaIDInt != 0 {
+		msg = appendVarint(msg, 3, uint64(int64(t.MediaIDInt))) // an Int, sign-extended as protobuf writes int32
+	}
+	if t.URL != "" {
+		msg = appendStr(msg, 4, t.URL)
+	}
+	msg = appendStr(msg, 5, "a tracker's title the reader skips")
+	msg = protowire.AppendTag(msg, 6, protowire.Fixed32Type)
+	msg = protowire.AppendFixed32(msg, math.Float32bits(3))
+	msg = appendVarint(msg, 9, 1) // status
+	if t.MediaID != 0 {
+		msg = appendVarint(msg, 100, uint64(t.MediaID))
 	}
 	return msg
 }
