@@ -44,6 +44,9 @@ type Digest struct {
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
+	// DeliveryID is the notice_deliveries row being sent, set at send time
+	// (0 for a test notice): the webhook's webhook-id.
+	DeliveryID int64 `json:"-"`
 }
 
 // Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".
