@@ -51,7 +51,7 @@ type webhookBody struct {
 // HMAC-SHA256 under the secret the server generated for them.
 type webhook struct {
 	client *http.Client
-	now    func() time.Time // the webhook-timestamp; nil: time.Now
+	now    func() time.Time // the webhook-timestamp: the service's clock
 }
 
 func (webhook) Name() string { return "webhook" }
@@ -72,11 +72,7 @@ func (w webhook) Send(ctx context.Context, r Reader, _ string, d Digest) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now
-	if w.now != nil {
-		now = w.now
-	}
-	id, ts := webhookID(d), now().Unix()
+	id, ts := webhookID(d), w.now().Unix()
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set(EventHeader, "new_chapters")
