@@ -68,6 +68,13 @@ func TestWebhookVerifiesAsStandardWebhooks(t *testing.T) {
 			t.Errorf("call %d: webhook-timestamp %s, want the send's time %d", i, ts, at.Unix())
 		}
 	}
+	// A test notice has no delivery row: an id of its own, verified alike.
+	if _, err := w.svc.SendTest(w.ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got = h.received(); len(got) != 3 || !strings.HasPrefix(got[2].Header.Get("webhook-id"), "test_") || wh.Verify(got[2].Body, got[2].Header) != nil {
+		t.Fatalf("the test notice: %d calls, id %q", len(got), got[len(got)-1].Header.Get("webhook-id"))
+	}
 	// What a receiver refuses: an altered body, another secret, an old
 	// timestamp (a replay), a signature moved to another id.
 	c := got[1]
