@@ -20,6 +20,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3
 	github.com/prometheus/common v0.73.1
+	github.com/standard-webhooks/standard-webhooks/libraries v1.3.0
 	github.com/willabides/kongplete v0.4.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/net v0.62.0

@@ -128,10 +128,15 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `format must be "json" or "csv"`)
 		return
 	}
+	bom, ok := imports.WantsBOM(r.URL.Query().Get("bom"))
+	if !ok {
+		writeError(w, http.StatusBadRequest, imports.BOMSentence)
+		return
+	}
 	exp, err := imports.ExportOf(r.Context(), s.Store, id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "export", err)
 		return
 	}
-	imports.ServeExport(w, exp, format)
+	imports.ServeExport(w, exp, format, bom)
 }

@@ -245,6 +245,19 @@ func TestExportRoundTrips(t *testing.T) {
 	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE bookmarks SET notify_mode = 'off' WHERE series_id = '2'`); err != nil {
 		t.Fatal(err)
 	}
+	// A pile bookmark whose thresholds are not the defaults (3 and 7).
+	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE bookmarks SET notify_mode = 'pile', notify_pile = 12, notify_pile_days = 20 WHERE site = 'weebcentral'`); err != nil {
+		t.Fatal(err)
+	}
+	pileOf := func(discordID string) string {
+		t.Helper()
+		var out string
+		if err := e.st.Pool().QueryRow(context.Background(), `SELECT b.notify_mode || ' ' || b.notify_pile || ' ' || b.notify_pile_days
+			FROM bookmarks b JOIN readers r ON r.id = b.reader_id WHERE r.discord_id = $1 AND b.site = 'weebcentral'`, discordID).Scan(&out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
 	exportOf := func(tok, format string) []byte {
 		code, hdr, body := e.doH(tok, "GET", "/api/export?format="+format, "", nil)
 		if code != http.StatusOK {
@@ -282,6 +295,31 @@ func TestExportRoundTrips(t *testing.T) {
 	}
 	if got := rows(exportOf(c, "json")); want != got {
 		t.Fatalf("CSV round trip:\n%v\n%v", want, got)
+	}
+	for _, id := range []string{"300000000000000005", "300000000000000006"} {
+		if got := pileOf(id); got != "pile 12 20" {
+			t.Errorf("reader %s's pile bookmark after the round trip: %q, want pile 12 20", id, got)
+		}
+	}
+	// bom=1: the CSV for Excel, a UTF-8 byte-order mark its first bytes;
+	// it imports back as the plain one does.
+	plain := exportOf(a, "csv")
+	if bytes.HasPrefix(plain, []byte("\xef\xbb\xbf")) {
+		t.Error("the CSV export starts with a byte-order mark though none was asked for")
+	}
+	excel := exportOf(a, "csv&bom=1")
+	if !bytes.Equal(excel, append([]byte("\xef\xbb\xbf"), plain...)) {
+		t.Fatalf("bom=1: %q, want EF BB BF and the CSV", excel[:min(len(excel), 40)])
+	}
+	if !bytes.Equal(exportOf(a, "json&bom=1"), exported) {
+		t.Error("bom=1 changed the JSON export (JSON carries no byte-order mark)")
+	}
+	if code, body := e.do(a, "GET", "/api/export?format=csv&bom=yes", ""); code != http.StatusBadRequest || !strings.Contains(string(body), "bom must be 1") {
+		t.Errorf("bom=yes: %d %s", code, body)
+	}
+	d := e.token("300000000000000007")
+	if code, j, raw := e.post(d, "text/csv", excel); code != http.StatusAccepted || j.Added != 3 || j.ProgressApplied != 2 {
+		t.Fatalf("import the CSV export for Excel: %d %+v %s", code, j, raw)
 	}
 	if code, _ := e.do(a, "GET", "/api/export?format=xml", ""); code != http.StatusBadRequest {
 		t.Errorf("format=xml: %d", code)

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
+
+	"mangabookmark/backend/store"
 )
 
 // MaxCSVFields is the most fields one CSV row may hold: an import reads
@@ -15,8 +18,8 @@ const MaxCSVFields = 1000
 
 // DecodeCSV reads a CSV import: a header row naming a "url" column, and
 // optionally "progress" and "read_at" (this server's own CSV export, with
-// "progress_number", "progress_read_at" and "notify_mode", reads the
-// same). read_at is
+// "progress_number", "progress_read_at", "notify_mode" and a pile
+// bookmark's "notify_pile" and "notify_pile_days", reads the same). read_at is
 // RFC 3339 or a date (2006-01-02). A row of more than MaxCSVFields fields
 // is refused (ErrTooLarge) before it is built.
 func DecodeCSV(r io.Reader) (*Parsed, error) {
@@ -43,6 +46,7 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 	}
 	progCol, readCol := pick(col, "progress", "progress_number"), pick(col, "read_at", "progress_read_at")
 	modeCol := pick(col, "notify_mode")
+	pileCol, daysCol := pick(col, "notify_pile"), pick(col, "notify_pile_days")
 	p := &Parsed{Kind: KindCSV}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -73,6 +77,9 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 			}
 			it.NotifyMode = mode
 		}
+		if reason == "" && it.NotifyMode == store.NotifyPile {
+			it.NotifyPile, it.NotifyPileDays, reason = csvPile(field(rec, pileCol), field(rec, daysCol))
+		}
 		if reason != "" {
 			err = p.skip(label, reason)
 		} else {
@@ -86,6 +93,29 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 		return nil, errorf(ErrUnreadable, "the CSV has a header but no rows")
 	}
 	return p, nil
+}
+
+// csvPile reads a pile row's notify_pile and notify_pile_days (empty: the
+// default) as the JSON export's are read.
+func csvPile(pile, days string) (int, int, string) {
+	var row ExportRow
+	for _, f := range []struct {
+		name, raw string
+		out       **int
+	}{{"notify_pile", pile, &row.NotifyPile}, {"notify_pile_days", days, &row.NotifyPileDays}} {
+		if f.raw == "" {
+			continue
+		}
+		n, err := strconv.Atoi(f.raw)
+		if err != nil {
+			return 0, 0, fmt.Sprintf("%s %q is not a whole number", f.name, f.raw)
+		}
+		*f.out = &n
+	}
+	if reason := pileReason(row); reason != "" {
+		return 0, 0, reason
+	}
+	return derefInt(row.NotifyPile), derefInt(row.NotifyPileDays), ""
 }
 
 // fieldCounter passes a CSV through to encoding/csv, counting the fields

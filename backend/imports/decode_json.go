@@ -11,6 +11,7 @@ import (
 
 	"mangabookmark/backend/jsonbody"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
 )
 
 // jsonBody is every JSON shape POST /api/imports takes: a list of URLs, a
@@ -189,8 +190,14 @@ func fromExport(body jsonBody) (*Parsed, error) {
 		if reason == "" && b.NotifyMode != "" && b.NotifyMode != "each" && b.NotifyMode != "off" && b.NotifyMode != "pile" {
 			reason = fmt.Sprintf("notify_mode %q is not each, off or pile", b.NotifyMode)
 		}
+		if reason == "" {
+			reason = pileReason(b.ExportRow)
+		}
 		it.NotifyMode = b.NotifyMode
 		it.IDs = idsIn(b.IDs)
+		if b.NotifyMode == store.NotifyPile {
+			it.NotifyPile, it.NotifyPileDays = derefInt(b.NotifyPile), derefInt(b.NotifyPileDays)
+		}
 		var err error
 		if reason != "" {
 			err = p.skip(label, reason)
@@ -220,6 +227,25 @@ func rowItem(label, url, number string, readAt *time.Time) (Item, string) {
 		it.Number, it.ReadAt = n, readAt
 	}
 	return it, ""
+}
+
+// pileReason says why a row's pile thresholds cannot be taken ("" when
+// they can, or are absent).
+func pileReason(b ExportRow) string {
+	switch {
+	case b.NotifyPile != nil && (*b.NotifyPile < 1 || *b.NotifyPile > store.NotifyPileMax):
+		return fmt.Sprintf("notify_pile %d is not a number of chapters from 1 to %d", *b.NotifyPile, store.NotifyPileMax)
+	case b.NotifyPileDays != nil && (*b.NotifyPileDays < 1 || *b.NotifyPileDays > store.NotifyPileDaysMax):
+		return fmt.Sprintf("notify_pile_days %d is not a number of days from 1 to %d", *b.NotifyPileDays, store.NotifyPileDaysMax)
+	}
+	return ""
+}
+
+func derefInt(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 func deref(s *string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 
 	"mangabookmark/backend/store"
@@ -27,6 +28,11 @@ type ExportRow struct {
 	ProgressReadAt *time.Time `json:"progress_read_at"`
 	NotifyMode     string     `json:"notify_mode"`
 	AddedAt        time.Time  `json:"added_at"`
+	// NotifyPile and NotifyPileDays are a pile bookmark's thresholds
+	// (absent for another mode): held until this many chapters are unread
+	// or this many days have passed since the first held.
+	NotifyPile     *int `json:"notify_pile,omitempty"`
+	NotifyPileDays *int `json:"notify_pile_days,omitempty"`
 }
 
 // Export is the JSON export document; POST /api/imports takes it back.
@@ -36,8 +42,10 @@ type Export struct {
 }
 
 // ExportColumns are the CSV export's columns, in order (the JSON's names).
+// The pile thresholds come last, after the columns exports had before
+// them, and are empty for a bookmark not in pile mode.
 var ExportColumns = []string{"site", "series_id", "title", "url", "latest_number", "latest_seen_at",
-	"progress_number", "progress_read_at", "notify_mode", "added_at"}
+	"progress_number", "progress_read_at", "notify_mode", "added_at", "notify_pile", "notify_pile_days"}
 
 // ExportOf reads every bookmark of a Reader, oldest first.
 func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, error) {
@@ -61,6 +69,10 @@ func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, err
 		if b.ProgressNumber != "" {
 			n := b.ProgressNumber
 			row.ProgressNumber, row.ProgressReadAt = &n, utcPtr(b.ProgressReadAt)
+		}
+		if row.NotifyMode == store.NotifyPile {
+			pile, days := b.NotifyPile, b.NotifyPileDays
+			row.NotifyPile, row.NotifyPileDays = &pile, &days
 		}
 		out.Bookmarks = append(out.Bookmarks, row)
 	}
@@ -93,7 +105,8 @@ func WriteCSV(w io.Writer, e Export) error {
 	}
 	for _, b := range e.Bookmarks {
 		rec := []string{b.Site, b.SeriesID, csvSafe(b.Title), b.URL, deref(b.LatestNumber), timeText(b.LatestSeenAt),
-			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.NotifyMode, b.AddedAt.Format(time.RFC3339Nano)}
+			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.NotifyMode, b.AddedAt.Format(time.RFC3339Nano),
+			intText(b.NotifyPile), intText(b.NotifyPileDays)}
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("imports: write csv: %w", err)
 		}
@@ -112,6 +125,13 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+func intText(n *int) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.Itoa(*n)
 }
 
 func timeText(t *time.Time) string {

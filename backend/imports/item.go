@@ -42,6 +42,9 @@ type Item struct {
 	ReadAt *time.Time // when Number was read (nil: the import's time)
 	// NotifyMode is a new bookmark's notice mode ("" for the default).
 	NotifyMode string
+	// NotifyPile and NotifyPileDays are a new pile bookmark's thresholds
+	// (0 for the default), from this server's own export.
+	NotifyPile, NotifyPileDays int
 	// IDs are the Series' external ids the file names (a backup's tracking
 	// rows, our own export's ids): stored with source "import".
 	IDs []sites.ExternalID

@@ -40,7 +40,8 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		}
 		at[key] = len(pl.Entries)
 		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
-			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode, State: store.EntryPending})
+			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode,
+			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending})
 	}
 	return pl
 }

@@ -82,8 +82,11 @@ func (s *Service) RotateFeed(ctx context.Context, readerID int64) (string, error
 
 // Feed renders the Atom 1.0 feed of the Reader whose token this is: one
 // entry per Chapter Event of their bookmarks in the last 30 days, newest
-// first, at most 100. Each entry's id is the event's own (a bigserial,
-// never reused), so a feed reader shows every New Chapter as new.
+// first, at most 100, leaving out what came out before the bookmark was
+// made (the rule that owes a notice: no notices for the past, ADR 0017).
+// Each entry's id is the event's own (a bigserial, never reused), so a
+// feed reader shows every New Chapter as new. Site text is text: the
+// title and summary are plain (type="text"), never markup.
 func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 	if len(s.cfg.Key) == 0 || !strings.HasPrefix(token, FeedTokenPrefix) || len(token) > 100 {
 		return nil, ErrNoFeed
@@ -96,7 +99,7 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 		return nil, err
 	}
 	now := s.cfg.Now()
-	evs, err := s.cfg.Store.ReaderChapters(ctx, rd.ID, now.Add(-FeedWindow), FeedEntries)
+	evs, err := s.cfg.Store.FeedChapters(ctx, rd.ID, now.Add(-FeedWindow), FeedEntries)
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +143,29 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 	}
 	af := (&feeds.Atom{Feed: f}).AtomFeed()
 	af.Id = "tag:" + host + ",2026:feed/reader/" + strconv.FormatInt(rd.ID, 10)
+	for _, e := range af.Entries {
+		// gorilla/feeds marks a summary html; ours is Site text, which a
+		// feed reader must show as written, "<" and "&" included.
+		if e.Summary != nil {
+			e.Summary.Type = "text"
+		}
+	}
 	var buf bytes.Buffer
-	if err := feeds.WriteXML(af, &buf); err != nil {
+	links := []feeds.AtomLink{*af.Link, {Href: s.urlFor(token), Rel: "self"}}
+	af.Link = nil
+	if err := feeds.WriteXML(atomLinks{AtomFeed: af, Links: links}, &buf); err != nil {
 		return nil, fmt.Errorf("digest: feed: %w", err)
 	}
 	return buf.Bytes(), nil
 }
+
+// atomLinks is the Atom feed with its links: the library (alternate) and
+// its own URL (rel="self", RFC 4287 section 4.2.7.2), where gorilla/feeds
+// has room for one link per feed.
+type atomLinks struct {
+	*feeds.AtomFeed
+	Links []feeds.AtomLink
+}
+
+// FeedXml is what feeds.WriteXML encodes.
+func (a atomLinks) FeedXml() any { return a }

@@ -1,6 +1,7 @@
 package readernotice_test
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,8 +9,10 @@ import (
 	"time"
 
 	"github.com/mmcdole/gofeed"
+	"golang.org/x/net/html"
 
 	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/store"
 )
 
 func feedToken(t *testing.T, feedURL string) string {
@@ -138,5 +141,134 @@ func TestAtomFeedKeepsThirtyDaysAndAtMostAHundred(t *testing.T) {
 	}
 	if len(titles) != 1 || titles[0] != "Series b 2" {
 		t.Fatalf("the second Reader's feed holds %q, want only the event of the last 30 days", titles)
+	}
+}
+
+// shown is what a feed reader shows of an Atom text construct (RFC 4287
+// section 3.1): a "text" one as it is; an "html" one as the text an HTML
+// parser finds in it, its tags taken as markup.
+func shown(t *testing.T, typ, content string) string {
+	t.Helper()
+	if typ == "" || typ == "text" {
+		return content
+	}
+	doc, err := html.Parse(strings.NewReader(content))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return b.String()
+}
+
+// Site text reaches a feed reader as the Site wrote it: a chapter title
+// holding tags is not markup, and "&" and "<" are characters. The feed
+// also names its own URL (rel="self").
+func TestAtomFeedShowsSiteTextAsWritten(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	r, _ := w.st.UpsertReader(w.ctx, "9", "Dee", nil)
+	w.bookmark(r.ID, "mangapill", "a")
+	const title, chapter = "Kōgeki & <Zoë>", `Chapter 12 - <img src="x" /> <b>bold</b>`
+	for _, n := range []string{"1", "2"} {
+		if _, err := w.st.RecordOK(w.ctx, "mangapill", "a", store.ReadFacts{Title: title, Number: n, ChTitle: chapter,
+			ChURL: "https://mangapill.example/a/" + n}, w.clk.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	set, err := w.svc.Settings(w.ctx, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := w.svc.Feed(w.ctx, feedToken(t, set.FeedURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gofeed.NewParser().ParseString(string(body))
+	if err != nil || len(f.Items) != 1 {
+		t.Fatalf("parse: %v\n%s", err, body)
+	}
+	// gofeed gives the constructs' content; their types say how a reader
+	// shows it, and gofeed does not keep them, so they are read here.
+	var raw struct {
+		Entries []struct {
+			Title struct {
+				Type string `xml:"type,attr"`
+			} `xml:"title"`
+			Summary struct {
+				Type string `xml:"type,attr"`
+			} `xml:"summary"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(body, &raw); err != nil || len(raw.Entries) != 1 {
+		t.Fatalf("%v\n%s", err, body)
+	}
+	e := raw.Entries[0]
+	if got, want := shown(t, e.Title.Type, f.Items[0].Title), title+" 2"; got != want {
+		t.Errorf("the title shows as %q, want %q", got, want)
+	}
+	want := "Chapter 2: " + chapter + " is out on mangapill."
+	if got := shown(t, e.Summary.Type, f.Items[0].Description); got != want {
+		t.Errorf("the summary (type %q) shows as %q, want %q", e.Summary.Type, got, want)
+	}
+	if f.FeedLink != set.FeedURL || f.Link != "http://mb.example/" {
+		t.Errorf("feed links: self %q, alternate %q; want the feed's own URL and the library\n%s", f.FeedLink, f.Link, body)
+	}
+}
+
+// The feed lists only what a notice would have been owed for: nothing
+// that came out before the Reader bookmarked the Series (an import of a
+// library the Lanes already read tells of no past chapters).
+func TestAtomFeedLeavesOutChaptersBeforeTheBookmark(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	early, _ := w.st.UpsertReader(w.ctx, "9", "", nil)
+	late, _ := w.st.UpsertReader(w.ctx, "10", "", nil)
+	w.bookmark(early.ID, "mangapill", "a")
+	w.read("mangapill", "a", "1")
+	w.read("mangapill", "a", "2")
+	w.clk.Add(time.Minute)
+	if _, err := w.st.AddBookmark(w.ctx, late.ID, "mangapill", "a", "https://mangapill.example/a"); err != nil {
+		t.Fatal(err)
+	}
+	w.exec(`UPDATE bookmarks SET created_at = $2 WHERE reader_id = $1`, late.ID, w.clk.Now())
+	w.clk.Add(time.Minute)
+	w.read("mangapill", "a", "3")
+	titles := func(readerID int64) []string {
+		url, err := w.svc.RotateFeed(w.ctx, readerID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := w.svc.Feed(w.ctx, feedToken(t, url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := gofeed.NewParser().ParseString(string(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, it := range f.Items {
+			out = append(out, it.Title)
+		}
+		return out
+	}
+	if got := titles(early.ID); strings.Join(got, ",") != "Series a 3,Series a 2" {
+		t.Fatalf("the early Reader's feed: %q", got)
+	}
+	if got := titles(late.ID); strings.Join(got, ",") != "Series a 3" {
+		t.Fatalf("the Reader who bookmarked after chapter 2 sees %q, want only chapter 3", got)
+	}
+	if n := w.count(`SELECT count(*) FROM reader_notices WHERE reader_id = $1`, late.ID); n != 1 {
+		t.Fatalf("%d notices owed to the late Reader, want 1 (the feed follows the same rule)", n)
 	}
 }

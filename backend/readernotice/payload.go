@@ -44,6 +44,9 @@ type Digest struct {
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
+	// DeliveryID is the notice_deliveries row being sent, set at send time
+	// (0 for a test notice): the webhook's webhook-id.
+	DeliveryID int64 `json:"-"`
 }
 
 // Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".
@@ -69,19 +72,57 @@ func (d Digest) Headline() string {
 
 // Text is the Digest as plain lines: one per chapter, then the late part.
 func (d Digest) Text() string {
-	var b strings.Builder
+	text, _ := d.TextWithin(-1, nil)
+	return text
+}
+
+// TextWithin is Text in at most limit bytes (a negative limit: no bound):
+// the test line and the late part whole, and as many chapter lines as fit
+// in order, then more(n) as the last chapter line for the n left out. A
+// Digest whose kept lines alone are over limit is cut on a rune boundary.
+// It returns the text and how many chapters were left out.
+func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
+	var head, tail string
 	if d.Test {
-		b.WriteString("This is a test notice: this outlet works.\n")
+		head = "This is a test notice: this outlet works.\n"
 	}
-	for _, c := range d.Chapters {
-		fmt.Fprintf(&b, "%s %s", c.Title, c.Number)
+	tail = strings.TrimRight(d.LateText(), "\n")
+	lines := make([]string, len(d.Chapters))
+	for i, c := range d.Chapters {
+		lines[i] = c.Title + " " + c.Number
 		if c.ChapterTitle != "" {
-			fmt.Fprintf(&b, " (%s)", c.ChapterTitle)
+			lines[i] += " (" + c.ChapterTitle + ")"
 		}
-		fmt.Fprintf(&b, ": %s\n", c.URL)
+		lines[i] += ": " + c.URL
 	}
-	b.WriteString(d.LateText())
-	return strings.TrimRight(b.String(), "\n")
+	join := func(ls []string) string {
+		parts := append([]string{}, ls...)
+		if tail != "" {
+			parts = append(parts, tail)
+		}
+		return strings.TrimRight(head+strings.Join(parts, "\n"), "\n")
+	}
+	if all := join(lines); limit < 0 || len(all) <= limit {
+		return all, 0
+	}
+	// size(k) is the text's length with the first k chapter lines and the
+	// line saying how many more: found from the longest down, in one pass
+	// over the prefix sums (a Digest may hold thousands of chapters).
+	prefix := make([]int, len(lines)+1)
+	for i, l := range lines {
+		prefix[i+1] = prefix[i] + len(l) + 1
+	}
+	fixed := len(head)
+	if tail != "" {
+		fixed += len(tail) + 1
+	}
+	for k := len(lines) - 1; k >= 0; k-- {
+		m := more(len(lines) - k)
+		if prefix[k]+len(m)+fixed <= limit {
+			return join(append(lines[:k:k], m)), len(lines) - k
+		}
+	}
+	return clip(join([]string{more(len(lines))}), limit), len(lines)
 }
 
 // LateText is the degraded part: each late Site or failing Series named

@@ -28,10 +28,33 @@ const (
 	PushTestTopic = "test-notice"
 )
 
-// pushBodyMax bounds the notification body in bytes: the whole message
-// must fit one 4096-byte aes128gcm record with webpush-go's header and
-// padding delimiter, and notification UIs show a few lines anyway.
+// pushBodyMax bounds the notification body in bytes: notification UIs
+// show a few lines anyway, and the whole message must fit PushBodyMax.
 const pushBodyMax = 1500
+
+// PushBodyMax bounds the whole encrypted Web Push body in bytes. RFC 8030
+// (section 7.2) lets a push service refuse more than 4096 bytes, and
+// Mozilla's answers 413 above 3070 bytes for Firefox on Android
+// (webpush-go issue 23), so a body stays well under both.
+const PushBodyMax = 3000
+
+// webpush-go pads the plaintext until the encrypted body is exactly the
+// record size it is given (4096 when none is). The record size is chosen
+// per message: the message and its aes128gcm overhead (pushOverhead: the
+// 86-byte header of salt, record size and key, the 16-byte tag and the
+// 0x02 delimiter), rounded up to a multiple of pushPadStep so the length
+// tells little of the Digest, and never above PushBodyMax.
+const (
+	pushOverhead = 86 + 16 + 1
+	pushPadStep  = 256
+)
+
+// pushRecordSize is the record size, and so the encrypted body's length,
+// for a message of n bytes.
+func pushRecordSize(n int) uint32 {
+	size := (n + pushOverhead + pushPadStep - 1) / pushPadStep * pushPadStep
+	return uint32(min(size, PushBodyMax))
+}
 
 // PushMessage is the plaintext of a Web Push message, which the service
 // worker at /sw.js shows as a notification that opens URL on click.
@@ -81,6 +104,7 @@ func (p push) Send(ctx context.Context, r Reader, endpoint string, d Digest) err
 			Topic:           topic,
 			TTL:             PushTTL,
 			Urgency:         webpush.UrgencyNormal,
+			RecordSize:      pushRecordSize(len(msg)),
 			VAPIDPublicKey:  keys.PublicKey,
 			VAPIDPrivateKey: keys.PrivateKey,
 		})
@@ -131,9 +155,9 @@ func pushMessageOf(d Digest, baseURL string) PushMessage {
 	return PushMessage{Title: clip(d.Headline(), 200), Body: clip(strings.TrimRight(b.String(), "\n"), pushBodyMax), URL: u}
 }
 
-// pushMax bounds the encoded message: webpush-go pads it into one
-// 4096-byte record (less its header, tag and delimiter, 3993 bytes).
-const pushMax = 3800
+// pushMax bounds the encoded message: with its aes128gcm overhead it must
+// fit PushBodyMax.
+const pushMax = PushBodyMax - pushOverhead
 
 // encodePush is m as JSON, its body halved (and at last its URL replaced
 // by the library's) until it fits pushMax: a long Site URL or many

@@ -176,12 +176,15 @@ func verifyVAPID(header, wantKey string) (vapidClaims, error) {
 }
 
 // pushService is a local push service: it keeps every message it is sent,
-// and answers status (0: 201 Created, as push services do).
+// and answers status (0: 201 Created, as push services do). With a limit,
+// it refuses a body over limit bytes with 413 and keeps nothing, as
+// Mozilla's push service does above 3070 bytes for Firefox on Android.
 type pushService struct {
 	*httptest.Server
 	mu     sync.Mutex
 	got    []received
 	status int
+	limit  int
 }
 
 func newPushService(t *testing.T) *pushService {
@@ -191,6 +194,11 @@ func newPushService(t *testing.T) *pushService {
 		h := r.Header.Clone()
 		h.Set("X-Path", r.URL.Path)
 		p.mu.Lock()
+		if p.limit > 0 && len(body) > p.limit {
+			p.mu.Unlock()
+			w.WriteHeader(http.StatusRequestEntityTooLarge)
+			return
+		}
 		p.got = append(p.got, received{Header: h, Body: body})
 		st := p.status
 		p.mu.Unlock()
@@ -210,3 +218,5 @@ func (p *pushService) received() []received {
 }
 
 func (p *pushService) setStatus(s int) { p.mu.Lock(); p.status = s; p.mu.Unlock() }
+
+func (p *pushService) setLimit(n int) { p.mu.Lock(); p.limit = n; p.mu.Unlock() }

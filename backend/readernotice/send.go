@@ -80,6 +80,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the stored notice could not be read")
 	}
 	dg.ReadLink = s.readLink(d.ID)
+	dg.DeliveryID = d.ID
 	err := o.Send(ctx, r, d.Target, dg)
 	now = s.cfg.Now()
 	switch {

@@ -91,7 +91,7 @@ func New(cfg Config) (*Service, error) {
 	builtin := []Outlet{
 		discord{hook: hook},
 		ntfy{client: client, baseURL: cfg.BaseURL},
-		webhook{client: client},
+		webhook{client: client, now: cfg.Now},
 		push{client: client, store: cfg.Store, keys: s.vapid, subject: pushSubject(cfg.BaseURL), baseURL: cfg.BaseURL},
 	}
 	for _, o := range append(builtin, cfg.Extra...) {

@@ -3,7 +3,7 @@ package readernotice
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
+	"encoding/base64"
 	"fmt"
 	"strings"
 
@@ -134,9 +134,10 @@ func (s *Service) UpdateSettings(ctx context.Context, readerID int64, c Settings
 	return out, err
 }
 
-// newSecret is a webhook signing secret: 32 random bytes in hex.
+// newSecret is a webhook signing secret in Standard Webhooks' shape:
+// "whsec_" and the base64 of 32 random bytes, the signing key.
 func newSecret() string {
 	b := make([]byte, 32)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
-	return "mbwh_" + hex.EncodeToString(b)
+	return WebhookSecretPrefix + base64.StdEncoding.EncodeToString(b)
 }

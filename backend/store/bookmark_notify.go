@@ -12,6 +12,13 @@ const (
 	NotifyPile = "pile" // held until Pile are unread or PileDays have passed
 )
 
+// The pile thresholds' bounds, as the bookmarks table checks them (each
+// from 1).
+const (
+	NotifyPileMax     = 1000 // chapters unread
+	NotifyPileDaysMax = 60   // days since the first held
+)
+
 // SetBookmarkNotify sets a bookmark's notify mode and pile thresholds
 // (checked by the caller; the table's checks are the last line) and
 // returns the bookmark, or ErrNotFound when the Reader has no such

@@ -44,13 +44,25 @@ type ChapterEvent struct {
 // ReaderChapters returns the Chapter Events of a Reader's bookmarks seen at
 // or after since, newest first, at most limit.
 func (s *Store) ReaderChapters(ctx context.Context, readerID int64, since time.Time, limit int) ([]ChapterEvent, error) {
+	return s.readerChapters(ctx, readerID, since, limit, false)
+}
+
+// FeedChapters is ReaderChapters less the events seen before the Reader
+// bookmarked their Series: the rule that owes a notice (owedInsert: the
+// bookmark older than the event), so the feed, like the notices, tells of
+// nothing out before a bookmark or an import made it.
+func (s *Store) FeedChapters(ctx context.Context, readerID int64, since time.Time, limit int) ([]ChapterEvent, error) {
+	return s.readerChapters(ctx, readerID, since, limit, true)
+}
+
+func (s *Store) readerChapters(ctx context.Context, readerID int64, since time.Time, limit int, owedOnly bool) ([]ChapterEvent, error) {
 	rows, err := s.pool.Query(ctx, `
 		SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
 		FROM bookmarks b
 		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		WHERE b.reader_id = $1 AND e.seen_at >= $2
-		ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`, readerID, since, limit)
+		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND (NOT $4 OR b.created_at < e.seen_at)
+		ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`, readerID, since, limit, owedOnly)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader chapters: %w", err)
 	}

@@ -37,7 +37,11 @@ type ImportEntry struct {
 	// NotifyMode is the notice mode a new bookmark gets ("each", "off",
 	// "pile"; "" keeps the default), from this server's own export.
 	NotifyMode string `json:"notify_mode,omitempty"`
-	State      string `json:"state"`
+	// NotifyPile and NotifyPileDays are a new pile bookmark's thresholds
+	// (0 keeps the default), from this server's own export.
+	NotifyPile     int    `json:"notify_pile,omitempty"`
+	NotifyPileDays int    `json:"notify_pile_days,omitempty"`
+	State          string `json:"state"`
 }
 
 // ImportProblem is one item an import could not bring in, with the reason
@@ -257,8 +261,10 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 				out[i] = ImportResult{Created: a.Created, Refused: a.Refused}
 				e := entries[i]
 				if a.Created && validNotifyMode(e.NotifyMode) {
-					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET notify_mode = $4
-						WHERE reader_id = $1 AND site = $2 AND series_id = $3`, readerID, e.Site, e.SeriesID, e.NotifyMode); err != nil {
+					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET notify_mode = $4,
+							notify_pile = coalesce(nullif($5, 0), notify_pile), notify_pile_days = coalesce(nullif($6, 0), notify_pile_days)
+						WHERE reader_id = $1 AND site = $2 AND series_id = $3`,
+						readerID, e.Site, e.SeriesID, e.NotifyMode, pileBound(e.NotifyPile, NotifyPileMax), pileBound(e.NotifyPileDays, NotifyPileDaysMax)); err != nil {
 						return err
 					}
 				}
@@ -293,6 +299,16 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 }
 
 func validNotifyMode(m string) bool { return m == "each" || m == "off" || m == "pile" }
+
+// pileBound is a pile threshold within 1..max, or 0 (keep the default) for
+// one outside it: the decoder refuses those, and a stored entry must not
+// fail the whole import on the table's check.
+func pileBound(n, max int) int {
+	if n < 1 || n > max {
+		return 0
+	}
+	return n
+}
 
 // NotifyModes returns the notice mode of each of a Reader's bookmarks,
 // keyed by site and series id.

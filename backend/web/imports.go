@@ -249,11 +249,16 @@ func (h *Handler) addedView(r *http.Request) *importView {
 
 func (h *Handler) export(format string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		bom, ok := imports.WantsBOM(r.URL.Query().Get("bom"))
+		if !ok {
+			h.errorPage(w, r, http.StatusBadRequest, "Export refused", "The link asks for the export with "+imports.BOMSentence+".")
+			return
+		}
 		exp, err := imports.ExportOf(r.Context(), h.Store, viewerFrom(r.Context()).ReaderID)
 		if err != nil {
 			h.unavailable(w, r, err)
 			return
 		}
-		imports.ServeExport(w, exp, format)
+		imports.ServeExport(w, exp, format, bom)
 	}
 }

@@ -181,6 +181,19 @@ func TestImportPageUploadsAndShowsTheResult(t *testing.T) {
 	if exp.code != http.StatusOK || !strings.HasPrefix(exp.body, "site,series_id,title,url,latest_number") || !strings.Contains(exp.body, "mangapill,50,") {
 		t.Errorf("export.csv: %d %s", exp.code, exp.body)
 	}
+	if strings.HasPrefix(exp.body, "\ufeff") {
+		t.Error("export.csv starts with a byte-order mark though none was asked for")
+	}
+	// The "for Excel" link: the same CSV, the byte-order mark first.
+	if page := f.get(t, c, "/import"); !strings.Contains(page.body, `href="/export.csv?bom=1"`) {
+		t.Error("the import page has no CSV export for Excel")
+	}
+	if xl := f.get(t, c, "/export.csv?bom=1"); xl.code != http.StatusOK || xl.body != "\xef\xbb\xbf"+exp.body {
+		t.Errorf("export.csv?bom=1: %d, want the CSV after EF BB BF: %q", xl.code, xl.body[:min(len(xl.body), 40)])
+	}
+	if bad := f.get(t, c, "/export.csv?bom=yes"); bad.code != http.StatusBadRequest || !strings.Contains(bad.body, "bom must be 1") {
+		t.Errorf("export.csv?bom=yes: %d", bad.code)
+	}
 	if exp := f.get(t, c, "/export.json"); exp.code != http.StatusOK || !strings.Contains(exp.body, `"series_id": "50"`) {
 		t.Errorf("export.json: %d %s", exp.code, exp.body)
 	}

@@ -62,11 +62,11 @@ func TestNoticesPage(t *testing.T) {
 		t.Fatalf("a bad digest window: %d", bad.code)
 	}
 	ok := f.postForm(t, c, "/notices", url.Values{"csrf": {csrf}, "digest_min": {"0.5"}, "webhook_url": {hook.URL + "/in"}, "ntfy_url": {""}})
-	if ok.code != 200 || !strings.Contains(ok.body, "Your webhook secret") || !strings.Contains(ok.body, "mbwh_") {
+	if ok.code != 200 || !strings.Contains(ok.body, "Your webhook secret") || !strings.Contains(ok.body, "whsec_") {
 		t.Fatalf("a new webhook URL does not show its secret: %d\n%s", ok.code, ok.body)
 	}
 	again := f.get(t, c, "/notices")
-	if strings.Contains(again.body, "mbwh_") {
+	if strings.Contains(again.body, "whsec_") {
 		t.Fatal("the webhook secret is shown twice")
 	}
 	if !strings.Contains(again.body, `value="0.5"`) || !strings.Contains(again.body, hook.URL+"/in") {

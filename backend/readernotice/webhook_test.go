@@ -1,0 +1,131 @@
+package readernotice_test
+
+import (
+	"encoding/hex"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
+	"mangabookmark/backend/readernotice"
+)
+
+// A receiver verifies the webhook with the Standard Webhooks library
+// (github.com/standard-webhooks/standard-webhooks/libraries/go, an
+// implementation of the spec this server's code shares nothing with):
+// the secret shown is a whsec_ secret, the timestamp is the send's, and
+// a retry of one delivery carries the same webhook-id.
+func TestWebhookVerifiesAsStandardWebhooks(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	h := newHook(t)
+	h.setStatus(http.StatusInternalServerError)
+	r, _ := w.st.UpsertReader(w.ctx, "42", "Ann", nil)
+	u := h.URL + "/in"
+	set, err := w.svc.UpdateSettings(w.ctx, r.ID, readernotice.SettingsChange{WebhookURL: &u, DigestS: new(int)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(set.WebhookSecret, "whsec_") {
+		t.Fatalf("secret %q is not a Standard Webhooks whsec_ secret", set.WebhookSecret)
+	}
+	wh, err := standardwebhooks.NewWebhook(set.WebhookSecret)
+	if err != nil {
+		t.Fatalf("the library refuses the secret shown: %v", err)
+	}
+	w.bookmark(r.ID, "mangapill", "a")
+	w.read("mangapill", "a", "1")
+	w.read("mangapill", "a", "2")
+	w.run()
+	first := w.clk.Now()
+	w.clk.Add(31 * time.Second) // past the first backoff
+	h.setStatus(0)
+	w.run()
+	got := h.received()
+	if len(got) != 2 {
+		t.Fatalf("%d calls, want a failed one and its retry", len(got))
+	}
+	var delivery int64
+	if err := w.st.Pool().QueryRow(w.ctx, `SELECT id FROM notice_deliveries WHERE reader_id = $1 AND outlet = 'webhook'`, r.ID).Scan(&delivery); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range got {
+		if err := wh.Verify(c.Body, c.Header); err != nil {
+			t.Errorf("call %d does not verify: %v (headers %v)", i, err, c.Header)
+		}
+		if id := c.Header.Get("webhook-id"); id != "delivery_"+strconv.FormatInt(delivery, 10) {
+			t.Errorf("call %d: webhook-id %q, want the delivery's own", i, id)
+		}
+		if sig := c.Header.Get("X-Mangabookmark-Signature"); sig != "sha256="+readernotice.Sign(set.WebhookSecret, c.Body) {
+			t.Errorf("call %d: the legacy signature %q does not verify", i, sig)
+		}
+	}
+	for i, at := range []time.Time{first, w.clk.Now()} {
+		if ts := got[i].Header.Get("webhook-timestamp"); ts != strconv.FormatInt(at.Unix(), 10) {
+			t.Errorf("call %d: webhook-timestamp %s, want the send's time %d", i, ts, at.Unix())
+		}
+	}
+	// A test notice has no delivery row: an id of its own, verified alike.
+	if _, err := w.svc.SendTest(w.ctx, r.ID); err != nil {
+		t.Fatal(err)
+	}
+	if got = h.received(); len(got) != 3 || !strings.HasPrefix(got[2].Header.Get("webhook-id"), "test_") || wh.Verify(got[2].Body, got[2].Header) != nil {
+		t.Fatalf("the test notice: %d calls, id %q", len(got), got[len(got)-1].Header.Get("webhook-id"))
+	}
+	// What a receiver refuses: an altered body, another secret, an old
+	// timestamp (a replay), a signature moved to another id.
+	c := got[1]
+	altered := append([]byte(nil), c.Body[:len(c.Body)-1]...)
+	altered = append(altered, ' ', '}') // the same JSON, other bytes
+	if err := wh.Verify(altered, c.Header); err == nil {
+		t.Error("an altered body verifies")
+	}
+	other, _ := standardwebhooks.NewWebhook("whsec_" + "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")
+	if err := other.Verify(c.Body, c.Header); err == nil {
+		t.Error("another secret verifies")
+	}
+	old := c.Header.Clone()
+	old.Set("webhook-timestamp", strconv.FormatInt(time.Now().Add(-6*time.Minute).Unix(), 10))
+	if err := wh.Verify(c.Body, old); err == nil {
+		t.Error("a timestamp moved six minutes back verifies")
+	}
+	moved := c.Header.Clone()
+	moved.Set("webhook-id", "delivery_1"+strconv.FormatInt(delivery, 10))
+	if err := wh.Verify(c.Body, moved); err == nil {
+		t.Error("the signature verifies for another webhook-id")
+	}
+}
+
+// A secret made before Standard Webhooks ("mbwh_" and 32 bytes in hex)
+// keeps working: its bytes are the signing key, so a receiver that held
+// it verifies the new headers with them.
+func TestWebhookLegacySecretSignsWithItsBytes(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	h := newHook(t)
+	rid := w.reader("7", h, 0)
+	const legacy = "mbwh_8f1c0d6e2a4b5c7d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f"
+	w.exec(`UPDATE reader_notify SET webhook_secret = $2 WHERE reader_id = $1`, rid, legacy)
+	w.bookmark(rid, "mangapill", "a")
+	w.read("mangapill", "a", "1")
+	w.read("mangapill", "a", "2")
+	w.run()
+	got := h.received()
+	if len(got) != 1 {
+		t.Fatalf("%d calls", len(got))
+	}
+	key, _ := hex.DecodeString(strings.TrimPrefix(legacy, "mbwh_"))
+	wh, err := standardwebhooks.NewWebhookRaw(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wh.Verify(got[0].Body, got[0].Header); err != nil {
+		t.Fatalf("a legacy secret's Standard Webhooks signature does not verify: %v", err)
+	}
+	if sig := got[0].Header.Get("X-Mangabookmark-Signature"); sig != "sha256="+readernotice.Sign(legacy, got[0].Body) {
+		t.Fatalf("the legacy signature changed: %q", sig)
+	}
+}
