@@ -28,6 +28,24 @@ func waitAsync(ctx context.Context, l *Limiter) <-chan error {
 	return done
 }
 
+// mustSleep returns once a goroutine sleeps on clock, and fails the test
+// when done answers first (the wait it should have made never happened).
+func mustSleep[T any](t *testing.T, clock *lanestest.FakeClock, done <-chan T) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	slept := make(chan bool, 1)
+	go func() { slept <- clock.WaitSleepers(ctx, 1) }()
+	select {
+	case ok := <-slept:
+		if !ok {
+			t.Fatal("no goroutine slept on the clock")
+		}
+	case v := <-done:
+		t.Fatalf("finished without waiting: %v", v)
+	}
+}
+
 func mustBlocked(t *testing.T, done <-chan error) {
 	t.Helper()
 	select {
@@ -55,9 +73,7 @@ func TestLimiterPacesAcrossReaders(t *testing.T) {
 		t.Fatalf("the first %d requests waited", DefaultPerMinute)
 	}
 	done := waitAsync(ctx, l)
-	if !clock.WaitSleepers(ctx, 1) {
-		t.Fatal("the 26th request never waited")
-	}
+	mustSleep(t, clock, done)
 	clock.Advance(59 * time.Second)
 	mustBlocked(t, done)
 	clock.Advance(time.Second)
@@ -80,17 +96,13 @@ func TestLimiterSlidingWindow(t *testing.T) {
 	clock.Advance(30 * time.Second)
 	_ = l.Wait(ctx)
 	done := waitAsync(ctx, l)
-	if !clock.WaitSleepers(ctx, 1) {
-		t.Fatal("third request did not wait")
-	}
+	mustSleep(t, clock, done)
 	clock.Advance(30 * time.Second) // the first start's minute ends
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	done = waitAsync(ctx, l)
-	if !clock.WaitSleepers(ctx, 1) {
-		t.Fatal("fourth request did not wait")
-	}
+	mustSleep(t, clock, done)
 	clock.Advance(29 * time.Second)
 	mustBlocked(t, done)
 	clock.Advance(time.Second) // the second start's minute ends
@@ -109,9 +121,7 @@ func TestLimiterHold(t *testing.T) {
 	l.Hold(t0.Add(30 * time.Second))
 	l.Hold(t0.Add(5 * time.Second))
 	done := waitAsync(ctx, l)
-	if !clock.WaitSleepers(ctx, 1) {
-		t.Fatal("request did not wait for the hold")
-	}
+	mustSleep(t, clock, done)
 	clock.Advance(29 * time.Second)
 	mustBlocked(t, done)
 	clock.Advance(time.Second)
@@ -129,9 +139,7 @@ func TestLimiterWaitEndsWithContext(t *testing.T) {
 	_ = l.Wait(t.Context())
 	ctx, cancel := context.WithCancel(t.Context())
 	done := waitAsync(ctx, l)
-	if !clock.WaitSleepers(t.Context(), 1) {
-		t.Fatal("request did not wait")
-	}
+	mustSleep(t, clock, done)
 	cancel()
 	if err := <-done; err == nil {
 		t.Fatal("canceled wait returned nil")

@@ -33,11 +33,11 @@ const sealCheckLen = 8
 const maxSealedToken = 16 << 10
 
 var (
-	// ErrSealKeyChanged: the token was sealed under another TOKEN_KEY. It
+	// ErrSealKeyChanged is returned when the token was sealed under another TOKEN_KEY. It
 	// cannot be opened any more; the caller turns the tracker to
 	// reconnect (never an error at start).
 	ErrSealKeyChanged = errors.New("trackers: the token was sealed under another TOKEN_KEY")
-	// ErrSealBroken: the sealed bytes were changed, cut, or belong to
+	// ErrSealBroken is returned when the sealed bytes were changed, cut, or belong to
 	// another binding (another Reader's or tracker's row).
 	ErrSealBroken = errors.New("trackers: the sealed token is damaged or not this row's")
 )
@@ -101,7 +101,8 @@ func (s *Sealer) Seal(token, binding string) ([]byte, error) {
 	if _, err := rand.Read(nonce); err != nil {
 		return nil, fmt.Errorf("trackers: seal token: nonce: %w", err)
 	}
-	out := append(h, nonce...)
+	out := make([]byte, 0, len(h)+len(nonce)+len(token)+s.aead.Overhead())
+	out = append(append(out, h...), nonce...)
 	return s.aead.Seal(out, nonce, []byte(token), s.aad(h, binding)), nil
 }
 

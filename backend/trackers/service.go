@@ -48,10 +48,12 @@ var Statuses = []Status{StatusCurrent, StatusPlanning, StatusCompleted, StatusDr
 // larger number from a tracker or a Reader is refused, never cut.
 const MaxProgress = 100_000
 
-// MaxEntries is the most entries one List answer may hold. AniList's
-// MediaListCollection returns at most 11,000 (its documentation); a larger
-// answer is refused whole (ErrAnswerTooLarge), so nothing is half-applied.
-const MaxEntries = 20_000
+// MaxEntries is the most entries one List answer may hold, a media on
+// several lists (custom lists) counted each time. AniList's
+// MediaListCollection returns at most 11,000 unique entries (its
+// documentation); a larger answer is refused whole (ErrAnswerTooLarge), so
+// nothing of it is half-applied.
+const MaxEntries = 50_000
 
 // Entry is one media on a Reader's tracker list.
 type Entry struct {
@@ -96,31 +98,31 @@ type Account struct {
 }
 
 var (
-	// ErrNoSuchUser: the tracker knows no user of that name (or hides
+	// ErrNoSuchUser is returned when the tracker knows no user of that name (or hides
 	// their list). The caller refuses the user name.
 	ErrNoSuchUser = errors.New("trackers: no such user on the tracker")
-	// ErrNoSuchMedia: the tracker knows no media of that id.
+	// ErrNoSuchMedia is returned when the tracker knows no media of that id.
 	ErrNoSuchMedia = errors.New("trackers: no such media on the tracker")
-	// ErrTokenRefused: the tracker refused the token (HTTP 401, or
+	// ErrTokenRefused is returned when the tracker refused the token (HTTP 401, or
 	// AniList's HTTP 400 "Invalid token"). The caller turns the tracker to
 	// reconnect and pushes nothing more until a new token.
 	ErrTokenRefused = errors.New("trackers: the tracker refused the token")
-	// ErrRateLimited: the tracker still answered 429 after the waits its
+	// ErrRateLimited is returned when the tracker still answered 429 after the waits its
 	// Retry-After asked for. The caller tries again at its next turn.
 	ErrRateLimited = errors.New("trackers: the tracker is rate limiting")
-	// ErrBadAnswer: the answer was not the documented shape (wrong types,
+	// ErrBadAnswer is returned when the answer was not the documented shape (wrong types,
 	// not JSON, a write that did not take).
 	ErrBadAnswer = errors.New("trackers: the tracker's answer is not the documented shape")
-	// ErrAnswerTooLarge: the answer's body or entry count is over its
+	// ErrAnswerTooLarge is returned when the answer's body or entry count is over its
 	// bound; nothing of it is used.
 	ErrAnswerTooLarge = errors.New("trackers: the tracker's answer is over its size bound")
-	// ErrCodeRefused: the tracker refused an OAuth authorization code
+	// ErrCodeRefused is returned when the tracker refused an OAuth authorization code
 	// (used, expired, or for another redirect).
 	ErrCodeRefused = errors.New("trackers: the tracker refused the authorization code")
-	// ErrBadState: an OAuth callback's state is not one this server made
+	// ErrBadState is returned when an OAuth callback's state is not one this server made
 	// for this Reader's session in the last ten minutes; no code is
 	// exchanged.
 	ErrBadState = errors.New("trackers: the OAuth state is expired or not this session's")
-	// ErrUnavailable: the tracker could not be reached or answered 5xx.
+	// ErrUnavailable is returned when the tracker could not be reached or answered 5xx.
 	ErrUnavailable = errors.New("trackers: the tracker is unavailable")
 )
