@@ -11,7 +11,8 @@ import (
 	"mangabookmark/backend/trackers"
 )
 
-func post(t *testing.T, srv *httptest.Server, path, contentType, body, token string) (*http.Response, map[string]any) {
+// post sends body and returns the answer's status and JSON.
+func post(t *testing.T, srv *httptest.Server, path, contentType, body, token string) (int, map[string]any) {
 	t.Helper()
 	req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, srv.URL+path, strings.NewReader(body))
 	if err != nil {
@@ -28,7 +29,7 @@ func post(t *testing.T, srv *httptest.Server, path, contentType, body, token str
 	defer resp.Body.Close()
 	var v map[string]any
 	_ = json.NewDecoder(resp.Body).Decode(&v)
-	return resp, v
+	return resp.StatusCode, v
 }
 
 // TestAuthorizeRefusesAnotherClient: the stand-in's authorize page, like
@@ -65,13 +66,13 @@ func TestTokenEndpointForms(t *testing.T) {
 	t.Cleanup(srv.Close)
 	form := url.Values{"grant_type": {"authorization_code"}, "client_id": {"7"}, "client_secret": {"s"},
 		"redirect_uri": {"http://app/cb"}, "code": {"c1"}}.Encode()
-	resp, v := post(t, srv, "/api/v2/oauth/token", "application/x-www-form-urlencoded", form, "")
-	if resp.StatusCode != http.StatusOK || v["access_token"] != "tok-1" {
-		t.Fatalf("form grant: %d %v", resp.StatusCode, v)
+	status, v := post(t, srv, "/api/v2/oauth/token", "application/x-www-form-urlencoded", form, "")
+	if status != http.StatusOK || v["access_token"] != "tok-1" {
+		t.Fatalf("form grant: %d %v", status, v)
 	}
-	resp, v = post(t, srv, "/api/v2/oauth/token", "application/x-www-form-urlencoded", form, "")
-	if resp.StatusCode != http.StatusBadRequest || v["error"] != "invalid_grant" {
-		t.Fatalf("second use: %d %v", resp.StatusCode, v)
+	status, v = post(t, srv, "/api/v2/oauth/token", "application/x-www-form-urlencoded", form, "")
+	if status != http.StatusBadRequest || v["error"] != "invalid_grant" {
+		t.Fatalf("second use: %d %v", status, v)
 	}
 	if s.Requests(trackers.KindToken) != 2 {
 		t.Fatalf("counted %d", s.Requests(trackers.KindToken))
@@ -89,9 +90,8 @@ func TestSaveValidates(t *testing.T) {
 	t.Cleanup(srv.Close)
 	for _, vars := range []string{`{"mediaId":5,"progress":-1,"status":"CURRENT"}`, `{"mediaId":5,"progress":9,"status":"READING"}`, `{"mediaId":0,"progress":9,"status":"CURRENT"}`} {
 		body := `{"query":"mutation { SaveMediaListEntry }","variables":` + vars + `}`
-		resp, _ := post(t, srv, "/", "application/json", body, "tok")
-		if resp.StatusCode != http.StatusBadRequest {
-			t.Errorf("%s: %d", vars, resp.StatusCode)
+		if status, _ := post(t, srv, "/", "application/json", body, "tok"); status != http.StatusBadRequest {
+			t.Errorf("%s: %d", vars, status)
 		}
 	}
 	if e, _ := s.Entry("r", "5"); e.Progress != 2 {
