@@ -153,6 +153,10 @@ func TestListNoSuchUser(t *testing.T) {
 	if e.rec.count(trackers.KindList, trackers.ResultNoSuchUser) != 1 {
 		t.Fatalf("recorded %v", e.rec.seen)
 	}
+	_, e = serveFixture(t, http.StatusBadRequest, nil, `{"errors":[{"message":"User not found","status":400}],"data":{"MediaListCollection":null}}`)
+	if _, err := e.client.List(t.Context(), "nobody"); !errors.Is(err, trackers.ErrNoSuchUser) {
+		t.Fatalf("fixture 400 User not found: %v", err)
+	}
 	s, e := standIn(t, anilisttest.Config{})
 	s.AddUser("Somebody", trackers.Entry{MediaID: "1", Progress: 2, Status: trackers.StatusCurrent})
 	if _, err := e.client.List(t.Context(), "nobody"); !errors.Is(err, trackers.ErrNoSuchUser) {

@@ -152,7 +152,11 @@ func refusal(kind string, status int, errs []gqlError) error {
 		return false
 	}
 	invalidToken := has(func(e gqlError) bool { return strings.EqualFold(strings.TrimSpace(e.Message), "invalid token") })
-	notFound := status == http.StatusNotFound || has(func(e gqlError) bool { return e.Status == http.StatusNotFound })
+	notFound := status == http.StatusNotFound || has(func(e gqlError) bool {
+		// A 404 in the error, or a 400 whose message says so (a list asked
+		// for a user AniList does not know or shows to nobody).
+		return e.Status == http.StatusNotFound || strings.Contains(strings.ToLower(e.Message), "not found")
+	})
 	switch {
 	case status == http.StatusUnauthorized || invalidToken:
 		return fmt.Errorf("anilist: %s: HTTP %d: %w", kind, status, trackers.ErrTokenRefused)
