@@ -33,12 +33,12 @@ const sealCheckLen = 8
 const maxSealedToken = 16 << 10
 
 var (
-	// ErrSealKeyChanged is returned when the token was sealed under another TOKEN_KEY. It
-	// cannot be opened any more; the caller turns the tracker to
+	// ErrSealKeyChanged is returned when the token was sealed under another
+	// TOKEN_KEY. It cannot be opened any more; the caller turns the tracker to
 	// reconnect (never an error at start).
 	ErrSealKeyChanged = errors.New("trackers: the token was sealed under another TOKEN_KEY")
-	// ErrSealBroken is returned when the sealed bytes were changed, cut, or belong to
-	// another binding (another Reader's or tracker's row).
+	// ErrSealBroken is returned when the sealed bytes were changed, cut, or
+	// belong to another binding (another Reader's or tracker's row).
 	ErrSealBroken = errors.New("trackers: the sealed token is damaged or not this row's")
 )
 

@@ -98,31 +98,33 @@ type Account struct {
 }
 
 var (
-	// ErrNoSuchUser is returned when the tracker knows no user of that name (or hides
-	// their list). The caller refuses the user name.
+	// ErrNoSuchUser is returned when the tracker knows no user of that name
+	// (or hides their list). The caller refuses the user name.
 	ErrNoSuchUser = errors.New("trackers: no such user on the tracker")
 	// ErrNoSuchMedia is returned when the tracker knows no media of that id.
 	ErrNoSuchMedia = errors.New("trackers: no such media on the tracker")
-	// ErrTokenRefused is returned when the tracker refused the token (HTTP 401, or
-	// AniList's HTTP 400 "Invalid token"). The caller turns the tracker to
-	// reconnect and pushes nothing more until a new token.
+	// ErrTokenRefused is returned when the tracker refused the token (HTTP
+	// 401, or AniList's HTTP 400 "Invalid token"). The caller turns the
+	// tracker to reconnect and pushes nothing more until a new token.
 	ErrTokenRefused = errors.New("trackers: the tracker refused the token")
-	// ErrRateLimited is returned when the tracker still answered 429 after the waits its
-	// Retry-After asked for. The caller tries again at its next turn.
+	// ErrRateLimited is returned when the tracker still answered 429 after the
+	// waits its Retry-After asked for. The caller tries again at its next
+	// turn.
 	ErrRateLimited = errors.New("trackers: the tracker is rate limiting")
-	// ErrBadAnswer is returned when the answer was not the documented shape (wrong types,
-	// not JSON, a write that did not take).
+	// ErrBadAnswer is returned when the answer was not the documented shape
+	// (wrong types, not JSON, a write that did not take).
 	ErrBadAnswer = errors.New("trackers: the tracker's answer is not the documented shape")
-	// ErrAnswerTooLarge is returned when the answer's body or entry count is over its
-	// bound; nothing of it is used.
+	// ErrAnswerTooLarge is returned when the answer's body or entry count is
+	// over its bound; nothing of it is used.
 	ErrAnswerTooLarge = errors.New("trackers: the tracker's answer is over its size bound")
-	// ErrCodeRefused is returned when the tracker refused an OAuth authorization code
-	// (used, expired, or for another redirect).
+	// ErrCodeRefused is returned when the tracker refused an OAuth
+	// authorization code (used, expired, or for another redirect).
 	ErrCodeRefused = errors.New("trackers: the tracker refused the authorization code")
-	// ErrBadState is returned when an OAuth callback's state is not one this server made
-	// for this Reader's session in the last ten minutes; no code is
-	// exchanged.
+	// ErrBadState is returned when an OAuth callback's state is not one this
+	// server made for this Reader's session in the last ten minutes; no code
+	// is exchanged.
 	ErrBadState = errors.New("trackers: the OAuth state is expired or not this session's")
-	// ErrUnavailable is returned when the tracker could not be reached or answered 5xx.
+	// ErrUnavailable is returned when the tracker could not be reached or
+	// answered 5xx.
 	ErrUnavailable = errors.New("trackers: the tracker is unavailable")
 )
