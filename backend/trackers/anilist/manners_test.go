@@ -222,3 +222,35 @@ func TestNewValidates(t *testing.T) {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 }
+
+// TestPullThroughStandIn: a pull by user name moves the linked bookmarks
+// forward only, lists the unmatched entries, and an unknown user plans
+// nothing.
+func TestPullThroughStandIn(t *testing.T) {
+	t.Parallel()
+	s, e := standIn(t, anilisttest.Config{})
+	s.AddUser("Reader",
+		trackers.Entry{MediaID: "30013", Progress: 120, Status: trackers.StatusCurrent},
+		trackers.Entry{MediaID: "30002", Progress: 10, Status: trackers.StatusPaused},
+		trackers.Entry{MediaID: "87216", Progress: 4, Status: trackers.StatusCurrent})
+	marks := []trackers.Bookmark{
+		{Site: "mangadex", SeriesID: "a", MediaID: "30013", Progress: 100.5},
+		{Site: "comix", SeriesID: "b", MediaID: "30002", Progress: 50},
+	}
+	got, err := trackers.Pull(t.Context(), e.client, "reader", marks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Plan.Moves) != 1 || got.Plan.Moves[0] != (trackers.Move{Site: "mangadex", SeriesID: "a", MediaID: "30013", From: 100.5, To: 120}) {
+		t.Fatalf("moves: %+v", got.Plan.Moves)
+	}
+	if len(got.Plan.Unmatched) != 1 || got.Plan.Unmatched[0].MediaID != "87216" {
+		t.Fatalf("unmatched: %+v", got.Plan.Unmatched)
+	}
+	if s.Requests(trackers.KindList) != 1 {
+		t.Fatal("not one list request")
+	}
+	if p, err := trackers.Pull(t.Context(), e.client, "nobody", marks); !errors.Is(err, trackers.ErrNoSuchUser) || len(p.Plan.Moves) != 0 {
+		t.Fatalf("unknown user: %+v, %v", p, err)
+	}
+}
