@@ -10,8 +10,10 @@
 //     which a 429's Retry-After holds back (fake-clock testable);
 //   - the push rules (Decide, Whole, Coalescer): write the whole chapter
 //     number, only when the remote is lower, many reads in a minute as one;
+//     PushOne reads the remote entry before it writes;
 //   - the pull rules (PlanPull): Progress moves forward only, on bookmarks
-//     that exist, and the entries no bookmark matches are listed;
+//     that exist, and the entries no bookmark matches are listed; Pull
+//     reads a list and plans in one call;
 //   - Sealer, the tokens sealed at rest under a key derived from TOKEN_KEY,
 //     and States, the OAuth state bound to the Reader's session;
 //   - Recorder, the counting hook behind
