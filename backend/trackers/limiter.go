@@ -9,7 +9,8 @@ import (
 
 // DefaultPerMinute is the pace of one tracker per process: AniList
 // documents 90 requests a minute but serves 30 "in a degraded state", so 25
-// leaves room for its burst limiter and for a second process.
+// leaves room for its burst limiter. The pace is per process: replicas
+// together may pass it, and then their 429s are waited out.
 const DefaultPerMinute = 25
 
 // maxPerMinute is the highest pace NewLimiter accepts (AniList's
