@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,7 +54,26 @@ type Config struct {
 	// NotifyAllowPrivate is NOTIFY_ALLOW_PRIVATE: Reader outlet URLs may
 	// point at private and loopback addresses (tests, home setups).
 	NotifyAllowPrivate bool
+
+	// AniListClientID and AniListClientSecret are ANILIST_CLIENT_ID and
+	// ANILIST_CLIENT_SECRET: the AniList client the Owner registered, for
+	// the Connect button's authorization-code flow (both or neither; ""
+	// : Readers paste a token instead). The secret is never logged.
+	AniListClientID     string
+	AniListClientSecret string
+	// TrackerOrigins is TRACKER_ORIGINS parsed: tracker name (one of
+	// Trackers) to the origin its API and OAuth are fetched from instead
+	// of the real service's (a local stand-in for the demo and tests).
+	TrackerOrigins map[string]string
 }
+
+// Trackers are the tracker names TRACKER_ORIGINS may name: the trackers
+// this build can talk to (backend/trackers). A new tracker adds its name.
+var Trackers = []string{"anilist"}
+
+// AniListEnabled reports whether the AniList authorization-code flow is
+// configured (the Connect button shows only then).
+func (c Config) AniListEnabled() bool { return c.AniListClientID != "" }
 
 // OAuthEnabled reports whether Discord login is configured.
 func (c Config) OAuthEnabled() bool { return c.DiscordClientID != "" }
@@ -180,6 +200,24 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		c.NotifyAllowPrivate = on
 	}
 
+	c.AniListClientID = get("ANILIST_CLIENT_ID")
+	c.AniListClientSecret = get("ANILIST_CLIENT_SECRET")
+	switch {
+	case (c.AniListClientID == "") != (c.AniListClientSecret == ""):
+		bad("ANILIST_CLIENT_ID", "the AniList Connect button needs ANILIST_CLIENT_ID and ANILIST_CLIENT_SECRET together; set both or neither")
+	case c.AniListClientID != "" && !isSnowflake(c.AniListClientID):
+		bad("ANILIST_CLIENT_ID", "must be the client id AniList shows for the registered client (digits only)")
+	case c.AniListClientID != "" && len(c.TokenKey) == 0:
+		bad("ANILIST_CLIENT_ID", "needs TOKEN_KEY: AniList tokens are sealed at rest under a key derived from it")
+	}
+	if v := get("TRACKER_ORIGINS"); v != "" {
+		o, reason := parseTrackerOrigins(v)
+		if reason != "" {
+			bad("TRACKER_ORIGINS", reason)
+		}
+		c.TrackerOrigins = o
+	}
+
 	if c.BrowserWSURL != "" {
 		if u, err := url.Parse(c.BrowserWSURL); err != nil || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http") || u.Host == "" {
 			bad("BROWSER_WS_URL", "must be a DevTools address such as ws://127.0.0.1:9222/devtools/browser/<id> or http://127.0.0.1:9222")
@@ -195,6 +233,38 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 
 	return c, errors.Join(errs...)
+}
+
+// parseTrackerOrigins reads TRACKER_ORIGINS: comma-separated
+// tracker=origin pairs ("anilist=http://127.0.0.1:9100"), each origin an
+// http(s) scheme and host with no user, path, query or fragment. It
+// returns the map (origins without a trailing slash) or the reason the
+// value is refused.
+func parseTrackerOrigins(v string) (map[string]string, string) {
+	out := map[string]string{}
+	for _, entry := range strings.Split(v, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		name, origin, ok := strings.Cut(entry, "=")
+		name, origin = strings.TrimSpace(name), strings.TrimSpace(origin)
+		switch {
+		case !ok || name == "" || origin == "":
+			return nil, fmt.Sprintf("entry %q is not tracker=origin (for example anilist=http://127.0.0.1:9100)", entry)
+		case !slices.Contains(Trackers, name):
+			return nil, fmt.Sprintf("names unknown tracker %q (known: %s)", name, strings.Join(Trackers, ", "))
+		case out[name] != "":
+			return nil, fmt.Sprintf("names %q twice", name)
+		}
+		u, err := url.Parse(origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
+			u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+			return nil, fmt.Sprintf("entry %q: the origin must be an http(s) scheme and host only, such as http://127.0.0.1:9100", entry)
+		}
+		out[name] = u.Scheme + "://" + strings.ToLower(u.Host)
+	}
+	return out, ""
 }
 
 func isSnowflake(s string) bool {

@@ -128,3 +128,54 @@ func TestNotifySettings(t *testing.T) {
 		t.Fatalf("defaults: private %v, readers webhook %q", c.NotifyAllowPrivate, c.DiscordReadersWebhookURL)
 	}
 }
+
+func TestTrackerSettings(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k", MinTokenKeyLen)
+	c, err := Load(env(map[string]string{
+		"ANILIST_CLIENT_ID": "16329", "ANILIST_CLIENT_SECRET": "anilist-secret", "TOKEN_KEY": key,
+		"TRACKER_ORIGINS": " anilist=HTTP://127.0.0.1:9100/ ",
+	}))
+	if err != nil || !c.AniListEnabled() || c.AniListClientSecret != "anilist-secret" {
+		t.Fatalf("anilist client: %+v %v", c, err)
+	}
+	if got := c.TrackerOrigins["anilist"]; got != "http://127.0.0.1:9100" {
+		t.Fatalf("TRACKER_ORIGINS anilist = %q", got)
+	}
+	if c, _ := Load(env(nil)); c.AniListEnabled() || len(c.TrackerOrigins) != 0 {
+		t.Fatalf("defaults: %+v", c)
+	}
+}
+
+func TestTrackerSettingsRefused(t *testing.T) {
+	t.Parallel()
+	key := strings.Repeat("k", MinTokenKeyLen)
+	cases := []struct {
+		name, want string
+		vars       map[string]string
+	}{
+		{"id without secret", "ANILIST_CLIENT_ID", map[string]string{"ANILIST_CLIENT_ID": "1", "TOKEN_KEY": key}},
+		{"secret without id", "ANILIST_CLIENT_ID", map[string]string{"ANILIST_CLIENT_SECRET": "anilist-secret", "TOKEN_KEY": key}},
+		{"id not digits", "ANILIST_CLIENT_ID", map[string]string{"ANILIST_CLIENT_ID": "abc", "ANILIST_CLIENT_SECRET": "anilist-secret", "TOKEN_KEY": key}},
+		{"no token key", "ANILIST_CLIENT_ID", map[string]string{"ANILIST_CLIENT_ID": "1", "ANILIST_CLIENT_SECRET": "anilist-secret"}},
+		{"unknown tracker", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "kitsu=http://127.0.0.1:9100"}},
+		{"not a pair", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "anilist"}},
+		{"twice", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "anilist=http://a,anilist=http://b"}},
+		{"path", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "anilist=http://127.0.0.1:9100/graphql"}},
+		{"scheme", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "anilist=ftp://127.0.0.1"}},
+		{"user", "TRACKER_ORIGINS", map[string]string{"TRACKER_ORIGINS": "anilist=http://u:p@127.0.0.1"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Load(env(tc.vars))
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Var != tc.want {
+				t.Fatalf("error %v does not name %s", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "anilist-secret") {
+				t.Fatalf("error leaks the client secret: %v", err)
+			}
+		})
+	}
+}

@@ -10,7 +10,7 @@ import (
 // dropped) is NAME's value, as compose's `secrets:` mount them under
 // /run/secrets. A value in the environment never reaches `docker inspect`
 // that way.
-var SecretFileVars = []string{"DATABASE_URL", "TOKEN_KEY", "DISCORD_CLIENT_SECRET", "DISCORD_WEBHOOK_URL", "DISCORD_READERS_WEBHOOK_URL"}
+var SecretFileVars = []string{"DATABASE_URL", "TOKEN_KEY", "DISCORD_CLIENT_SECRET", "DISCORD_WEBHOOK_URL", "DISCORD_READERS_WEBHOOK_URL", "ANILIST_CLIENT_SECRET"}
 
 // withSecretFiles wraps lookup so each of SecretFileVars is read from its
 // NAME_FILE when set. Setting both NAME and NAME_FILE, or a NAME_FILE that

@@ -1,0 +1,96 @@
+package trackers
+
+import (
+	"context"
+	"fmt"
+)
+
+// Bookmark is what the pull needs of one of the Reader's bookmarks: the
+// Series, the tracker media id linked to it (its `al` id for AniList) and
+// its Progress (0 when never read).
+type Bookmark struct {
+	Site     string
+	SeriesID string
+	MediaID  string
+	Progress float64
+}
+
+// Move is one Progress the pull moves forward: the bookmark's Series, the
+// media it matched and the numbers from and to.
+type Move struct {
+	Site     string
+	SeriesID string
+	MediaID  string
+	From     float64
+	To       int
+}
+
+// PullPlan is what one pull does: the Progress moves, and the entries no
+// bookmark matches ("not on a Site we read yet"), in the list's order.
+type PullPlan struct {
+	Moves     []Move
+	Unmatched []Entry
+}
+
+// PlanPull is the pull rule. An entry moves the Progress of every
+// bookmark linked to its media up to the entry's count, and only up: a
+// count at or below the Progress moves nothing (the Reader read further
+// here, or lowered it by hand here). It creates no bookmark: an entry no
+// bookmark matches is listed in Unmatched. A count above the Series' known
+// Latest Chapter is kept (the Reader read it elsewhere); owing no notice
+// for the chapters at or below it is the store's part. A media listed
+// twice (custom lists) counts once, at its highest count.
+func PlanPull(entries []Entry, marks []Bookmark) PullPlan {
+	byMedia := map[string][]Bookmark{}
+	for _, b := range marks {
+		if b.MediaID != "" {
+			byMedia[b.MediaID] = append(byMedia[b.MediaID], b)
+		}
+	}
+	best := map[string]int{}
+	var order []Entry
+	for _, e := range entries {
+		i, seen := best[e.MediaID]
+		if !seen {
+			best[e.MediaID] = len(order)
+			order = append(order, e)
+			continue
+		}
+		if e.Progress > order[i].Progress {
+			order[i] = e
+		}
+	}
+	var plan PullPlan
+	for _, e := range order {
+		bs := byMedia[e.MediaID]
+		if len(bs) == 0 {
+			plan.Unmatched = append(plan.Unmatched, e)
+			continue
+		}
+		for _, b := range bs {
+			if e.Progress <= MaxProgress && float64(e.Progress) > b.Progress {
+				plan.Moves = append(plan.Moves, Move{Site: b.Site, SeriesID: b.SeriesID, MediaID: e.MediaID, From: b.Progress, To: e.Progress})
+			}
+		}
+	}
+	return plan
+}
+
+// Pulled is one pull's result: the plan, and the list's entries that
+// could not be read (shown to the Reader, never dropped silently).
+type Pulled struct {
+	Plan    PullPlan
+	Refused []Refused
+}
+
+// Pull reads user's list on svc (no token) and plans the moves for marks,
+// the Reader's bookmarks linked to that tracker. The caller applies
+// Plan.Moves with source svc.Name() and owes nothing at or below them.
+// An unknown user is ErrNoSuchUser; on any error nothing is planned.
+func Pull(ctx context.Context, svc Service, user string, marks []Bookmark) (Pulled, error) {
+	c, err := svc.List(ctx, user)
+	if err != nil {
+		return Pulled{}, fmt.Errorf("trackers: pull %s: %w", svc.Name(), err)
+	}
+	return Pulled{Plan: PlanPull(c.Entries, marks), Refused: c.Refused}, nil
+}
