@@ -19,11 +19,15 @@ const MaxListingEntries = 500
 // it names, the chapter number it shows ("" when the listing gives none or
 // the number is unusable) and when the Site says it appeared (zero when
 // not given). SeriesID is already canonical, as the adapter's SeriesID
-// would give it.
+// would give it. Mark is anything else the line shows that changes when
+// the Series gets a chapter (Kagane's book count), "" when none: a line
+// whose mark changed is a new line, so a Series that stays on top of a
+// listing without numbers or times still hints when it moves.
 type ListingEntry struct {
 	SeriesID string
 	Number   string
 	SeenAt   time.Time
+	Mark     string
 }
 
 // Listing is the answer of one listing fetch: the outcome word (the same
