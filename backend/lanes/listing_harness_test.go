@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -68,6 +69,7 @@ type listSpec struct {
 	every    time.Duration // ListingEvery; negative: no listing
 	rest     time.Duration // zero: the default Rest
 	perDay   float64       // Poisson publication rate over the Site; zero: none
+	route    sites.Fetcher // the browser route for a browser Site; nil: the plain route stands in
 }
 
 func newListHarness(t testing.TB, sp listSpec) *listHarness {
@@ -88,7 +90,10 @@ func newListHarness(t testing.TB, sp listSpec) *listHarness {
 		h.s.Rest = sp.rest
 	}
 	h.st = fastStore(t)
-	h.rec = &recFetcher{inner: sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second}), clock: h.clock}
+	h.rec = &recFetcher{inner: sp.route, clock: h.clock}
+	if sp.route == nil {
+		h.rec.inner = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second})
+	}
 	m, err := lanes.New(lanes.Config{Store: h.st, Sites: reg, Plain: h.rec, Browser: h.rec, Clock: h.clock, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
@@ -153,13 +158,23 @@ func isListing(site string, u *url.URL) (page int, ok bool) {
 			}
 			return 2, true
 		}
+	case sitesim.Kagane:
+		if u.Path == "/api/v2/search/series" {
+			p, err := strconv.Atoi(u.Query().Get("page"))
+			return p + 1, err == nil
+		}
+	case sitesim.Natomanga:
+		if u.Path == "/manga-list/latest-manga" {
+			p, err := strconv.Atoi(u.Query().Get("page"))
+			return p, err == nil
+		}
 	}
 	return 0, false
 }
 
 // readOf reports which Series a fetch read (the request that carries the
 // Latest Chapter: MangaDex's feed, WeebCentral's chapter list, MangaPill's
-// page), or "".
+// page, Kagane's details, natomanga's chapter JSON), or "".
 func readOf(site string, u *url.URL) string {
 	p := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch site {
@@ -174,6 +189,14 @@ func readOf(site string, u *url.URL) string {
 	case sitesim.WeebCentral:
 		if len(p) == 3 && p[0] == "series" && p[2] == "full-chapter-list" {
 			return p[1]
+		}
+	case sitesim.Kagane:
+		if len(p) == 4 && p[0] == "api" && p[2] == "series" {
+			return p[3]
+		}
+	case sitesim.Natomanga:
+		if len(p) == 4 && p[0] == "api" && p[1] == "manga" && p[3] == "chapters" {
+			return p[2]
 		}
 	}
 	return ""

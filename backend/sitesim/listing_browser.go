@@ -144,16 +144,16 @@ func (s *Sim) kaganeSearch(page, size int, changed bool) any {
 // natomangaLatest is one latest-manga page: MangaBox cards inside
 // div.comic-list, each with the cover link (a[data-id]), the title link
 // (h3 a) and the latest chapter link, then the page links. changed
-// renames the card class (a layout change).
+// renames the list and card classes (a layout change).
 func (s *Sim) natomangaLatest(page int, changed bool) string {
 	o := s.Origin(Natomanga)
-	card := "list-comic-item-wrap"
+	list, card := "comic-list", "list-comic-item-wrap"
 	if changed {
-		card = "comic-card-v2"
+		list, card = "comic-grid-v2", "comic-card-v2"
 	}
 	var b strings.Builder
 	b.WriteString(`<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>Latest Manga - MangaNato</title></head>
-<body><div class="container"><div class="main-wrapper"><div class="leftCol listCol"><div class="comic-list">` + "\n")
+<body><div class="container"><div class="main-wrapper"><div class="leftCol listCol"><div class="` + list + `">` + "\n")
 	for _, i := range s.updatedSeries(Natomanga, (page-1)*NatomangaListingSize, NatomangaListingSize) {
 		x := s.series(Natomanga, i, Behavior{})
 		t := html.EscapeString(x.title)
