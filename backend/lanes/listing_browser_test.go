@@ -21,7 +21,7 @@ var browserListingSites = []string{sitesim.Kagane, sitesim.Natomanga}
 // (wall time, the browser's own bound), closed at cleanup.
 func newBrowserRoute(t *testing.T, chrome *chromiumtest.Chromium, wait time.Duration) sites.Fetcher {
 	t.Helper()
-	b, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ChallengeWait: wait, ReadTimeout: 10 * time.Second,
+	b, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ChallengeWait: wait, ReadTimeout: 30 * time.Second,
 		PollInterval: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +112,7 @@ func TestBrowserListings(t *testing.T) {
 	// off; no failure row is written and the listing state says refused.
 	for _, site := range browserListingSites {
 		t.Run(site+"/challenged_listing_refused", func(t *testing.T) {
-			h := newListHarness(t, listSpec{site: site, perSite: 50, followed: 3, route: newBrowserRoute(t, chrome, 2*time.Second)})
+			h := newListHarness(t, listSpec{site: site, perSite: 50, followed: 3, route: newBrowserRoute(t, chrome, 3*time.Second)})
 			ctx := context.Background()
 			if _, err := h.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = $3 WHERE site = $1 AND series_id = $2`,
 				site, h.followed[0], t0.Add(-2*time.Hour)); err != nil {

@@ -99,3 +99,10 @@ func (l *Listing) Add(e ListingEntry) {
 	}
 	l.Entries = append(l.Entries, e)
 }
+
+// ListingShaper is a Lister that can say, for a listing page it fetched,
+// which of the fields its fixtures have are there: the diff `mangabookmark
+// probe --listing` prints, as Shaper does for a Series read.
+type ListingShaper interface {
+	ListingShape(body []byte) []Field
+}

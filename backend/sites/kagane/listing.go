@@ -24,7 +24,16 @@ const (
 // Series may be in any language).
 var listingBody = []byte(`{"source_type":["Official","Unofficial","Mixed"]}`)
 
-var _ sites.Lister = Adapter{}
+var (
+	_ sites.Lister        = Adapter{}
+	_ sites.ListingShaper = Adapter{}
+)
+
+// ListingShape checks a search page for the SearchDto fields the listing
+// reads.
+func (Adapter) ListingShape(body []byte) []sites.Field {
+	return sites.JSONFields(body, "content[]", "content[].series_id", "content[].current_books", "last")
+}
 
 // ListingURL is the search the listing POSTs for page (1-based): the
 // Series most recently updated first, as keiyoushi's getLatestUpdates

@@ -114,10 +114,9 @@ func FuzzParseListing(f *testing.F) {
 // moved when the listing's shape changes.
 func TestListingShape(t *testing.T) {
 	t.Parallel()
-	req := listingRequest(&sites.Site{Name: "kagane", Hosts: []string{"kagane.to"}}, 1)
 	missed := func(body []byte) []string {
 		var out []string
-		for _, f := range (Adapter{}).Shape(req, body) {
+		for _, f := range (Adapter{}).ListingShape(body) {
 			if !f.Found {
 				out = append(out, f.Name)
 			}

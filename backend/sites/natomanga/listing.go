@@ -15,7 +15,24 @@ import (
 // page 2 at most.
 const maxListingPage = 10
 
-var _ sites.Lister = Adapter{}
+var (
+	_ sites.Lister        = Adapter{}
+	_ sites.ListingShaper = Adapter{}
+)
+
+// ListingShape checks a latest-manga page for the selectors the listing
+// reads.
+func (Adapter) ListingShape(body []byte) []sites.Field {
+	inCard := func(m func(*dom.Node) bool) func(*dom.Node) bool {
+		return func(n *dom.Node) bool { return isCard(n) && dom.Find(n, m) != nil }
+	}
+	return dom.Fields(body,
+		dom.Check{Name: "div.comic-list > .list-comic-item-wrap (or div.truyen-list > div.list-truyen-item-wrap)", Match: dom.Has(isCard)},
+		dom.Check{Name: "card a[data-id]", Match: dom.Has(inCard(dom.WithAttr("a", "data-id")))},
+		dom.Check{Name: "card h3 a", Match: dom.Has(func(n *dom.Node) bool { return isCard(n) && dom.Find(dom.Find(n, dom.Tag("h3")), dom.Tag("a")) != nil })},
+		dom.Check{Name: "card a.list-story-item-wrap-chapter", Match: dom.Has(inCard(dom.WithClass("a", "list-story-item-wrap-chapter")))},
+	)
+}
 
 // ListingURL is page (1-based) of the Series most recently updated.
 func ListingURL(s *sites.Site, page int) string {

@@ -103,10 +103,9 @@ func FuzzParseListing(f *testing.F) {
 // TestListingShape: probe's field diff for the listing page.
 func TestListingShape(t *testing.T) {
 	t.Parallel()
-	req := sites.Request{Page: www + "/manga-list/latest-manga?page=1"}
 	missed := func(body []byte) int {
 		n := 0
-		for _, f := range (Adapter{}).Shape(req, body) {
+		for _, f := range (Adapter{}).ListingShape(body) {
 			if !f.Found {
 				n++
 			}

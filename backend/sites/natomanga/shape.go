@@ -1,8 +1,6 @@
 package natomanga
 
 import (
-	"strings"
-
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/internal/dom"
 )
@@ -16,16 +14,6 @@ func (Adapter) Shape(req sites.Request, body []byte) []sites.Field {
 		// chapter_name and chapter_num are fallbacks the live API does not
 		// always send (gallery-dl reads neither): not part of the shape.
 		return sites.JSONFields(body, "success", "data.chapters[]", "data.chapters[].chapter_slug", "data.chapters[].updated_at")
-	}
-	if strings.Contains(req.Page, "/manga-list/") {
-		return dom.Fields(body,
-			dom.Check{Name: "div.comic-list > .list-comic-item-wrap (or the truyen-list layout)", Match: dom.Has(isCard)},
-			dom.Check{Name: "card a[data-id]", Match: dom.Has(func(n *dom.Node) bool { return isCard(n) && dom.Find(n, dom.WithAttr("a", "data-id")) != nil })},
-			dom.Check{Name: "card h3 a", Match: dom.Has(func(n *dom.Node) bool { return isCard(n) && dom.Find(dom.Find(n, dom.Tag("h3")), dom.Tag("a")) != nil })},
-			dom.Check{Name: "card a.list-story-item-wrap-chapter", Match: dom.Has(func(n *dom.Node) bool {
-				return isCard(n) && dom.Find(n, dom.WithClass("a", "list-story-item-wrap-chapter")) != nil
-			})},
-		)
 	}
 	return dom.Fields(body,
 		dom.Check{Name: "ul.manga-info-text h1", Match: dom.Has(func(n *dom.Node) bool {
