@@ -70,6 +70,22 @@ type listSpec struct {
 	rest     time.Duration // zero: the default Rest
 	perDay   float64       // Poisson publication rate over the Site; zero: none
 	route    sites.Fetcher // the browser route for a browser Site; nil: the plain route stands in
+	tabCost  time.Duration // Lane time each fetch holds the tab (a browser page load); zero: none
+}
+
+// tabFetcher charges each fetch a page load's time on the Lane clock
+// before passing it on: the browser tab's cost, modelled.
+type tabFetcher struct {
+	inner sites.Fetcher
+	clock lanes.Clock
+	cost  time.Duration
+}
+
+func (f tabFetcher) Fetch(ctx context.Context, req sites.Request) (*sites.Response, error) {
+	if err := f.clock.Sleep(ctx, f.cost); err != nil {
+		return nil, err
+	}
+	return f.inner.Fetch(ctx, req)
 }
 
 func newListHarness(t testing.TB, sp listSpec) *listHarness {
@@ -93,6 +109,9 @@ func newListHarness(t testing.TB, sp listSpec) *listHarness {
 	h.rec = &recFetcher{inner: sp.route, clock: h.clock}
 	if sp.route == nil {
 		h.rec.inner = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second})
+	}
+	if sp.tabCost > 0 {
+		h.rec.inner = tabFetcher{inner: h.rec.inner, clock: h.clock, cost: sp.tabCost}
 	}
 	m, err := lanes.New(lanes.Config{Store: h.st, Sites: reg, Plain: h.rec, Browser: h.rec, Clock: h.clock, Enabled: true})
 	if err != nil {

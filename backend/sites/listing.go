@@ -106,3 +106,13 @@ func (l *Listing) Add(e ListingEntry) {
 type ListingShaper interface {
 	ListingShape(body []byte) []Field
 }
+
+// ListingTrial is an adapter whose Site has no listing yet because no
+// saved capture shows the candidate page carries one: TryListing reads
+// that page once and answers as a Lister's page 1 would (no_chapter,
+// saying why, when the lines are not there), so `mangabookmark probe
+// --listing` decides whether the listing can be built. The Lanes never
+// call it.
+type ListingTrial interface {
+	TryListing(ctx context.Context, s *Site, f Fetcher) Listing
+}

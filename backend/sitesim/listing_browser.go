@@ -23,7 +23,8 @@ const (
 // Kagane's home page (the page its listing is fetched from) and POST
 // /api/v2/search/series (keiyoushi's SearchDto, the Series most recently
 // updated first), natomanga's /manga-list/latest-manga?page=N (MangaBox
-// cards, one per Series, most recently updated first). The listing's own
+// cards, one per Series, most recently updated first), and Comix's
+// /browse shell (no items in its initial-data). The listing's own
 // behaviour (SetListing) wins; without one the Site's applies. It reports
 // whether the request was one of these.
 func (s *Sim) serveBrowserListing(site string, w http.ResponseWriter, r *http.Request) bool {
@@ -53,6 +54,16 @@ func (s *Sim) serveBrowserListing(site string, w http.ResponseWriter, r *http.Re
 			return true
 		}
 		writeJSON(w, http.StatusOK, s.kaganeSearch(page, size, b.Mode == LayoutChanged))
+		return true
+	case site == Comix && path == "/browse" && r.Method == http.MethodGet:
+		// The shell a Paperback source describes: the list is not in
+		// initial-data (no saved page says otherwise), so Comix has no
+		// listing and probe --listing comix says why.
+		if s.misbehave(w, r, s.browserListingBehavior(site, true), kindHTML) {
+			return true
+		}
+		writeHTML(w, http.StatusOK, `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Browse - Comix</title></head>
+<body><div id="app-root"></div><script type="application/json" id="initial-data">{"page":"browse","queries":{"[\"browse\",\"filters\"]":{"order":{"chapter_updated_at":"desc"}}},"routes":{}}</script></body></html>`)
 		return true
 	case site == Natomanga && path == "/manga-list/latest-manga":
 		if h, _, err := net.SplitHostPort(r.Host); err == nil && strings.EqualFold(h, bareHost) {

@@ -19,6 +19,7 @@ const listingShown = 20
 type listingReport struct {
 	Site    string         `json:"site"`
 	Route   string         `json:"route"`
+	Trial   bool           `json:"trial,omitempty"` // the Site has no listing; this read would decide one
 	Outcome string         `json:"outcome"`
 	Status  int            `json:"status,omitempty"`
 	Error   string         `json:"error,omitempty"`
@@ -43,19 +44,26 @@ type listingEntry struct {
 // field diff. It writes nothing; an outcome other than ok is an error.
 func (c *ProbeCmd) runListing(ctx context.Context, route sites.Fetcher, routeName string, site *sites.Site) error {
 	lister := site.ListerOf()
-	if lister == nil {
+	trial, _ := site.Adapter.(sites.ListingTrial)
+	if lister == nil && trial == nil {
 		return usagef("probe: %s has no listing (docs/operations.md, \"Listings\")", site.Name)
 	}
 	rec := &recorder{next: route}
 	rctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
 	start := time.Now()
-	l := lister.Listing(rctx, site, rec, 1)
+	var l sites.Listing
+	if lister != nil {
+		l = lister.Listing(rctx, site, rec, 1)
+	} else {
+		// No listing yet: read the page that would decide one.
+		l = trial.TryListing(rctx, site, rec)
+	}
 	total := time.Since(start)
 	if !l.Outcome.Valid() {
 		l = sites.Listing{Outcome: sites.Errors, Err: fmt.Errorf("probe: listing returned outcome %q", l.Outcome)}
 	}
-	rep := listingReport{Site: site.Name, Route: routeName, Outcome: string(l.Outcome), Status: l.Status,
+	rep := listingReport{Site: site.Name, Route: routeName, Trial: lister == nil, Outcome: string(l.Outcome), Status: l.Status,
 		Lines: len(l.Entries), Dropped: l.Dropped, More: l.More, Entries: []listingEntry{}, TotalMS: total.Milliseconds()}
 	if l.Err != nil && l.Outcome != sites.OK {
 		rep.Error = visible(l.Err.Error())
@@ -73,7 +81,7 @@ func (c *ProbeCmd) runListing(ctx context.Context, route sites.Fetcher, routeNam
 	}
 	// The fetch lines are a Series probe's, built the same way.
 	rep.Fetches = report(sites.Ref{}, routeName, sites.Result{}, rec.exchanges(), total).Fetches
-	if shaper, ok := lister.(sites.ListingShaper); ok {
+	if shaper, ok := site.Adapter.(sites.ListingShaper); ok {
 		for i, e := range rec.exchanges() {
 			if e.resp == nil || i >= len(rep.Fetches) {
 				continue
@@ -111,7 +119,11 @@ func (c *ProbeCmd) printListing(rep listingReport) error {
 	var b strings.Builder
 	line := func(k, v string) { fmt.Fprintf(&b, "%-10s %s\n", k, v) }
 	line("site", rep.Site)
-	line("listing", "page 1")
+	if rep.Trial {
+		line("listing", "none yet: a trial read of the page that would decide one (docs/operations.md, \"Listings\")")
+	} else {
+		line("listing", "page 1")
+	}
 	line("route", rep.Route)
 	line("outcome", rep.Outcome)
 	if rep.Error != "" {
