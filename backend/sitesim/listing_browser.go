@@ -90,7 +90,7 @@ func (s *Sim) serveBrowserListing(site string, w http.ResponseWriter, r *http.Re
 // browserListingBehavior is the listing's scripted behaviour, else the
 // Site's; count counts the request as a listing page answered.
 func (s *Sim) browserListingBehavior(site string, count bool) Behavior {
-	b := Behavior{}
+	var b Behavior
 	if count {
 		b = s.listingBehavior(site)
 	} else {
