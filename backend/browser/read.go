@@ -114,7 +114,10 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	defer cancel()
 	dataURL, _ := json.Marshal(req.Data)
 	accept, _ := json.Marshal(req.Accept)
-	expr := fmt.Sprintf("(%s)(%s, %s, %d, %d)", fetchJS, dataURL, accept, b.opts.maxBody, timeout.Milliseconds())
+	method, _ := json.Marshal(req.Method)
+	body, _ := json.Marshal(string(req.Body))
+	ctype, _ := json.Marshal(req.ContentType)
+	expr := fmt.Sprintf("(%s)(%s, %s, %d, %d, %s, %s, %s)", fetchJS, dataURL, accept, b.opts.maxBody, timeout.Milliseconds(), method, body, ctype)
 	var f fetched
 	if err := b.evalIsolated(rctx, c, t, expr, true, &f); err != nil {
 		return nil, fmt.Errorf("fetch %s in page: %w", req.Data, err)
@@ -128,7 +131,7 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	if f.Over {
 		return nil, fmt.Errorf("fetch %s in page: body over %d bytes: %w", req.Data, b.opts.maxBody, sites.ErrTooLarge)
 	}
-	body, err := base64.StdEncoding.DecodeString(f.Body)
+	got, err := base64.StdEncoding.DecodeString(f.Body)
 	if err != nil {
 		return nil, &pageError{msg: fmt.Sprintf("fetch %s in page: body: %v", req.Data, err)}
 	}
@@ -136,7 +139,7 @@ func (b *Browser) readData(ctx context.Context, c *conn, t *tab, req sites.Reque
 	for k, v := range f.Headers {
 		h.Set(k, v)
 	}
-	res := &sites.Response{Status: f.Status, Header: h, Body: body}
+	res := &sites.Response{Status: f.Status, Header: h, Body: got}
 	if u, err := url.Parse(f.URL); err == nil && f.URL != "" {
 		res.FinalURL = u
 	}

@@ -90,20 +90,24 @@ const htmlJS = `(limit) => {
   };
 }`
 
-// fetchJS is called with (url, accept, limit, timeoutMs). It fetches url
-// from inside the page (same origin, the page's cookies stay in Chrome),
+// fetchJS is called with (url, accept, limit, timeoutMs, method,
+// send, contentType). It fetches url with method ("" is GET) and, when
+// contentType is set, send as the body of that type from inside the page (same
+// origin, the page's cookies stay in Chrome),
 // stops reading past limit bytes (over: true, no body) and returns status,
 // headers, final URL and the body as base64 so binary bodies survive. page
 // is the URL of the document the fetch ran from, read in the same
 // evaluation; a failed fetch comes back as error, with page, so the caller
 // can tell a page that left the Site from a Site that failed.
-const fetchJS = `async (url, accept, limit, timeoutMs) => {
+const fetchJS = `async (url, accept, limit, timeoutMs, method, send, contentType) => {
   const page = location.href;
   const ctl = new AbortController();
   const timer = setTimeout(() => ctl.abort(), timeoutMs);
   try {
     const init = {credentials: 'same-origin', signal: ctl.signal, headers: {}};
     if (accept) init.headers['Accept'] = accept;
+    if (method) init.method = method;
+    if (contentType) { init.headers['Content-Type'] = contentType; init.body = send; }
     const r = await fetch(url, init);
     const headers = {};
     r.headers.forEach((v, k) => { headers[k] = v; });

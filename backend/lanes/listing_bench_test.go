@@ -35,7 +35,14 @@ type listingRun struct {
 
 func runListing(b *testing.B, site string, every, rest time.Duration, span time.Duration) listingRun {
 	b.Helper()
-	h := newListHarness(b, listSpec{site: site, perSite: 20000, followed: 1000, every: every, rest: rest, perDay: 750})
+	return runListingSpec(b, listSpec{site: site, perSite: 20000, followed: 1000, every: every, rest: rest, perDay: 750}, span)
+}
+
+// runListingSpec drives one harness for span and measures it.
+func runListingSpec(b *testing.B, sp listSpec, span time.Duration) listingRun {
+	b.Helper()
+	site := sp.site
+	h := newListHarness(b, sp)
 	h.drive(b, span)
 	end := h.clock.Now()
 	// Chapters published early enough that a Rest read was due before the

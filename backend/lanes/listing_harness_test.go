@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -68,6 +69,23 @@ type listSpec struct {
 	every    time.Duration // ListingEvery; negative: no listing
 	rest     time.Duration // zero: the default Rest
 	perDay   float64       // Poisson publication rate over the Site; zero: none
+	route    sites.Fetcher // the browser route for a browser Site; nil: the plain route stands in
+	tabCost  time.Duration // Lane time each fetch holds the tab (a browser page load); zero: none
+}
+
+// tabFetcher charges each fetch a page load's time on the Lane clock
+// before passing it on: the browser tab's cost, modelled.
+type tabFetcher struct {
+	inner sites.Fetcher
+	clock lanes.Clock
+	cost  time.Duration
+}
+
+func (f tabFetcher) Fetch(ctx context.Context, req sites.Request) (*sites.Response, error) {
+	if err := f.clock.Sleep(ctx, f.cost); err != nil {
+		return nil, err
+	}
+	return f.inner.Fetch(ctx, req)
 }
 
 func newListHarness(t testing.TB, sp listSpec) *listHarness {
@@ -88,7 +106,13 @@ func newListHarness(t testing.TB, sp listSpec) *listHarness {
 		h.s.Rest = sp.rest
 	}
 	h.st = fastStore(t)
-	h.rec = &recFetcher{inner: sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second}), clock: h.clock}
+	h.rec = &recFetcher{inner: sp.route, clock: h.clock}
+	if sp.route == nil {
+		h.rec.inner = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second})
+	}
+	if sp.tabCost > 0 {
+		h.rec.inner = tabFetcher{inner: h.rec.inner, clock: h.clock, cost: sp.tabCost}
+	}
 	m, err := lanes.New(lanes.Config{Store: h.st, Sites: reg, Plain: h.rec, Browser: h.rec, Clock: h.clock, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
@@ -153,13 +177,23 @@ func isListing(site string, u *url.URL) (page int, ok bool) {
 			}
 			return 2, true
 		}
+	case sitesim.Kagane:
+		if u.Path == "/api/v2/search/series" {
+			p, err := strconv.Atoi(u.Query().Get("page"))
+			return p + 1, err == nil
+		}
+	case sitesim.Natomanga:
+		if u.Path == "/manga-list/latest-manga" {
+			p, err := strconv.Atoi(u.Query().Get("page"))
+			return p, err == nil
+		}
 	}
 	return 0, false
 }
 
 // readOf reports which Series a fetch read (the request that carries the
 // Latest Chapter: MangaDex's feed, WeebCentral's chapter list, MangaPill's
-// page), or "".
+// page, Kagane's details, natomanga's chapter JSON), or "".
 func readOf(site string, u *url.URL) string {
 	p := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch site {
@@ -174,6 +208,14 @@ func readOf(site string, u *url.URL) string {
 	case sitesim.WeebCentral:
 		if len(p) == 3 && p[0] == "series" && p[2] == "full-chapter-list" {
 			return p[1]
+		}
+	case sitesim.Kagane:
+		if len(p) == 4 && p[0] == "api" && p[2] == "series" {
+			return p[3]
+		}
+	case sitesim.Natomanga:
+		if len(p) == 4 && p[0] == "api" && p[1] == "manga" && p[3] == "chapters" {
+			return p[2]
 		}
 	}
 	return ""

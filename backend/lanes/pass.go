@@ -73,12 +73,22 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 			in.Now, in.Due, in.BehindBy = now, due.Due, due.BehindBy(now)
 			res.Due, res.BehindBy = in.Due, in.BehindBy
 		}
-		in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last)
+		// A Series the listing just hinted opens the wake gate: the tab
+		// was just used for the listing, and reading at once is what the
+		// hint is for (a browser Lane would otherwise hold a hint of fewer
+		// than WakeGateDue Series for up to WakeGateWait).
+		in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last) || res.Hinted > 0
 		state = State(in)
 	}
 	if skip, gated := stateSkip[state]; gated {
 		res.Skip = skip
-		return res, m.gateWait(state, in, lr, due)
+		wait := m.gateWait(state, in, lr, due)
+		if state == StateAsleep {
+			// The wake gate holds reads, not the listing: wake for it
+			// when it falls due (a Site without one waits as before).
+			wait = min(wait, gatePace(m.listingWait(l, now)))
+		}
+		return res, wait
 	}
 	if dueErr != nil {
 		return m.storeError(ctx, l, &res, dueErr)

@@ -8,14 +8,20 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// Key names one listing entry across looks: Series id, number and time as
-// the Site gave them. Two looks that share a key saw the same line.
+// Key names one listing entry across looks: Series id, number, time and
+// mark as the Site gave them. Two looks that share a key saw the same
+// line. The mark is appended only when the entry has one, so the keys of
+// the Sites without marks read as they always did.
 func Key(e sites.ListingEntry) string {
 	t := ""
 	if !e.SeenAt.IsZero() {
 		t = strconv.FormatInt(e.SeenAt.Unix(), 10)
 	}
-	return e.SeriesID + "|" + e.Number + "|" + t
+	k := e.SeriesID + "|" + e.Number + "|" + t
+	if e.Mark != "" {
+		k += "|" + e.Mark
+	}
+	return k
 }
 
 // keySeries is the Series id a Key starts with.

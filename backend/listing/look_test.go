@@ -140,3 +140,23 @@ func TestReadEmptyPage(t *testing.T) {
 		t.Fatalf("empty page lost the last look's keys: %v, want %v", r.Look.Seen, prev)
 	}
 }
+
+// TestDecideMark: a bare line whose mark changed (Kagane's book count) is
+// a new line and hints its Series even when it stayed on top; the same
+// mark seen again does not.
+func TestDecideMark(t *testing.T) {
+	t.Parallel()
+	top := sites.ListingEntry{SeriesID: "a", Mark: "12"}
+	prev := keys(top, e("b", "", 0))
+	if lk := Decide(prev, []sites.ListingEntry{top, e("b", "", 0)}); len(lk.Hints) != 0 {
+		t.Fatalf("same mark hinted: %+v", lk.Hints)
+	}
+	moved := sites.ListingEntry{SeriesID: "a", Mark: "13"}
+	lk := Decide(prev, []sites.ListingEntry{moved, e("b", "", 0)})
+	if !reflect.DeepEqual(lk.Hints, []store.Hint{{SeriesID: "a"}}) || !lk.Overlap {
+		t.Fatalf("changed mark: hints %+v overlap %v", lk.Hints, lk.Overlap)
+	}
+	if Key(e("b", "", 0)) != "b||" {
+		t.Fatalf("a key without a mark changed form: %q", Key(e("b", "", 0)))
+	}
+}

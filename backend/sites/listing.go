@@ -19,11 +19,15 @@ const MaxListingEntries = 500
 // it names, the chapter number it shows ("" when the listing gives none or
 // the number is unusable) and when the Site says it appeared (zero when
 // not given). SeriesID is already canonical, as the adapter's SeriesID
-// would give it.
+// would give it. Mark is anything else the line shows that changes when
+// the Series gets a chapter (Kagane's book count), "" when none: a line
+// whose mark changed is a new line, so a Series that stays on top of a
+// listing without numbers or times still hints when it moves.
 type ListingEntry struct {
 	SeriesID string
 	Number   string
 	SeenAt   time.Time
+	Mark     string
 }
 
 // Listing is the answer of one listing fetch: the outcome word (the same
@@ -94,4 +98,21 @@ func (l *Listing) Add(e ListingEntry) {
 		return
 	}
 	l.Entries = append(l.Entries, e)
+}
+
+// ListingShaper is a Lister that can say, for a listing page it fetched,
+// which of the fields its fixtures have are there: the diff `mangabookmark
+// probe --listing` prints, as Shaper does for a Series read.
+type ListingShaper interface {
+	ListingShape(body []byte) []Field
+}
+
+// ListingTrial is an adapter whose Site has no listing yet because no
+// saved capture shows the candidate page carries one: TryListing reads
+// that page once and answers as a Lister's page 1 would (no_chapter,
+// saying why, when the lines are not there), so `mangabookmark probe
+// --listing` decides whether the listing can be built. The Lanes never
+// call it.
+type ListingTrial interface {
+	TryListing(ctx context.Context, s *Site, f Fetcher) Listing
 }

@@ -1,6 +1,7 @@
 package sites
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -103,9 +104,16 @@ func (p *Plain) Fetch(ctx context.Context, req Request) (*Response, error) {
 	target := req.Target()
 	ctx, cancel := context.WithTimeout(ctx, p.opts.TotalTimeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+	var send io.Reader
+	if req.Body != nil {
+		send = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.HTTPMethod(), target, send)
 	if err != nil {
 		return nil, fmt.Errorf("sites: plain: build request: %w", err)
+	}
+	if req.ContentType != "" {
+		hreq.Header.Set("Content-Type", req.ContentType)
 	}
 	for k, vs := range req.Header {
 		for _, v := range vs {

@@ -98,6 +98,22 @@ type Request struct {
 	Data   string
 	Accept string      // Accept header for the plain route ("" = any)
 	Header http.Header // extra per-Site headers (Referer, Origin)
+
+	// Method is the HTTP method of the Target request ("" is GET). A POST
+	// carries Body as ContentType: Kagane's listing is a search POSTed
+	// from inside its page (the browser route opens Page, then fetches
+	// Data with this method and body).
+	Method      string
+	Body        []byte
+	ContentType string
+}
+
+// HTTPMethod is the request's method: Method, or GET when it is empty.
+func (r Request) HTTPMethod() string {
+	if r.Method == "" {
+		return http.MethodGet
+	}
+	return r.Method
 }
 
 // Target is the URL whose body the request wants: Data when set, else Page.

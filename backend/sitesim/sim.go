@@ -315,6 +315,9 @@ func (s *Sim) Handler(site string) http.Handler {
 		if c := s.hits[site]; c != nil {
 			c.Add(1)
 		}
+		if s.serveBrowserListing(site, w, r) { // listing_browser.go (Kagane's is a POST)
+			return
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return

@@ -18,7 +18,8 @@ import (
 // ProbeCmd reads one Series the way its Lane would and prints what the
 // read found, writing nothing to the database.
 type ProbeCmd struct {
-	URL     string        `arg:"" help:"A Series (or chapter) URL of one of the six Sites."`
+	URL     string        `arg:"" help:"A Series (or chapter) URL of one of the six Sites; with --listing, a Site's name."`
+	Listing bool          `help:"Read page 1 of the Site's \"latest updates\" listing instead of a Series, and print its lines and field diff."`
 	Save    string        `help:"Write every raw response the read used into DIR (new or empty), named so each can become a fixture, with a README.md and manifest.json." placeholder:"DIR"`
 	JSON    bool          `help:"Print the result as JSON."`
 	Timeout time.Duration `help:"Bound on the whole read, as a Lane's read is bounded." default:"4m"`
@@ -93,16 +94,25 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ref, err := reg.Canonicalize(c.URL)
-	if err != nil {
-		return usagef("probe: that URL cannot be probed: %s", sites.URLReason(err))
-	}
-	if c.Save != "" {
-		if err := checkSaveDir(c.Save); err != nil {
-			return err
+	var ref sites.Ref
+	site := reg.Get(c.URL)
+	switch {
+	case c.Listing && site == nil:
+		return usagef("probe: --listing takes a Site's name (%s), not %q", strings.Join(reg.Names(), ", "), visible(c.URL))
+	case c.Listing && c.Save != "":
+		return usagef("probe: --save is for a Series read; a listing probe prints what it read")
+	case !c.Listing:
+		ref, err = reg.Canonicalize(c.URL)
+		if err != nil {
+			return usagef("probe: that URL cannot be probed: %s", sites.URLReason(err))
 		}
+		if c.Save != "" {
+			if err := checkSaveDir(c.Save); err != nil {
+				return err
+			}
+		}
+		site = reg.Get(ref.Site)
 	}
-	site := reg.Get(ref.Site)
 	plain, err := newPlainRoute()
 	if err != nil {
 		return err
@@ -120,6 +130,9 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 		route, routeName = bro, "browser"
 	}
 
+	if c.Listing {
+		return c.runListing(ctx, route, routeName, site)
+	}
 	rec := &recorder{next: route}
 	rctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()

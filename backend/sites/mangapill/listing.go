@@ -10,7 +10,28 @@ import (
 	"mangabookmark/backend/sites/internal/dom"
 )
 
-var _ sites.Lister = Adapter{}
+var (
+	_ sites.Lister        = Adapter{}
+	_ sites.ListingShaper = Adapter{}
+)
+
+// ListingShape checks a /chapters page for what ParseListing reads.
+func (Adapter) ListingShape(body []byte) []sites.Field {
+	inGrid := func(n *dom.Node) bool {
+		for p := n.Parent; p != nil; p = p.Parent {
+			if dom.WithClass("div", "grid")(p) {
+				return true
+			}
+		}
+		return false
+	}
+	return dom.Fields(body,
+		dom.Check{Name: "div.grid > div", Match: dom.Has(dom.ChildOf("div", dom.WithClass("div", "grid")))},
+		dom.Check{Name: `div.grid a[href^="/manga/"]`, Match: dom.Has(func(n *dom.Node) bool { return hrefPrefix("/manga/")(n) && inGrid(n) })},
+		dom.Check{Name: `div.grid a[href^="/chapters/"]`, Match: dom.Has(func(n *dom.Node) bool { return hrefPrefix("/chapters/")(n) && inGrid(n) })},
+		dom.Check{Name: "time-ago[datetime]", Match: dom.Has(dom.WithAttr("time-ago", "datetime"))},
+	)
+}
 
 // Listing fetches /chapters, the Site's newest chapters. The Site has one
 // listing page (no next-page link): page 2 gives nothing and More false.

@@ -114,3 +114,23 @@ func FuzzParseListing(f *testing.F) {
 		}
 	})
 }
+
+// TestListingShape: probe --listing's field diff names what moved.
+func TestListingShape(t *testing.T) {
+	t.Parallel()
+	missed := func(body []byte) int {
+		n := 0
+		for _, f := range (Adapter{}).ListingShape(body) {
+			if !f.Found {
+				n++
+			}
+		}
+		return n
+	}
+	if n := missed(golden.Fixture(t, "listing.html")); n != 0 {
+		t.Errorf("listing.html misses %d fields", n)
+	}
+	if n := missed([]byte(`<html><body><div class="container">moved</div></body></html>`)); n != 4 {
+		t.Errorf("a moved page misses %d fields, want 4", n)
+	}
+}

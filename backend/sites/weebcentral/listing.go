@@ -16,7 +16,26 @@ import (
 // 2 at most; nothing past a few pages is a "latest" listing.
 const maxListingPage = 10
 
-var _ sites.Lister = Adapter{}
+var (
+	_ sites.Lister        = Adapter{}
+	_ sites.ListingShaper = Adapter{}
+)
+
+// ListingShape checks a latest-updates fragment for what ParseListing
+// reads.
+func (Adapter) ListingShape(body []byte) []sites.Field {
+	inArticle := func(m func(*dom.Node) bool) func(*dom.Node) bool {
+		return func(n *dom.Node) bool { return dom.Is(n, "article") && dom.Find(n, m) != nil }
+	}
+	return dom.Fields(body,
+		dom.Check{Name: "article", Match: dom.Has(dom.Tag("article"))},
+		dom.Check{Name: `article a[href*="/series/"]`, Match: dom.Has(inArticle(func(n *dom.Node) bool {
+			h, _ := dom.Attr(n, "href")
+			return dom.Is(n, "a") && strings.Contains(h, "/series/")
+		}))},
+		dom.Check{Name: "article time[datetime]", Match: dom.Has(inArticle(dom.WithAttr("time", "datetime")))},
+	)
+}
 
 // Listing fetches /latest-updates/{page}, the fragment the home page's
 // "Latest Updates" section loads (a plain GET serves it).

@@ -120,3 +120,23 @@ func FuzzParseListing(f *testing.F) {
 		}
 	})
 }
+
+// TestListingShape: probe --listing's field diff names what moved.
+func TestListingShape(t *testing.T) {
+	t.Parallel()
+	missed := func(body []byte) int {
+		n := 0
+		for _, f := range (Adapter{}).ListingShape(body) {
+			if !f.Found {
+				n++
+			}
+		}
+		return n
+	}
+	if n := missed(golden.Fixture(t, "listing.html")); n != 0 {
+		t.Errorf("listing.html misses %d fields", n)
+	}
+	if n := missed([]byte(`<section><a href="/chapters/x">moved</a></section>`)); n != 3 {
+		t.Errorf("a moved fragment misses %d fields, want 3", n)
+	}
+}
