@@ -27,7 +27,8 @@ type Guard struct {
 	AllowPrivate bool
 	// Resolver resolves host names for Check; nil: net.DefaultResolver.
 	Resolver Resolver
-	// Timeout bounds one whole request, redirects included; 0: 10 s.
+	// Timeout bounds one whole request, redirects included; 0: 5 s.
+	// Connecting takes at most 3 s of it.
 	Timeout time.Duration
 
 	// stand is one loopback address this package's own tests let stand in

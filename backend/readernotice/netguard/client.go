@@ -13,6 +13,14 @@ import (
 // maxRedirects is how many redirects an outlet request follows.
 const maxRedirects = 3
 
+// Outlet request bounds: connecting (TCP, then TLS) is quick for a host
+// that is up, so a host that does not answer a connection is given up
+// early; the answer then has the rest of the request's Timeout.
+const (
+	defaultTimeout = 5 * time.Second
+	connectTimeout = 3 * time.Second
+)
+
 // Client returns an HTTP client for outlet requests: no proxy, every
 // connection's address checked at dial time (after DNS, so a name that
 // resolves differently from Check's answer still cannot reach a private
@@ -21,13 +29,14 @@ const maxRedirects = 3
 func (g Guard) Client() *http.Client {
 	timeout := g.Timeout
 	if timeout <= 0 {
-		timeout = 10 * time.Second
+		timeout = defaultTimeout
 	}
-	d := &net.Dialer{Timeout: timeout, Control: g.control}
+	connect := min(timeout, connectTimeout)
+	d := &net.Dialer{Timeout: connect, Control: g.control}
 	tr := &http.Transport{
 		Proxy:                 nil,
 		DialContext:           d.DialContext,
-		TLSHandshakeTimeout:   timeout,
+		TLSHandshakeTimeout:   connect,
 		ResponseHeaderTimeout: timeout,
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       90 * time.Second,
