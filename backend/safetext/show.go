@@ -38,7 +38,6 @@ func Show(s string) string {
 	return b.String()
 }
 
-
 func needsShow(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]

@@ -2,7 +2,6 @@ package netguard
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -46,13 +45,13 @@ func (g Guard) Client() *http.Client {
 		Timeout:   timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > maxRedirects {
-				return fmt.Errorf("netguard: more than %d redirects", maxRedirects)
+				return refuse("the outlet redirected more than %d times", maxRedirects)
 			}
 			if _, err := g.parse(req.URL.String()); err != nil {
-				return fmt.Errorf("netguard: redirect refused: %w", err)
+				return refuse("a redirect was refused: %s", Reason(err))
 			}
-			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil && !g.AllowPrivate && Private(ip) && ip != g.stand {
-				return fmt.Errorf("%w: a redirect to %s was refused", ErrPrivate, ip)
+			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil && g.refused(ip) {
+				return refusePrivate("a redirect to %s, a private or loopback address, was refused", ip)
 			}
 			return nil
 		},
@@ -62,15 +61,12 @@ func (g Guard) Client() *http.Client {
 // control runs on every socket before it connects, with the address the
 // resolver chose.
 func (g Guard) control(network, address string, _ syscall.RawConn) error {
-	if g.AllowPrivate {
-		return nil
-	}
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("netguard: dial %s: unreadable address", network)
+		return refuse("connecting was refused: %s gave an unreadable address", network)
 	}
-	if Private(ap.Addr()) && ap.Addr() != g.stand {
-		return fmt.Errorf("%w: connecting to %s was refused", ErrPrivate, ap.Addr().Unmap())
+	if g.refused(ap.Addr()) {
+		return refusePrivate("connecting to %s, a private or loopback address, was refused", ap.Addr().Unmap())
 	}
 	return nil
 }
