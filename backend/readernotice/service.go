@@ -168,7 +168,7 @@ func (s *Service) loop(ctx context.Context, done chan struct{}) {
 		if err != nil && ctx.Err() == nil {
 			s.cfg.Log.Warn("reader notices: sender pass failed", "err", err)
 		}
-		s.takeSendErr() // logged where it happened
+		_ = s.takeSendErr() // logged where it happened
 		select {
 		case <-ctx.Done():
 			return
