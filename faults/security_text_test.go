@@ -69,17 +69,18 @@ func terminalUnsafe(s string) (string, bool) {
 }
 
 // bidiOverride returns the text around the first bidirectional
-// embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069) in
-// s, raw or as a JSON escape: in a terminal or a page they reorder what is
-// shown, so "exe.pdf" can show as "fdp.exe".
+// embedding, override, isolate or mark (U+202A to U+202E, U+2066 to
+// U+2069, U+200E, U+200F, U+061C) in s, raw or as a JSON escape: in a
+// terminal or a page they reorder what is shown, so "exe.pdf" can show as
+// "fdp.exe".
 func bidiOverride(s string) (string, bool) {
 	for i, r := range s {
-		if safetext.IsBidiOverride(r) {
+		if safetext.IsBidiControl(r) {
 			return s[max(0, i-24):min(len(s), i+24)], true
 		}
 	}
 	low := strings.ToLower(s)
-	for _, esc := range []string{`\u202a`, `\u202b`, `\u202c`, `\u202d`, `\u202e`, `\u2066`, `\u2067`, `\u2068`, `\u2069`} {
+	for _, esc := range []string{`\u202a`, `\u202b`, `\u202c`, `\u202d`, `\u202e`, `\u2066`, `\u2067`, `\u2068`, `\u2069`, `\u200e`, `\u200f`, `\u061c`} {
 		if i := strings.Index(low, esc); i >= 0 {
 			return s[max(0, i-24):min(len(s), i+24)], true
 		}
@@ -152,15 +153,15 @@ func TestSecurityText(t *testing.T) {
 	ids := d.seed(site, 5)
 	_, frontPort, _ := net.SplitHostPort(strings.TrimPrefix(front.URL, "http://"))
 	_, secretPort, _ := net.SplitHostPort(strings.TrimPrefix(secret.URL, "http://"))
-	// Every bidi embedding, override and isolate, raw and as entities; the
-	// title stored is the text around them.
+	// Every bidi embedding, override, isolate and mark, raw and as
+	// entities; the title stored is the text around them.
 	const bidiClean = "Invoice fdp.exe bidi lrm"
 	titles := []string{
-		"\x1b]0;pwned\x07Evil\x1b[2J Title\x9b31m",                                                        // raw bytes
-		"&#27;]52;c;cHduZWQ=&#7;Clip &#x1b;]8;;http://evil.example&#x1b;\\link &#x9b;",                    // entities
-		strings.Repeat("Long title ", (1<<20)/11),                                                         // a 1 MiB <h1> (the page repeats the title four times: 4 MiB of 5)
-		"Invoice \u202efdp.exe\u202c \u2066bidi\u2069 \u202a\u202b\u202dlrm\u2067\u2068 raw",              // bidi, raw
-		"Invoice &#x202E;fdp.exe&#x202C; &#x2066;bidi&#x2069; &#8234;&#8235;&#8237;lrm&#8295;&#8296; ent", // bidi, entities
+		"\x1b]0;pwned\x07Evil\x1b[2J Title\x9b31m",                                                                               // raw bytes
+		"&#27;]52;c;cHduZWQ=&#7;Clip &#x1b;]8;;http://evil.example&#x1b;\\link &#x9b;",                                           // entities
+		strings.Repeat("Long title ", (1<<20)/11),                                                                                // a 1 MiB <h1> (the page repeats the title four times: 4 MiB of 5)
+		"Invoice \u202efdp.exe\u202c \u2066bidi\u2069 \u202a\u202b\u202dlrm\u2067\u2068\u200e\u200f\u061c raw",                   // bidi, raw
+		"Invoice &#x202E;fdp.exe&#x202C; &#x2066;bidi&#x2069; &#8234;&#8235;&#8237;lrm&#8295;&#8296;&#x200E;&#x200F;&#x61C; ent", // bidi, entities
 	}
 	wantTitle := map[int]string{3: bidiClean + " raw", 4: bidiClean + " ent"}
 	covers := []string{

@@ -16,7 +16,7 @@ import (
 )
 
 // strictNoticeEnv is a readerEnv whose notice service refuses private
-// and loopback outlet URLs, as a server without NOTIFY_ALLOW_PRIVATE does.
+// and loopback outlet URLs, as a server without NOTIFY_ALLOW_NETS does.
 func strictNoticeEnv(t *testing.T) *readerEnv {
 	t.Helper()
 	return newReaderEnv(t, func(c *api.Config) {

@@ -29,7 +29,7 @@ func noticeEnv(t *testing.T) (*readerEnv, *readernotice.Service) {
 		var err error
 		c.Metrics = api.NewMetrics()
 		svc, err = readernotice.New(readernotice.Config{Store: c.Store, Key: []byte(testTokenKey), BaseURL: baseURL, Recorder: c.Metrics.NoticeRecorder(),
-			Now: func() time.Time { return e.now }, Guard: netguard.Guard{AllowPrivate: true, Timeout: 2 * time.Second}})
+			Now: func() time.Time { return e.now }, Guard: netguard.Guard{AllowNets: netguard.Loopback(), Timeout: 2 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}

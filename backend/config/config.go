@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -33,6 +34,13 @@ var RemovedPaceKnobs = []string{
 	"LATEST_CHAPTER_POLL_STAGGER",
 }
 
+// RemovedAllowPrivate is NOTIFY_ALLOW_PRIVATE, which let every Reader's
+// outlet reach every private address (in compose: the database and the
+// browser sidecar). NOTIFY_ALLOW_NETS names the networks instead; the
+// backend refuses to start while the old switch is set, so no deployment
+// silently loses (or keeps) the access it expected.
+const RemovedAllowPrivate = "NOTIFY_ALLOW_PRIVATE"
+
 // Config is the validated environment of the backend.
 type Config struct {
 	DatabaseURL         string
@@ -51,9 +59,11 @@ type Config struct {
 	// DiscordReadersWebhookURL is DISCORD_READERS_WEBHOOK_URL: the channel
 	// Readers who opt in hear of New Chapters in ("" : no Discord outlet).
 	DiscordReadersWebhookURL string
-	// NotifyAllowPrivate is NOTIFY_ALLOW_PRIVATE: Reader outlet URLs may
-	// point at private and loopback addresses (tests, home setups).
-	NotifyAllowPrivate bool
+	// NotifyAllowNets is NOTIFY_ALLOW_NETS: the private or loopback
+	// networks Reader outlet URLs may reach (a home setup's ntfy on the
+	// LAN); every other private address stays refused. A bare address is
+	// its own network (/32, /128).
+	NotifyAllowNets []netip.Prefix
 
 	// AniListClientID and AniListClientSecret are ANILIST_CLIENT_ID and
 	// ANILIST_CLIENT_SECRET: the AniList client the Owner registered, for
@@ -192,12 +202,15 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 			bad("DISCORD_READERS_WEBHOOK_URL", "must be the https URL Discord shows for the readers' channel webhook")
 		}
 	}
-	if v := get("NOTIFY_ALLOW_PRIVATE"); v != "" {
-		on, ok := parseBool(v)
-		if !ok {
-			bad("NOTIFY_ALLOW_PRIVATE", fmt.Sprintf("%q is not a boolean (true/false, 1/0, yes/no, on/off)", v))
+	if _, present := lookup(RemovedAllowPrivate); present {
+		bad(RemovedAllowPrivate, "this setting was removed: it let every Reader's outlet reach every private address, the database and the browser sidecar included; name the networks outlets may reach in NOTIFY_ALLOW_NETS instead (for example NOTIFY_ALLOW_NETS=192.168.1.0/24), and delete this one, even when empty")
+	}
+	if v := get("NOTIFY_ALLOW_NETS"); v != "" {
+		nets, reason := parseNets(v)
+		if reason != "" {
+			bad("NOTIFY_ALLOW_NETS", reason)
 		}
-		c.NotifyAllowPrivate = on
+		c.NotifyAllowNets = nets
 	}
 
 	c.AniListClientID = get("ANILIST_CLIENT_ID")
@@ -263,6 +276,28 @@ func parseTrackerOrigins(v string) (map[string]string, string) {
 			return nil, fmt.Sprintf("entry %q: the origin must be an http(s) scheme and host only, such as http://127.0.0.1:9100", entry)
 		}
 		out[name] = u.Scheme + "://" + strings.ToLower(u.Host)
+	}
+	return out, ""
+}
+
+// parseNets reads a comma-separated list of CIDR networks or bare
+// addresses, or says why it cannot.
+func parseNets(v string) ([]netip.Prefix, string) {
+	var out []netip.Prefix
+	for _, f := range strings.Split(v, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		if a, err := netip.ParseAddr(f); err == nil && a.Zone() == "" {
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		return nil, fmt.Sprintf("%q is not a network; write networks as CIDRs separated by commas, such as 192.168.1.0/24,fd00::/64", f)
 	}
 	return out, ""
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -60,7 +61,9 @@ func TestBadValuesNameTheVariable(t *testing.T) {
 		{"browser", "BROWSER_WS_URL", "file:///etc/passwd"},
 		{"poll switch", "LATEST_CHAPTER_POLL_ENABLED", "maybe"},
 		{"readers webhook", "DISCORD_READERS_WEBHOOK_URL", "::not a url::/secret-token"},
-		{"allow private", "NOTIFY_ALLOW_PRIVATE", "perhaps"},
+		{"allow private removed", "NOTIFY_ALLOW_PRIVATE", "1"},
+		{"allow nets", "NOTIFY_ALLOW_NETS", "192.168.1.0/24,lan"},
+		{"allow nets bits", "NOTIFY_ALLOW_NETS", "10.0.0.0/33"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,12 +123,43 @@ func TestPollSwitch(t *testing.T) {
 
 func TestNotifySettings(t *testing.T) {
 	t.Parallel()
-	c, err := Load(env(map[string]string{"DISCORD_READERS_WEBHOOK_URL": "https://discord.example/api/webhooks/2/x", "NOTIFY_ALLOW_PRIVATE": "1"}))
-	if err != nil || c.DiscordReadersWebhookURL != "https://discord.example/api/webhooks/2/x" || !c.NotifyAllowPrivate {
+	c, err := Load(env(map[string]string{"DISCORD_READERS_WEBHOOK_URL": "https://discord.example/api/webhooks/2/x",
+		"NOTIFY_ALLOW_NETS": " 192.168.1.7/24, 10.1.2.3 ,fd00::/64,"}))
+	if err != nil || c.DiscordReadersWebhookURL != "https://discord.example/api/webhooks/2/x" {
 		t.Fatalf("notify settings: %+v %v", c, err)
 	}
-	if c, _ := Load(env(map[string]string{})); c.NotifyAllowPrivate || c.DiscordReadersWebhookURL != "" {
-		t.Fatalf("defaults: private %v, readers webhook %q", c.NotifyAllowPrivate, c.DiscordReadersWebhookURL)
+	if got := fmt.Sprint(c.NotifyAllowNets); got != "[192.168.1.0/24 10.1.2.3/32 fd00::/64]" {
+		t.Fatalf("NOTIFY_ALLOW_NETS read as %s", got)
+	}
+	if c, _ := Load(env(map[string]string{})); len(c.NotifyAllowNets) != 0 || c.DiscordReadersWebhookURL != "" {
+		t.Fatalf("defaults: allowed nets %v, readers webhook %q", c.NotifyAllowNets, c.DiscordReadersWebhookURL)
+	}
+}
+
+// NOTIFY_ALLOW_PRIVATE let every Reader reach every private address; it
+// is refused when present at all, even empty or off, and the refusal names
+// its replacement.
+func TestAllowPrivateIsRefusedNamingItsReplacement(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"", "0", "1"} {
+		_, err := LoadLookup(func(k string) (string, bool) {
+			if k == "NOTIFY_ALLOW_PRIVATE" {
+				return v, true
+			}
+			return "", false
+		})
+		found := false
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				var ce *Error
+				if errors.As(e, &ce) && ce.Var == "NOTIFY_ALLOW_PRIVATE" && strings.Contains(ce.Reason, "NOTIFY_ALLOW_NETS") {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Errorf("NOTIFY_ALLOW_PRIVATE=%q: %v, want a refusal naming NOTIFY_ALLOW_NETS", v, err)
+		}
 	}
 }
 

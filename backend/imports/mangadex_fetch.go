@@ -29,26 +29,33 @@ type listDoc struct {
 	} `json:"data"`
 }
 
+// Clock is the list reader's time seam, the Lanes' clock: lanes.RealClock
+// in serve, a simulated clock in tests, so the reader and the Lane it
+// shares a Pacer with read the same time.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
 // MangaDexListReader reads a public MangaDex list through route (the plain
-// route the MangaDex Lane uses), one list at a time and at least the Site's
-// Gap apart, so imports keep to MangaDex's pace. It returns the list's
-// Series as public MangaDex URLs.
-func MangaDexListReader(site *sites.Site, route sites.Fetcher, now func() time.Time) func(ctx context.Context, listID string) ([]string, error) {
+// route the MangaDex Lane uses), one list at a time, each read taking a
+// fetch slot from pace, the MangaDex Lane's own Pacer (sites.Registry's),
+// at the Site's Gap: list imports and the Lane's reads together keep to
+// MangaDex's one pace. It returns the list's Series as public MangaDex URLs.
+func MangaDexListReader(site *sites.Site, pace *sites.Pacer, route sites.Fetcher, clock Clock) func(ctx context.Context, listID string) ([]string, error) {
 	var mu sync.Mutex
-	var last time.Time
 	return func(ctx context.Context, listID string) ([]string, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		if wait := site.Gap - now().Sub(last); !last.IsZero() && wait > 0 {
-			t := time.NewTimer(wait)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil, ctx.Err()
-			case <-t.C:
+		for {
+			wait := pace.Take(clock.Now(), site.Gap)
+			if wait <= 0 {
+				break
+			}
+			if err := clock.Sleep(ctx, wait); err != nil {
+				return nil, err
 			}
 		}
-		defer func() { last = now() }()
 		base := mangadexAPI
 		if site.Overridden {
 			base = site.Base()

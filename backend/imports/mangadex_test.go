@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/imports"
+	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
@@ -38,7 +39,7 @@ func TestImportMangaDexList(t *testing.T) {
 	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
 	md := reg.Get("mangadex")
 	svc, err := imports.New(imports.Config{Store: st, Sites: reg, Now: func() time.Time { return now },
-		MangaDexList: imports.MangaDexListReader(md, sitestest.Plain(t, sites.PlainOptions{}), time.Now)})
+		MangaDexList: imports.MangaDexListReader(md, reg.Pacer(md.Name), sitestest.Plain(t, sites.PlainOptions{}), lanes.RealClock{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type lane struct {
 	// passMu makes passes of one Lane strictly sequential within a process
 	// (the Lane goroutine and a test's RunPass never overlap).
 	passMu      sync.Mutex
-	lastFetch   time.Time // Lane clock time of the last fetch, across passes
+	pace        *sites.Pacer // the Site's fetches from this process, across passes (the Registry's)
 	lastPrune   time.Time
 	floorLogged time.Time
 	last        store.Pass          // the pass before, for the wake gate (LeftDue)

@@ -83,15 +83,18 @@ func (m *Manager) readListing(ctx context.Context, l *lane, res *store.Pass) (re
 	}
 	gap := m.gap(l, eligible, m.clock.Now())
 	fetch := func(page int) sites.Listing {
-		if !l.lastFetch.IsZero() {
-			if err := m.clock.Sleep(ctx, l.lastFetch.Add(gap).Sub(m.clock.Now())); err != nil {
+		for {
+			wait := l.pace.Take(m.clock.Now(), gap)
+			if wait <= 0 {
+				break
+			}
+			if err := m.clock.Sleep(ctx, wait); err != nil {
 				return sites.Listing{Outcome: sites.Errors, Err: err}
 			}
 		}
 		if err := l.stillOwned(ctx); err != nil {
 			return sites.Listing{Outcome: sites.Errors, Err: err}
 		}
-		l.lastFetch = m.clock.Now()
 		return m.fetchListing(ctx, l, lister, page)
 	}
 	r := listing.Read(fetch, prev.Seen)

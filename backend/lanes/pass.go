@@ -118,18 +118,22 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, gap time.Duration, refused int) (store.Pass, time.Duration) {
 	s := l.site
 	for i, d := range batch {
-		// The gap is kept across passes; a wake between fetches ends the pass
-		// so the next one re-reads what is due (a Forced Poll first).
-		wait := time.Duration(0)
-		if !l.lastFetch.IsZero() {
-			wait = l.lastFetch.Add(gap).Sub(m.clock.Now())
-		}
-		if i == 0 {
-			if err := m.clock.Sleep(ctx, wait); err != nil {
-				res.Skip = SkipStopped
-				return *res, 0
+		// The gap is kept across passes, and shared with every other reader
+		// of the Site in this process (a MangaDex list import): the fetch
+		// slot is taken from the Site's Pacer. A wake between fetches ends
+		// the pass so the next one re-reads what is due (a Forced Poll first).
+		for {
+			wait := l.pace.Take(m.clock.Now(), gap)
+			if wait <= 0 {
+				break
 			}
-		} else {
+			if i == 0 {
+				if err := m.clock.Sleep(ctx, wait); err != nil {
+					res.Skip = SkipStopped
+					return *res, 0
+				}
+				continue
+			}
 			woken, err := sleepOrWake(ctx, m.clock, l.wake, wait)
 			if err != nil {
 				res.Skip = SkipStopped
@@ -153,7 +157,6 @@ func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch [
 		if !ok {
 			continue // deleted since the due read
 		}
-		l.lastFetch = stamp
 		r := m.read(ctx, l, d.SeriesID)
 		if ctx.Err() != nil {
 			res.Skip = SkipStopped

@@ -71,7 +71,7 @@ func BenchmarkNoticeDrain(b *testing.B) {
 			now := time.Now()
 			seedOwed(b, st, n, out.URL+"/hook", now)
 			svc, err := readernotice.New(readernotice.Config{Store: st, Now: func() time.Time { return now.Add(time.Second) },
-				Guard: netguard.Guard{AllowPrivate: true}})
+				Guard: netguard.Guard{AllowNets: netguard.Loopback()}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func BenchmarkNoticeDrain(b *testing.B) {
 		b.ReportMetric(float64(n*b.N)/total.Seconds(), "notices/s")
 	})
 	b.Run("bare_post", func(b *testing.B) {
-		c := netguard.Guard{AllowPrivate: true}.Client()
+		c := netguard.Guard{AllowNets: netguard.Loopback()}.Client()
 		var total time.Duration
 		for i := 0; i < b.N; i++ {
 			start := time.Now()
@@ -147,7 +147,7 @@ func BenchmarkNoticeLatency(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowPrivate: true}})
+		svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowNets: netguard.Loopback()}})
 		if err != nil {
 			b.Fatal(err)
 		}

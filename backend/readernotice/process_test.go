@@ -29,7 +29,7 @@ func TestHelperSender(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
+	svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowNets: netguard.Loopback(), Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

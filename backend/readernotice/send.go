@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sync"
 	"time"
 
 	"mangabookmark/backend/store"
@@ -24,9 +23,15 @@ func backoff(n int) time.Duration {
 	return min(d, time.Hour)
 }
 
-// deliver claims one batch of due deliveries and sends them concurrently.
-func (s *Service) deliver(ctx context.Context) (int, error) {
-	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, deliveryBatch)
+// deliver claims up to limit due deliveries and starts one send for each
+// on a free worker. It does not wait for them: a send that hangs holds its
+// worker until the guard's timeout and nothing else, so the next pass makes
+// the next Digests and claims other Readers' deliveries past it. The claim
+// bounds one Reader's deliveries under lease (Config.ReaderSends), so one
+// Reader's hanging outlets cannot take every worker; the lease keeps a
+// delivery in flight from being claimed again.
+func (s *Service) deliver(ctx context.Context, limit int) (int, error) {
+	ds, err := s.cfg.Store.ClaimDeliveries(ctx, s.cfg.Now(), lease, limit, s.cfg.ReaderSends)
 	if err != nil || len(ds) == 0 {
 		return 0, err
 	}
@@ -38,26 +43,39 @@ func (s *Service) deliver(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	sem := make(chan struct{}, s.cfg.Workers)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var firstErr error
 	for _, d := range ds {
-		sem <- struct{}{}
-		wg.Add(1)
+		select {
+		case s.slots <- struct{}{}:
+		case <-ctx.Done():
+			return len(ds), nil // shutting down: the leases run out and another pass sends
+		}
+		s.sends.Add(1)
 		go func(d store.Delivery) {
-			defer func() { <-sem; wg.Done() }()
-			if err := s.sendOne(ctx, d, targets[d.ReaderID]); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
+			defer func() { <-s.slots; s.sends.Done() }()
+			if err := s.sendOne(ctx, d, targets[d.ReaderID]); err != nil && ctx.Err() == nil {
+				s.cfg.Log.Warn("recording a notice send failed", "outlet", d.Outlet, "error", err)
+				s.noteSendErr(err)
 			}
 		}(d)
 	}
-	wg.Wait()
-	return len(ds), firstErr
+	return len(ds), nil
+}
+
+// noteSendErr keeps the first database error of a send for RunOnce.
+func (s *Service) noteSendErr(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sendErr == nil {
+		s.sendErr = err
+	}
+}
+
+func (s *Service) takeSendErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.sendErr
+	s.sendErr = nil
+	return err
 }
 
 // sendOne sends one delivery with the Reader's settings as they are now

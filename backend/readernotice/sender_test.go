@@ -80,7 +80,7 @@ func TestCrashBetweenSendAndMarkResendsOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	claimed, err := w.st.ClaimDeliveries(w.ctx, w.clk.Now(), 2*time.Minute, 10)
+	claimed, err := w.st.ClaimDeliveries(w.ctx, w.clk.Now(), 2*time.Minute, 10, 4)
 	if err != nil || len(claimed) != 1 {
 		t.Fatalf("claim: %v %v", claimed, err)
 	}

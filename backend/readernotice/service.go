@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -39,8 +40,13 @@ type Config struct {
 	Interval time.Duration
 	// Workers bounds concurrent sends; 0: 16. A slow outlet holds one
 	// worker for at most the guard's timeout, never the others.
-	Workers  int
-	Recorder Recorder // the measures for /metrics; nil: none
+	Workers int
+	// ReaderSends bounds one Reader's deliveries in flight at once, so a
+	// Reader whose outlets hang holds at most this many workers and every
+	// other Reader's notices go past; 0: 4, or fewer when Workers is under
+	// 8 (half of Workers, at least 1). It must be below Workers (or 1).
+	ReaderSends int
+	Recorder    Recorder // the measures for /metrics; nil: none
 }
 
 // Service owes, groups and sends Reader notices, and answers the settings
@@ -51,10 +57,15 @@ type Service struct {
 	outlets map[string]Outlet
 	order   []Outlet
 	vapid   *vapid // the Web Push key pair (vapid.go)
+	client  *http.Client
+
+	slots chan struct{}  // one per send in flight, Workers deep
+	sends sync.WaitGroup // the sends in flight
 
 	sender  startstop.Loop // the background sender (Start/Stop)
 	mu      sync.Mutex
 	pruneAt time.Time
+	sendErr error // the first database error of a send since RunOnce asked
 }
 
 // New builds the Service. It starts nothing: call Start for the background
@@ -75,6 +86,14 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = 16
 	}
+	switch {
+	case cfg.ReaderSends < 0:
+		return nil, errors.New("digest: new: ReaderSends is negative")
+	case cfg.ReaderSends == 0:
+		cfg.ReaderSends = max(1, min(4, cfg.Workers/2))
+	case cfg.ReaderSends >= cfg.Workers && cfg.ReaderSends > 1:
+		return nil, fmt.Errorf("digest: new: ReaderSends %d would let one Reader hold all %d Workers", cfg.ReaderSends, cfg.Workers)
+	}
 	if cfg.Recorder == nil {
 		cfg.Recorder = nopRecorder{}
 	}
@@ -87,7 +106,8 @@ func New(cfg Config) (*Service, error) {
 		}
 		hook = h
 	}
-	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}, vapid: &vapid{store: cfg.Store}}
+	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}, vapid: &vapid{store: cfg.Store},
+		client: client, slots: make(chan struct{}, cfg.Workers)}
 	builtin := []Outlet{
 		discord{hook: hook},
 		ntfy{client: client, baseURL: cfg.BaseURL},
@@ -109,17 +129,30 @@ func (s *Service) DiscordAvailable() bool { return s.cfg.DiscordURL != "" }
 // no-op.
 func (s *Service) Start(ctx context.Context) { s.sender.Start(ctx, s.loop) }
 
-// Stop ends the background sender and waits for its sends in flight.
-// Stop without Start, or twice, is a no-op.
-func (s *Service) Stop() { s.sender.Stop() }
+// Stop ends the background sender and waits for its sends in flight,
+// which the cancelled context ends (their leases run out and the next
+// start sends them again). Stop without Start, or twice, is a no-op.
+func (s *Service) Stop() {
+	s.sender.Stop()
+	s.sends.Wait()
+	s.client.CloseIdleConnections()
+}
 
+// loop runs a pass each Interval. A pass never waits for its sends: a
+// delivery still in flight holds its worker, and the next pass makes the
+// next Digests and sends on the workers that are free.
 func (s *Service) loop(ctx context.Context) {
 	t := time.NewTicker(s.cfg.Interval)
 	defer t.Stop()
 	for {
-		if err := s.RunOnce(ctx); err != nil && ctx.Err() == nil {
+		_, err := s.pass(ctx)
+		if err == nil {
+			err = s.prune(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
 			s.cfg.Log.Warn("sender pass failed", "error", err)
 		}
+		_ = s.takeSendErr() // logged where it happened
 		select {
 		case <-ctx.Done():
 			return
@@ -142,8 +175,31 @@ const (
 const lease = 2 * time.Minute
 
 // RunOnce makes every Digest that is due, sends every delivery that is
-// due, and prunes old rows once an hour. Tests call it directly.
+// due and waits for those sends, and prunes old rows once an hour. Tests
+// call it directly; the background loop runs passes without waiting.
 func (s *Service) RunOnce(ctx context.Context) error {
+	for {
+		claimed, err := s.pass(ctx)
+		s.sends.Wait()
+		if serr := s.takeSendErr(); err == nil {
+			err = serr
+		}
+		if err != nil {
+			return err
+		}
+		if claimed == 0 {
+			// Nothing was due that a worker and the Readers' bounds
+			// allowed: every due delivery has been tried.
+			return s.prune(ctx)
+		}
+	}
+}
+
+// pass makes every Digest that is due and starts sends for due deliveries
+// while workers are free, returning how many it claimed. Deliveries left
+// (no worker free, or their Reader at the ReaderSends bound) wait for a
+// later pass.
+func (s *Service) pass(ctx context.Context) (claimed int, err error) {
 	for {
 		n, err := s.cfg.Store.MakeDigests(ctx, s.cfg.Now(), batch, func(in store.DigestInput) store.DigestPlan {
 			p := plan(in, s.cfg.Now(), s.order)
@@ -151,22 +207,24 @@ func (s *Service) RunOnce(ctx context.Context) error {
 			return p
 		})
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if n < batch {
 			break
 		}
 	}
 	for {
-		n, err := s.deliver(ctx)
-		if err != nil {
-			return err
+		free := cap(s.slots) - len(s.slots)
+		if free == 0 {
+			return claimed, nil
 		}
-		if n < deliveryBatch {
-			break
+		limit := min(free, deliveryBatch)
+		n, err := s.deliver(ctx, limit)
+		claimed += n
+		if err != nil || n < limit {
+			return claimed, err
 		}
 	}
-	return s.prune(ctx)
 }
 
 // Retention of the notice tables.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 )
 
@@ -105,7 +106,7 @@ func (s *Service) UpdateSettings(ctx context.Context, readerID int64, c Settings
 				return Settings{}, &FieldError{f.name, "the URL is longer than 2048 characters"}
 			}
 			if err := s.cfg.Guard.Check(ctx, v); err != nil {
-				return Settings{}, &FieldError{f.name, strings.TrimPrefix(err.Error(), "netguard: ")}
+				return Settings{}, &FieldError{f.name, netguard.Reason(err)}
 			}
 		}
 		*f.out = &v

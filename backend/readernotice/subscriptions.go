@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 )
 
@@ -33,7 +34,7 @@ func (s *Service) Subscribe(ctx context.Context, readerID int64, p PushSubscript
 		return &FieldError{"endpoint", "the endpoint is longer than 2048 characters"}
 	}
 	if err := s.cfg.Guard.Check(ctx, p.Endpoint); err != nil {
-		return &FieldError{"endpoint", strings.TrimPrefix(err.Error(), "netguard: ")}
+		return &FieldError{"endpoint", netguard.Reason(err)}
 	}
 	if _, err := decodePoint(p.P256dh); err != nil {
 		return &FieldError{"keys.p256dh", "the key is not a base64url P-256 public key as PushSubscription.toJSON() gives it"}

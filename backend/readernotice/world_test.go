@@ -106,7 +106,7 @@ func newWorld(t *testing.T, mod ...func(*readernotice.Config)) *world {
 
 func (w *world) service(st *store.Store, mod ...func(*readernotice.Config)) *readernotice.Service {
 	cfg := readernotice.Config{Store: st, Now: w.clk.Now, Key: []byte("0123456789abcdef0123456789abcdef"),
-		BaseURL: "http://mb.example", Guard: netguard.Guard{AllowPrivate: true, Timeout: 2 * time.Second}}
+		BaseURL: "http://mb.example", Guard: netguard.Guard{AllowNets: netguard.Loopback(), Timeout: 2 * time.Second}}
 	for _, m := range mod {
 		m(&cfg)
 	}

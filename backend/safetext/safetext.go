@@ -16,23 +16,26 @@ func IsControl(r rune) bool {
 	return r < 0x20 || (r >= 0x7f && r <= 0x9f)
 }
 
-// IsBidiOverride reports whether r is a bidirectional embedding, override
-// or isolate (U+202A to U+202E, U+2066 to U+2069): in a Site's title they
-// reorder what a Reader sees, so "evil.exe" can show as "exe.live".
-func IsBidiOverride(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+// IsBidiControl reports whether r is a bidirectional formatting character:
+// an embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069),
+// which reorder what a Reader sees so "evil.exe" can show as "exe.live",
+// or a directional mark (U+200E LEFT-TO-RIGHT MARK, U+200F RIGHT-TO-LEFT
+// MARK, U+061C ARABIC LETTER MARK), which move neutral characters such as
+// dots and digits. None is visible, none is needed in a title.
+func IsBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||
+		r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // Line cleans one line of text for storage: whitespace controls (tab, line
 // breaks) become a space, every other control character and every bidi
-// override (IsBidiOverride) is dropped,
-// invalid UTF-8 becomes U+FFFD, the ends are trimmed and the result is cut
+// control (IsBidiControl) is dropped, invalid UTF-8 becomes U+FFFD, the ends are trimmed and the result is cut
 // to MaxLine characters.
 func Line(s string) string {
 	return clean(s, MaxLine, true)
 }
 
-// URL cleans a URL for storage: control characters, bidi overrides (and invalid UTF-8) are
+// URL cleans a URL for storage: control characters, bidi controls (and invalid UTF-8) are
 // dropped and the result is cut to MaxURL characters.
 func URL(s string) string {
 	return clean(s, MaxURL, false)
@@ -59,7 +62,7 @@ func clean(s string, limit int, spaces bool) string {
 				continue
 			}
 			r = ' '
-		case IsControl(r), IsBidiOverride(r):
+		case IsControl(r), IsBidiControl(r):
 			continue
 		}
 		b.WriteRune(r)
@@ -73,7 +76,7 @@ func clean(s string, limit int, spaces bool) string {
 func isClean(s string, limit int) bool {
 	n := 0
 	for _, r := range s {
-		if r == utf8.RuneError || IsControl(r) || IsBidiOverride(r) {
+		if r == utf8.RuneError || IsControl(r) || IsBidiControl(r) {
 			return false
 		}
 		n++

@@ -18,6 +18,7 @@ var hostile = []string{
 	"\x1b]52;c;cHduZWQ=\x07clip",
 	"\x1b]8;;http://evil.example\x1b\\link\x1b]8;;\x1b\\",
 	"a\u202eevil\u202c b",
+	"marks\u200f.exe\u200e \u061c1",
 	"tab\there\nnew\rline\x00nul\x7fdel",
 }
 
@@ -66,7 +67,7 @@ func TestURLDropsControlsAndCuts(t *testing.T) {
 func TestShowMakesControlsVisible(t *testing.T) {
 	for _, s := range hostile {
 		got := safetext.Show(s)
-		if hasControl(got) || strings.ContainsAny(got, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069") {
+		if hasControl(got) || strings.ContainsAny(got, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c") {
 			t.Errorf("Show(%q) = %q still holds a control character", s, got)
 		}
 	}
@@ -122,10 +123,11 @@ func BenchmarkLineHostile4MiB(b *testing.B) {
 	}
 }
 
-// A Site's title with bidi overrides would show reordered text to a
-// Reader (issue 23): every embedding, override and isolate is dropped.
-func TestLineDropsBidiOverrides(t *testing.T) {
-	for _, r := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069} {
+// A Site's title with bidi controls would show reordered text to a
+// Reader (issue 23, issue 33): every embedding, override, isolate and
+// directional mark is dropped.
+func TestLineDropsBidiControls(t *testing.T) {
+	for _, r := range []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069, 0x200e, 0x200f, 0x061c} {
 		in := "Chapter " + string(r) + "01 txt.exe"
 		if got := safetext.Line(in); got != "Chapter 01 txt.exe" {
 			t.Errorf("safetext.Line(%q) = %q, want the override dropped", in, got)

@@ -28,7 +28,7 @@ func Show(s string) string {
 			b.WriteRune(0x2400 + r)
 		case r == 0x7f:
 			b.WriteRune('\u2421')
-		case IsControl(r) || isBidi(r):
+		case IsControl(r) || IsBidiControl(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -36,12 +36,6 @@ func Show(s string) string {
 		i += size
 	}
 	return b.String()
-}
-
-// isBidi reports the bidirectional embedding, override and isolate
-// characters, which reorder the text around them on screen.
-func isBidi(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
 }
 
 func needsShow(s string) bool {
@@ -55,7 +49,7 @@ func needsShow(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || IsControl(r) || isBidi(r) {
+		if (r == utf8.RuneError && size == 1) || IsControl(r) || IsBidiControl(r) {
 			return true
 		}
 		i += size

@@ -87,7 +87,7 @@ func NormalizeID(kind, raw string) (ExternalID, bool) {
 		return ExternalID{}, false
 	}
 	for _, r := range raw {
-		if safetext.IsControl(r) || safetext.IsBidiOverride(r) {
+		if safetext.IsControl(r) || safetext.IsBidiControl(r) {
 			return ExternalID{}, false
 		}
 	}

@@ -12,12 +12,13 @@ type Registry struct {
 	sites  []*Site
 	byName map[string]*Site
 	byHost map[string]*Site
+	pacers map[string]*Pacer
 }
 
 // NewRegistry indexes the given Sites in order. Names and hosts must be
 // unique; hosts are matched case-insensitively and without "www.".
 func NewRegistry(list []*Site) (*Registry, error) {
-	r := &Registry{byName: map[string]*Site{}, byHost: map[string]*Site{}}
+	r := &Registry{byName: map[string]*Site{}, byHost: map[string]*Site{}, pacers: map[string]*Pacer{}}
 	for _, s := range list {
 		if s.Name == "" || s.Adapter == nil {
 			return nil, fmt.Errorf("sites: registry entry %q lacks a name or adapter", s.Name)
@@ -35,6 +36,7 @@ func NewRegistry(list []*Site) (*Registry, error) {
 			s.ListingEvery = DefaultListingEvery
 		}
 		r.byName[s.Name] = s
+		r.pacers[s.Name] = &Pacer{}
 		r.sites = append(r.sites, s)
 		for _, h := range s.Hosts {
 			h = normHost(h)
@@ -49,6 +51,10 @@ func NewRegistry(list []*Site) (*Registry, error) {
 
 // All returns the Sites in registry order.
 func (r *Registry) All() []*Site { return r.sites }
+
+// Pacer is the one Pacer of the named Site that every reader of it in
+// this process shares (nil for an unknown name).
+func (r *Registry) Pacer(name string) *Pacer { return r.pacers[name] }
 
 // Get returns the Site of that name, or nil.
 func (r *Registry) Get(name string) *Site { return r.byName[name] }

@@ -28,16 +28,33 @@ type Delivery struct {
 // SKIP LOCKED keeps two senders' claims apart; a sender that dies after
 // sending and before marking leaves a lease that runs out, so that
 // delivery is sent once more, never more often per crash.
-func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error) {
+//
+// perReader bounds the deliveries of one Reader under lease at once, the
+// ones leased before this claim included: a Reader whose outlets hang holds
+// at most perReader sends and the rest of the Reader's queue waits, while
+// every other Reader's deliveries are claimed past it. Two senders claiming
+// at the same moment may each take a Reader up to the bound.
+func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit, perReader int) ([]Delivery, error) {
 	rows, err := s.pool.Query(ctx, `
+		WITH inflight AS (
+			SELECT reader_id, count(*) AS n FROM notice_deliveries
+			WHERE sent_at IS NULL AND dropped_at IS NULL AND lease_until > $1
+			GROUP BY reader_id),
+		due AS (
+			SELECT d.id, d.next_at, coalesce(i.n, 0)
+				+ row_number() OVER (PARTITION BY d.reader_id ORDER BY d.next_at, d.id) AS k
+			FROM notice_deliveries d LEFT JOIN inflight i ON i.reader_id = d.reader_id
+			WHERE d.sent_at IS NULL AND d.dropped_at IS NULL AND d.next_at <= $1
+				AND (d.lease_until IS NULL OR d.lease_until <= $1))
 		UPDATE notice_deliveries d SET lease_until = $2, attempts = d.attempts + 1
 		FROM (SELECT id FROM notice_deliveries
-			WHERE sent_at IS NULL AND dropped_at IS NULL AND next_at <= $1
+			WHERE id IN (SELECT id FROM due WHERE k <= $4 ORDER BY next_at, id LIMIT $3)
+				AND sent_at IS NULL AND dropped_at IS NULL AND next_at <= $1
 				AND (lease_until IS NULL OR lease_until <= $1)
-			ORDER BY next_at, id LIMIT $3 FOR UPDATE SKIP LOCKED) c
+			ORDER BY next_at, id FOR UPDATE SKIP LOCKED) c
 		WHERE d.id = c.id
 		RETURNING d.id, d.reader_id, d.outlet, d.target, d.payload, d.first_seen, d.created_at, d.attempts`,
-		now, now.Add(lease), limit)
+		now, now.Add(lease), limit, perReader)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim deliveries: %w", err)
 	}

@@ -72,3 +72,36 @@ func TestStoredTextIsClean(t *testing.T) {
 		t.Errorf("bookmark URL stored as %q (%v)", s2.URL, err)
 	}
 }
+
+// Directional marks (U+200E, U+200F, U+061C) move dots and digits around
+// them on screen, so they are dropped when a read is stored, with every
+// embedding, override and isolate (issue 33; the review's X1r found the
+// marks in titles, ntfy's Title and the CSV export).
+func TestReadsAreStoredWithoutBidiControls(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	marks := "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+	if _, err := st.EnsureSeries(ctx, "mangapill", "1", "https://mangapill.com/manga/1/x"+marks); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.RecordOK(ctx, "mangapill", "1", store.ReadFacts{Title: "Invoice\u200f.exe \u061c12\u200e " + marks + "end",
+		Number: "3", ChTitle: "Chapter\u200f 3", ChURL: "https://mangapill.com/chapters/3\u200e"}, now); err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.GetSeries(ctx, "mangapill", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string][2]string{
+		"title":         {s.Title, "Invoice.exe 12 end"},
+		"chapter title": {s.LatestTitle, "Chapter 3"},
+		"chapter url":   {s.LatestURL, "https://mangapill.com/chapters/3"},
+		"url":           {s.URL, "https://mangapill.com/manga/1/x"},
+	} {
+		if c[0] != c[1] {
+			t.Errorf("%s stored as %+q, want %q (the bidi controls dropped, the text kept)", name, c[0], c[1])
+		}
+	}
+}

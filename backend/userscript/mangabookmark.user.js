@@ -680,11 +680,38 @@
     emberEl = el('span', { id: 'mb-ember', title: 'New Chapter', style: 'display:none;color:#ff7a1a' }, '🔥 New Chapter');
     statusEl = el('span', { id: 'mb-status', style: 'overflow:hidden;text-overflow:ellipsis' });
     markEl = el('a', { id: 'mb-bookmark', href: '#', style: 'display:none;color:#9cf' }, '+ bookmark');
-    markEl.addEventListener('click', (e) => { e.preventDefault(); if (e.isTrusted) addBookmark(); });
+    markEl.addEventListener('click', (e) => {
+      e.preventDefault();
+      if (!e.isTrusted) return;
+      if (!hostAsSet(e)) { markEl.textContent = 'page moved this panel: click again'; return; }
+      addBookmark();
+    });
     panel.append(labelEl, emberEl, statusEl, markEl);
     toastEl = el('div', { id: 'mb-toast', role: 'alert', style: 'display:none;position:fixed;right:12px;bottom:48px;background:#8a1c1c;color:#fff;padding:8px 12px;border-radius:6px;font:13px system-ui,sans-serif;max-width:360px' });
     root.append(panel, toastEl);
     document.documentElement.append(host);
+  }
+  // hostAsSet tells a click the Reader aimed at the panel from one the page
+  // steered there. The host is page DOM, so a page script can restyle it
+  // (scale it over the page, make it transparent) or its ancestors, so that
+  // a click anywhere lands on "+ bookmark". A click counts only while the
+  // host is where and how this script put it: its own inline style, a child
+  // of <html>, 300×28 in the bottom-right corner, under the click, and
+  // neither it nor an ancestor faded, filtered, transformed or hidden.
+  function hostAsSet(e) {
+    if (!host.isConnected || host.parentNode !== document.documentElement || host.getAttribute('style') !== HOST_STYLE) return false;
+    const r = host.getBoundingClientRect();
+    const vw = document.documentElement.clientWidth, vh = document.documentElement.clientHeight;
+    const near = (a, b) => Math.abs(a - b) < 1;
+    if (!near(r.width, 300) || !near(r.height, 28) || !near(r.right, vw - 12) || !near(r.bottom, vh - 12)) return false;
+    if (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom) return false;
+    for (let n = host; n && n.nodeType === 1; n = n.parentElement) {
+      const cs = getComputedStyle(n);
+      if (cs.opacity !== '1' || cs.transform !== 'none' || cs.filter !== 'none' || cs.visibility !== 'visible' ||
+          (cs.scale && cs.scale !== 'none') || (cs.rotate && cs.rotate !== 'none') || (cs.zoom && cs.zoom !== '1') ||
+          cs.clipPath !== 'none' || cs.mixBlendMode !== 'normal') return false;
+    }
+    return true;
   }
   let toastTimer = null;
   function toast(msg) {

@@ -100,7 +100,7 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 		t.Fatal(err)
 	}
 	f.notices, err = readernotice.New(readernotice.Config{Store: st, Key: []byte(testKey), BaseURL: baseURL, Now: f.clock.Now,
-		Guard: netguard.Guard{AllowPrivate: true, Timeout: 5 * time.Second}})
+		Guard: netguard.Guard{AllowNets: netguard.Loopback(), Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,11 +106,6 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 		if err != nil {
 			return usagef("probe: that URL cannot be probed: %s", sites.URLReason(err))
 		}
-		if c.Save != "" {
-			if err := checkSaveDir(c.Save); err != nil {
-				return err
-			}
-		}
 		site = reg.Get(ref.Site)
 	}
 	plain, err := newPlainRoute()
@@ -133,6 +128,15 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 	if c.Listing {
 		return c.runListing(ctx, route, routeName, site)
 	}
+	var saveRoot *os.Root
+	if c.Save != "" {
+		// Opened before the read and written through after it: a symlink
+		// planted at the path meanwhile is never followed.
+		if saveRoot, err = openSaveDir(c.Save); err != nil {
+			return err
+		}
+		defer saveRoot.Close()
+	}
 	rec := &recorder{next: route}
 	rctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
@@ -151,7 +155,7 @@ func (c *ProbeCmd) Run(ctx context.Context, env *Env) error {
 	rep := report(ref, routeName, res, rec.exchanges(), total)
 	shapeFetches(site.Adapter, rec.exchanges(), rep.Fetches)
 	if c.Save != "" {
-		files, err := saveExchanges(c.Save, c.URL, ref, routeName, res, rec.exchanges(), start)
+		files, err := saveExchanges(saveRoot, c.URL, ref, routeName, res, rec.exchanges(), start)
 		if err != nil {
 			return err
 		}
@@ -291,17 +295,33 @@ func visible(s string) string {
 	return safetext.Show(s)
 }
 
-// checkSaveDir refuses a --save directory that already holds files, so a
-// probe never overwrites an earlier capture.
-func checkSaveDir(dir string) error {
-	entries, err := os.ReadDir(dir)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return nil
-	case err != nil:
-		return usagef("probe: --save %s: %v", dir, err)
-	case len(entries) > 0:
-		return usagef("probe: --save %s is not empty; give a new directory so no earlier capture is overwritten", dir)
+// openSaveDir makes the --save directory if needed, refuses one that
+// already holds files (so a probe never overwrites an earlier capture),
+// and returns a handle on it. Every file is written through the handle
+// (an os.Root): the directory the probe checked is the one it writes
+// into, whatever is renamed or symlinked at its path during the read.
+func openSaveDir(dir string) (*os.Root, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, usagef("probe: --save %s: %v", dir, err)
 	}
-	return nil
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, usagef("probe: --save %s: %v", dir, err)
+	}
+	f, err := root.Open(".")
+	if err != nil {
+		root.Close()
+		return nil, usagef("probe: --save %s: %v", dir, err)
+	}
+	names, err := f.Readdirnames(1)
+	f.Close()
+	switch {
+	case err != nil && !errors.Is(err, io.EOF):
+		root.Close()
+		return nil, usagef("probe: --save %s: %v", dir, err)
+	case len(names) > 0:
+		root.Close()
+		return nil, usagef("probe: --save %s is not empty; give a new directory so no earlier capture is overwritten", dir)
+	}
+	return root, nil
 }

@@ -15,6 +15,11 @@ import (
 // is not followed: the file it points to stays as it was.
 func TestWriteNewFollowsNoSymlink(t *testing.T) {
 	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	victim := filepath.Join(t.TempDir(), "victim")
 	if err := os.WriteFile(victim, []byte("keep"), 0o600); err != nil {
 		t.Fatal(err)
@@ -22,7 +27,7 @@ func TestWriteNewFollowsNoSymlink(t *testing.T) {
 	if err := os.Symlink(victim, filepath.Join(dir, "manifest.json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeNew(filepath.Join(dir, "manifest.json"), []byte("planted")); err == nil {
+	if err := writeNew(root, "manifest.json", []byte("planted")); err == nil {
 		t.Fatal("writeNew wrote through a planted symlink")
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
@@ -31,10 +36,10 @@ func TestWriteNewFollowsNoSymlink(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "page.html"), []byte("earlier"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeNew(filepath.Join(dir, "page.html"), []byte("new")); err == nil {
+	if err := writeNew(root, "page.html", []byte("new")); err == nil {
 		t.Fatal("writeNew overwrote a file planted in the directory")
 	}
-	if err := writeNew(filepath.Join(dir, "fresh.html"), []byte("ok")); err != nil {
+	if err := writeNew(root, "fresh.html", []byte("ok")); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -48,15 +53,15 @@ func TestSaveFollowsNoPlantedReadme(t *testing.T) {
 	if err := os.WriteFile(victim, []byte("keep"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	root, err := openSaveDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	if err := os.Symlink(victim, filepath.Join(dir, "README.md")); err != nil {
 		t.Fatal(err)
 	}
-	ref := sites.Ref{Site: "example", SeriesID: "s1", URL: "https://example.test/s1"}
-	ex := []exchange{{
-		req:  sites.Request{Page: "https://example.test/s1"},
-		resp: &sites.Response{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<html></html>")},
-	}}
-	_, err := saveExchanges(dir, ref.URL, ref, "plain", sites.Result{Outcome: sites.OK}, ex, time.Unix(0, 0))
+	_, err = saveOne(root)
 	if err == nil {
 		t.Fatal("the save wrote README.md through a planted symlink")
 	}
@@ -65,5 +70,53 @@ func TestSaveFollowsNoPlantedReadme(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
 		t.Fatalf("the symlink's target changed to %q", b)
+	}
+}
+
+// saveOne saves one read of a made-up Series into dir.
+func saveOne(dir *os.Root) ([]string, error) {
+	ref := sites.Ref{Site: "example", SeriesID: "s1", URL: "https://example.test/s1"}
+	ex := []exchange{{
+		req:  sites.Request{Page: "https://example.test/s1"},
+		resp: &sites.Response{Status: 200, Header: http.Header{"Content-Type": {"text/html"}}, Body: []byte("<html></html>")},
+	}}
+	return saveExchanges(dir, ref.URL, ref, "plain", sites.Result{Outcome: sites.OK}, ex, time.Unix(0, 0))
+}
+
+// The --save directory swapped for a symlink to another directory while
+// the probe read the Site (the review's P1r: capture2 -> owner-dir) gets
+// nothing: the files go into the directory the probe opened and checked,
+// wherever it was moved, never into the symlink's target.
+func TestSaveIgnoresADirectorySymlinkPlantedDuringTheRead(t *testing.T) {
+	base := t.TempDir()
+	dir, moved := filepath.Join(base, "capture"), filepath.Join(base, "moved")
+	victim := filepath.Join(t.TempDir(), "owner-dir")
+	if err := os.Mkdir(victim, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := openSaveDir(dir) // before the read
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	// During the read: the checked directory is moved away and a symlink
+	// to the victim takes its name.
+	if err := os.Rename(dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, dir); err != nil {
+		t.Fatal(err)
+	}
+	files, err := saveOne(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadDir(victim); len(got) != 0 {
+		t.Fatalf("the save wrote %d files into the planted symlink's target", len(got))
+	}
+	for _, f := range append(files, "README.md", "manifest.json") {
+		if _, err := os.Lstat(filepath.Join(moved, f)); err != nil {
+			t.Errorf("%s is not in the directory the probe opened: %v", f, err)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -64,13 +63,11 @@ type savedFile struct {
 	Error       string `json:"error,omitempty"`
 }
 
-// saveExchanges writes each response body to dir as NN-<path>.<ext>, plus
-// manifest.json and a README.md recording the URL and the time. It returns
-// the file name of each exchange ("" for one that had no response).
-func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Result, ex []exchange, at time.Time) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("probe: --save: %w", err)
-	}
+// saveExchanges writes each response body into dir (openSaveDir's handle)
+// as NN-<path>.<ext>, plus manifest.json and a README.md recording the URL
+// and the time. It returns the file name of each exchange ("" for one that
+// had no response).
+func saveExchanges(dir *os.Root, rawURL string, ref sites.Ref, route string, res sites.Result, ex []exchange, at time.Time) ([]string, error) {
 	files := make([]string, len(ex))
 	manifest := make([]savedFile, 0, len(ex))
 	for i, e := range ex {
@@ -85,7 +82,7 @@ func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Re
 				m.FinalURL = e.resp.FinalURL.String()
 			}
 			m.File = fmt.Sprintf("%02d-%s.%s", i+1, pathSlug(e.req.Target()), extFor(m.ContentType))
-			if err := writeNew(filepath.Join(dir, m.File), e.resp.Body); err != nil {
+			if err := writeNew(dir, m.File, e.resp.Body); err != nil {
 				return nil, fmt.Errorf("probe: --save: %w", err)
 			}
 			files[i] = m.File
@@ -96,11 +93,11 @@ func saveExchanges(dir, rawURL string, ref sites.Ref, route string, res sites.Re
 	if err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
-	if err := writeNew(filepath.Join(dir, "manifest.json"), append(mj, '\n')); err != nil {
+	if err := writeNew(dir, "manifest.json", append(mj, '\n')); err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
 	readme := saveReadme(rawURL, ref, route, res, manifest, at)
-	if err := writeNew(filepath.Join(dir, "README.md"), []byte(readme)); err != nil {
+	if err := writeNew(dir, "README.md", []byte(readme)); err != nil {
 		return nil, fmt.Errorf("probe: --save: %w", err)
 	}
 	return files, nil
@@ -183,11 +180,11 @@ func extFor(contentType string) string {
 	return "bin"
 }
 
-// writeNew creates path and writes b. O_EXCL|O_NOFOLLOW: a file or symlink
-// planted in the directory while the probe read the Site is never
+// writeNew creates name in dir and writes b. O_EXCL|O_NOFOLLOW: a file or
+// symlink planted in the directory while the probe read the Site is never
 // followed or overwritten; the save fails instead.
-func writeNew(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
+func writeNew(dir *os.Root, name string, b []byte) error {
+	f, err := dir.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o644)
 	if err != nil {
 		return err
 	}

@@ -4,8 +4,10 @@ import (
 	"net/netip"
 )
 
-// blocked are the prefixes no outlet may reach unless private addresses
-// are allowed: everything that is not a public unicast address.
+// blocked are the prefixes no outlet may reach unless the Owner allows a
+// network that holds the address: everything that is not a public unicast
+// address, and every IPv6 form that embeds an IPv4 address a gateway or
+// tunnel may turn into a private one.
 var blocked = mustPrefixes(
 	"0.0.0.0/8",       // "this network", 0.0.0.0 included
 	"10.0.0.0/8",      // private
@@ -21,12 +23,14 @@ var blocked = mustPrefixes(
 	"203.0.113.0/24",  // documentation
 	"224.0.0.0/4",     // multicast
 	"240.0.0.0/4",     // reserved, broadcast included
-	"::/128",          // unspecified
-	"::1/128",         // loopback
+	"::/96",           // IPv4-compatible (deprecated; ::127.0.0.1), unspecified and loopback included
+	"::ffff:0:0:0/96", // IPv4-translated (SIIT)
 	"64:ff9b::/96",    // NAT64 (embeds an IPv4 address)
 	"64:ff9b:1::/48",  // local-use NAT64
 	"100::/64",        // discard
+	"2001::/32",       // Teredo (embeds an IPv4 server and client)
 	"2001:db8::/32",   // documentation
+	"2002::/16",       // 6to4 (embeds an IPv4 address)
 	"fc00::/7",        // unique local
 	"fe80::/10",       // link-local
 	"ff00::/8",        // multicast
@@ -41,8 +45,10 @@ func mustPrefixes(ss ...string) []netip.Prefix {
 }
 
 // Private reports whether an outlet must not reach ip: loopback, private,
-// link-local, unspecified, multicast, reserved or documentation space. An
-// IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as its IPv4 form.
+// link-local, unspecified, multicast, reserved or documentation space, or
+// an IPv6 form that embeds an IPv4 address (IPv4-compatible, NAT64, 6to4,
+// Teredo). An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is judged as
+// its IPv4 form.
 func Private(ip netip.Addr) bool {
 	ip = ip.Unmap().WithZone("")
 	if !ip.IsValid() {

@@ -2,7 +2,6 @@ package netguard
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -13,6 +12,14 @@ import (
 // maxRedirects is how many redirects an outlet request follows.
 const maxRedirects = 3
 
+// Outlet request bounds: connecting (TCP, then TLS) is quick for a host
+// that is up, so a host that does not answer a connection is given up
+// early; the answer then has the rest of the request's Timeout.
+const (
+	defaultTimeout = 5 * time.Second
+	connectTimeout = 3 * time.Second
+)
+
 // Client returns an HTTP client for outlet requests: no proxy, every
 // connection's address checked at dial time (after DNS, so a name that
 // resolves differently from Check's answer still cannot reach a private
@@ -21,13 +28,14 @@ const maxRedirects = 3
 func (g Guard) Client() *http.Client {
 	timeout := g.Timeout
 	if timeout <= 0 {
-		timeout = 10 * time.Second
+		timeout = defaultTimeout
 	}
-	d := &net.Dialer{Timeout: timeout, Control: g.control}
+	connect := min(timeout, connectTimeout)
+	d := &net.Dialer{Timeout: connect, Control: g.control}
 	tr := &http.Transport{
 		Proxy:                 nil,
 		DialContext:           d.DialContext,
-		TLSHandshakeTimeout:   timeout,
+		TLSHandshakeTimeout:   connect,
 		ResponseHeaderTimeout: timeout,
 		MaxIdleConnsPerHost:   4,
 		IdleConnTimeout:       90 * time.Second,
@@ -37,13 +45,13 @@ func (g Guard) Client() *http.Client {
 		Timeout:   timeout,
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) > maxRedirects {
-				return fmt.Errorf("netguard: more than %d redirects", maxRedirects)
+				return refuse("the outlet redirected more than %d times", maxRedirects)
 			}
 			if _, err := g.parse(req.URL.String()); err != nil {
-				return fmt.Errorf("netguard: redirect refused: %w", err)
+				return refuse("a redirect was refused: %s", Reason(err))
 			}
-			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil && !g.AllowPrivate && Private(ip) && ip != g.stand {
-				return fmt.Errorf("%w: a redirect to %s was refused", ErrPrivate, ip)
+			if ip, err := netip.ParseAddr(req.URL.Hostname()); err == nil && g.refused(ip) {
+				return refusePrivate("a redirect to %s, a private or loopback address, was refused", ip)
 			}
 			return nil
 		},
@@ -53,15 +61,12 @@ func (g Guard) Client() *http.Client {
 // control runs on every socket before it connects, with the address the
 // resolver chose.
 func (g Guard) control(network, address string, _ syscall.RawConn) error {
-	if g.AllowPrivate {
-		return nil
-	}
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {
-		return fmt.Errorf("netguard: dial %s: unreadable address", network)
+		return refuse("connecting was refused: %s gave an unreadable address", network)
 	}
-	if Private(ap.Addr()) && ap.Addr() != g.stand {
-		return fmt.Errorf("%w: connecting to %s was refused", ErrPrivate, ap.Addr().Unmap())
+	if g.refused(ap.Addr()) {
+		return refusePrivate("connecting to %s, a private or loopback address, was refused", ap.Addr().Unmap())
 	}
 	return nil
 }

@@ -5,6 +5,7 @@
 // client that checks every address again at dial time (so a DNS answer
 // that changes after the check, or a redirect, cannot reach one either),
 // follows at most three redirects and bounds every request's time. Both
-// take an allowPrivate switch for tests and home setups
-// (NOTIFY_ALLOW_PRIVATE=1). It imports nothing of the project.
+// let through only the private networks the Owner lists (AllowNets, from
+// NOTIFY_ALLOW_NETS: a home setup's LAN, loopback for tests). A refusal is
+// an *Error whose Reason a Reader reads. It imports nothing of the project.
 package netguard

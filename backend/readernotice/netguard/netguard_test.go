@@ -48,6 +48,15 @@ func TestCheckRefusesWhatAnAttackerWouldTry(t *testing.T) {
 		"http://[::1]/",
 		"http://[::]/",
 		"http://[::ffff:127.0.0.1]/",
+		"http://[::127.0.0.1]/",            // IPv4-compatible
+		"http://[::7f00:1]/",               // the same, in hex
+		"http://[::ffff:0:7f00:1]/",        // IPv4-translated
+		"http://[2002:7f00:1::1]/",         // 6to4 of 127.0.0.1
+		"http://[2002:c0a8:101::1]/",       // 6to4 of 192.168.1.1
+		"http://[2001:0:4136:e378::1]/",    // Teredo
+		"http://[64:ff9b::7f00:1]/",        // NAT64
+		"http://[0:0:0:0:0:ffff:7f00:1]/",  // mapped, long form
+		"http://[::ffff:169.254.169.254]/", // mapped metadata
 		"http://[fe80::1%25eth0]/",
 		"http://[fd00::1]/",
 		"http://10.0.0.8/",
@@ -83,12 +92,12 @@ func TestCheckRefusesWhatAnAttackerWouldTry(t *testing.T) {
 	if err := (Guard{}).Check(context.Background(), "http://localhost:9/"); !IsPrivate(err) {
 		t.Errorf("localhost: %v, want a private-address refusal", err)
 	}
-	open := Guard{AllowPrivate: true}
+	open := Guard{AllowNets: Loopback()}
 	if err := open.Check(context.Background(), "http://127.0.0.1:9/"); err != nil {
-		t.Errorf("AllowPrivate refused loopback: %v", err)
+		t.Errorf("AllowNets refused loopback: %v", err)
 	}
 	if err := open.Check(context.Background(), "gopher://127.0.0.1/"); err == nil {
-		t.Error("AllowPrivate let a non-http scheme through")
+		t.Error("AllowNets let a non-http scheme through")
 	}
 }
 
@@ -112,9 +121,9 @@ func TestClientRefusesPrivateAtDialTime(t *testing.T) {
 	if len(hit) != 0 {
 		t.Fatal("the loopback server was reached")
 	}
-	resp, err := Guard{AllowPrivate: true}.Client().Get(srv.URL)
+	resp, err := Guard{AllowNets: Loopback()}.Client().Get(srv.URL)
 	if err != nil {
-		t.Fatalf("AllowPrivate: %v", err)
+		t.Fatalf("AllowNets: %v", err)
 	}
 	resp.Body.Close()
 }
@@ -151,7 +160,7 @@ func TestClientRefusesRedirectsToPrivate(t *testing.T) {
 		outer := standIn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, target, http.StatusFound)
 		}))
-		g := Guard{stand: netip.MustParseAddrPort(outer.Listener.Addr().String()).Addr()}
+		g := Guard{AllowNets: only(outer)}
 		resp, err := g.Client().Get(outer.URL)
 		if err == nil {
 			resp.Body.Close()
@@ -165,11 +174,17 @@ func TestClientRefusesRedirectsToPrivate(t *testing.T) {
 		http.Redirect(w, r, loop.URL+"/again", http.StatusFound)
 	}))
 	defer loop.Close()
-	g := Guard{stand: netip.MustParseAddrPort(loop.Listener.Addr().String()).Addr()}
+	g := Guard{AllowNets: only(loop)}
 	if resp, err := g.Client().Get(loop.URL); err == nil {
 		resp.Body.Close()
 		t.Error("a redirect loop was followed to the end")
 	}
+}
+
+// only allows exactly the address s listens on.
+func only(s *httptest.Server) []netip.Prefix {
+	a := netip.MustParseAddrPort(s.Listener.Addr().String()).Addr()
+	return []netip.Prefix{netip.PrefixFrom(a, a.BitLen())}
 }
 
 // standIn starts h on 127.0.0.3, the address the tests' guards let stand
@@ -186,4 +201,60 @@ func standIn(t *testing.T, h http.Handler) *httptest.Server {
 	s.Listener = l
 	s.Start()
 	return s
+}
+
+// NOTIFY_ALLOW_NETS lets outlets reach the networks the Owner names and no
+// other private address: a home LAN allowed does not open loopback (in
+// compose, the database and the browser sidecar) or the metadata service.
+func TestAllowNetsOpensOnlyTheNetworksNamed(t *testing.T) {
+	t.Parallel()
+	g := Guard{AllowNets: []netip.Prefix{netip.MustParsePrefix("192.168.1.0/24")},
+		Resolver: mapResolver{"ntfy.lan": {"192.168.1.20"}, "db": {"172.18.0.2"}}}
+	for _, raw := range []string{"http://192.168.1.5/x", "http://[::ffff:192.168.1.5]/x", "https://ntfy.lan/topic"} {
+		if err := g.Check(context.Background(), raw); err != nil {
+			t.Errorf("Check(%q) = %v, want accepted (in the allowed network)", raw, err)
+		}
+	}
+	for _, raw := range []string{"http://192.168.2.5/", "http://127.0.0.1:9222/", "http://db:5432/", "http://169.254.169.254/", "http://[2002:c0a8:105::1]/"} {
+		if err := g.Check(context.Background(), raw); !IsPrivate(err) {
+			t.Errorf("Check(%q) = %v, want a private-address refusal", raw, err)
+		}
+	}
+	hit := make(chan struct{}, 10)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hit <- struct{}{} }))
+	defer srv.Close()
+	lan := Guard{AllowNets: []netip.Prefix{netip.MustParsePrefix("127.0.0.3/32")}}
+	if resp, err := lan.Client().Get(srv.URL); err == nil {
+		resp.Body.Close()
+		t.Fatal("a guard allowing 127.0.0.3 reached 127.0.0.1")
+	} else if !IsPrivate(err) {
+		t.Fatalf("GET %s: %v, want a private-address refusal", srv.URL, err)
+	}
+	if len(hit) != 0 {
+		t.Fatal("the loopback server was reached")
+	}
+}
+
+// A refusal carries the sentence a Reader reads, apart from the log form.
+func TestRefusalsCarryAReason(t *testing.T) {
+	t.Parallel()
+	g := Guard{Resolver: mapResolver{"loop.example": {"127.0.0.1"}}}
+	for raw, want := range map[string]string{
+		"ftp://x.example/":        "the URL must be an absolute http:// or https:// URL",
+		"http://127.0.0.1/":       "127.0.0.1 is a private or loopback address; use a public address",
+		"http://loop.example/":    `"loop.example" resolves to 127.0.0.1, a private or loopback address; use a public address`,
+		"http://nowhere.example/": `the host "nowhere.example" does not resolve; check the URL`,
+		"http://0x7f000001/":      `the host "0x7f000001" looks like a number, not a name or a dotted address; write the address as a.b.c.d`,
+	} {
+		err := g.Check(context.Background(), raw)
+		if got := Reason(err); got != want {
+			t.Errorf("Reason(Check(%q)) = %q, want %q", raw, got, want)
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), "netguard: ") {
+			t.Errorf("Check(%q) = %v, want the log form with the package prefix", raw, err)
+		}
+	}
+	if Reason(errors.New("other")) != "" || Reason(nil) != "" {
+		t.Error("Reason of a foreign error is not empty")
+	}
 }
