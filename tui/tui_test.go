@@ -3,7 +3,6 @@ package tui
 import (
 	"bytes"
 	"context"
-	"mangabookmark/backend/store/storetest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 	"mangabookmark/internal/golden"
 )
