@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 	"mangabookmark/internal/golden"
 )
@@ -188,10 +189,7 @@ func TestRefreshKeepsSelection(t *testing.T) {
 	m = keys(t, m, "2", "down", "down", "down")
 	want := m.failShown[m.failList.sel]
 	// A new failure older than all the others arrives at the top.
-	if _, err := f.Store.Pool().Exec(context.Background(), `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
-		VALUES ('comix', '9', 'errors', $1)`, admintest.Now.Add(-20*24*time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Failure(context.Background(), t, f.Store, storetest.FailureOpts{Site: "comix", SeriesID: "9", Since: admintest.Now.Add(-20 * 24 * time.Hour)})
 	m = refresh(t, m)
 	if got := m.failShown[m.failList.sel]; got.Site != want.Site || got.SeriesID != want.SeriesID {
 		t.Errorf("selection moved from %s/%s to %s/%s", want.Site, want.SeriesID, got.Site, got.SeriesID)

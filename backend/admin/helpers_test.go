@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 // env is a Service over admintest's seeded world, on a clock the test
@@ -48,8 +49,5 @@ func (e *env) series(t *testing.T, site string) int {
 // addSeries inserts one more Series on site.
 func (e *env) addSeries(t *testing.T, site, id string) {
 	t.Helper()
-	if _, err := e.st.Pool().Exec(context.Background(),
-		`INSERT INTO series (site, series_id, url, title) VALUES ($1, $2, 'https://'||$1||'.test/series/'||$2, 'Added')`, site, id); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Series(context.Background(), t, e.st, storetest.SeriesOpts{Site: site, ID: id, Title: "Added"})
 }

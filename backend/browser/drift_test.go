@@ -13,8 +13,8 @@ import (
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/natomanga"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // A Site read from its bare host, which redirects to www (natomanga does),
@@ -23,14 +23,7 @@ import (
 func TestBrowserDataFollowsTheLandedOrigin(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 3})
 	www, _ := url.Parse(sim.Origin(sitesim.Natomanga))
 	bare, _ := url.Parse(sim.BareOrigin(sitesim.Natomanga))
 	site := &sites.Site{Name: "natomanga", Browser: true, Adapter: natomanga.Adapter{},
@@ -48,18 +41,8 @@ func TestBrowserDataFollowsTheLandedOrigin(t *testing.T) {
 func TestBrowserComixWAFIsRefused(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 3})
+	reg := simtest.Registry(t, sim)
 	s := reg.Get("comix")
 	id := sim.SeriesID(sitesim.Comix, 1)
 	sim.SetSeries(sitesim.Comix, id, sitesim.Behavior{WAF: true})

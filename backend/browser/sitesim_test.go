@@ -8,9 +8,9 @@ import (
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // browserOutcome is the outcome a browser Site's read ends in through the
@@ -45,18 +45,8 @@ func TestSimulatorThroughBrowser(t *testing.T) {
 	t.Parallel()
 	chrome := chromiumtest.Shared(t)
 	modes := sitesim.Modes()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: len(modes) + 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: len(modes) + 1})
+	reg := simtest.Registry(t, sim)
 	plain := sitestest.Plain(t, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		if !s.Browser {

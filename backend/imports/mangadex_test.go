@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store/dbtest"
 )
 
@@ -19,18 +20,8 @@ import (
 // plain route by the import service, then imported like any list.
 func TestImportMangaDexList(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
+	reg := simtest.Registry(t, sim)
 	st := dbtest.New(t)
 	r, err := st.UpsertReader(context.Background(), "400000000000000001", "lister", nil)
 	if err != nil {

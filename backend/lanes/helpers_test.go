@@ -14,9 +14,9 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
@@ -268,17 +268,6 @@ func fastStore(t testing.TB) *store.Store {
 // mapped onto it (SITE_ORIGINS), closing it when the test ends.
 func startSim(tb testing.TB, cfg sitesim.Config) (*sitesim.Sim, *sites.Registry) {
 	tb.Helper()
-	sim, err := sitesim.New(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return sim, reg
+	sim := simtest.Start(tb, cfg)
+	return sim, simtest.Registry(tb, sim)
 }

@@ -24,36 +24,56 @@ type Read struct {
 }
 
 // ProgressUpsertSQL is the statement ApplyReads runs per read of a Series
-// the Reader has bookmarked (every read after the first). It is exported
-// so the raw-PostgreSQL benchmark runs exactly the same SQL. Its three
-// columns say whether the bookmark exists, whether Progress moved, and,
-// when the read was refused as too far past the Series' Latest Chapter
-// (PastLatestMargin), that Latest Chapter's number (NULL otherwise).
+// the Reader has bookmarked (every read after the first), with the read's
+// six values as $1..$6 (reader, Site, Series id, number, chapter URL,
+// read_at). It is exported so the raw-PostgreSQL benchmark runs exactly the
+// same SQL. Its one row says whether the bookmark exists, whether Progress
+// moved, and, when the read was refused as too far past the Series' Latest
+// Chapter (PastLatestMargin), that Latest Chapter's number (NULL
+// otherwise). It is progressUpsert over one read.
+var ProgressUpsertSQL = progressUpsert(`VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::text, $6::timestamptz, 1::bigint)`)
+
+// progressMergeSQL is progressUpsert over many reads of distinct (reader,
+// Site, Series) keys, given as six arrays (progress_merge.go).
+var progressMergeSQL = progressUpsert(`SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+			WITH ORDINALITY`)
+
+// progressUpsert is the one statement of the Progress rule, over the reads
+// the input query yields as rows (reader_id, site, series_id, number, url,
+// read_at, i) of distinct keys: one answer row per read, in order of i.
 //
 // Progress is the furthest chapter read: the row moves only when the
 // incoming number is numerically greater than the stored one. read_at never
 // decides; it is carried along with the number that set it. A replayed or
-// older read therefore changes nothing, in any order of arrival. A read of
+// older read therefore changes nothing, in any order of arrival. A read too
+// far past the Latest Chapter (pastLatestCaseSQL) writes nothing. A read of
 // a Series the Reader has not bookmarked writes nothing here: ApplyReads
 // then creates the bookmark (reading is bookmarking), and the Series when
 // it is not known, within the Reader's limits (limits.go) and unless the
 // Reader turned that off (preferences.go).
-const ProgressUpsertSQL = `
-	WITH b AS (
-		SELECT 1 FROM bookmarks WHERE reader_id = $1 AND site = $2 AND series_id = $3
-	), past AS (
-		SELECT latest_number FROM series WHERE site = $2 AND series_id = $3
-			AND $4::numeric > latest_number + ` + pastLatestSQL + `
+func progressUpsert(input string) string {
+	return `
+	WITH u (reader_id, site, series_id, number, url, read_at, i) AS (
+		` + input + `
+	), b AS (
+		SELECT u.*, ` + pastLatestCaseSQL + ` AS past
+		FROM u JOIN bookmarks bk
+			ON bk.reader_id = u.reader_id AND bk.site = u.site AND bk.series_id = u.series_id
+		JOIN series s ON s.site = u.site AND s.series_id = u.series_id
 	), up AS (
 		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-		SELECT $1::bigint, $2::text, $3::text, $4::numeric, $5::text, $6::timestamptz, now() FROM b
-		WHERE NOT EXISTS (SELECT 1 FROM past)
+		SELECT reader_id, site, series_id, number::numeric, url, read_at, now() FROM b WHERE past IS NULL
 		ON CONFLICT (reader_id, site, series_id) DO UPDATE
 			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
 			WHERE excluded.number > progress.number
-		RETURNING 1
+		RETURNING reader_id, site, series_id
 	)
-	SELECT EXISTS (SELECT 1 FROM b), EXISTS (SELECT 1 FROM up), (SELECT latest_number::text FROM past)`
+	SELECT b.i IS NOT NULL, up.reader_id IS NOT NULL, b.past
+	FROM u
+	LEFT JOIN b ON b.i = u.i
+	LEFT JOIN up ON up.reader_id = u.reader_id AND up.site = u.site AND up.series_id = u.series_id
+	ORDER BY u.i`
+}
 
 // ReadResult is what ApplyReads did with one read.
 type ReadResult struct {

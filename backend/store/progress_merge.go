@@ -30,34 +30,6 @@ const (
 // errStoreClosed answers reads handed over after Close.
 var errStoreClosed = errors.New("store: closed")
 
-// progressMergeSQL is ProgressUpsertSQL for many reads of distinct
-// (reader, Site, Series) keys at once: one answer row per read, in input
-// order, saying whether the bookmark exists, whether Progress moved, and
-// the Latest Chapter a read too far past it was refused against.
-const progressMergeSQL = `
-	WITH u AS (
-		SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
-			WITH ORDINALITY AS u(reader_id, site, series_id, number, url, read_at, i)
-	), b AS (
-		SELECT u.*, CASE WHEN u.number::numeric > s.latest_number + ` + pastLatestSQL + `
-			THEN s.latest_number::text END AS past
-		FROM u JOIN bookmarks bk
-			ON bk.reader_id = u.reader_id AND bk.site = u.site AND bk.series_id = u.series_id
-		JOIN series s ON s.site = u.site AND s.series_id = u.series_id
-	), up AS (
-		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-		SELECT reader_id, site, series_id, number::numeric, url, read_at, now() FROM b WHERE past IS NULL
-		ON CONFLICT (reader_id, site, series_id) DO UPDATE
-			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
-			WHERE excluded.number > progress.number
-		RETURNING reader_id, site, series_id
-	)
-	SELECT b.i IS NOT NULL, up.reader_id IS NOT NULL, b.past
-	FROM u
-	LEFT JOIN b ON b.i = u.i
-	LEFT JOIN up ON up.reader_id = u.reader_id AND up.site = u.site AND up.series_id = u.series_id
-	ORDER BY u.i`
-
 type mergeResult struct {
 	have, moved bool
 	past        *string // the Latest Chapter number a read too far past it was refused against

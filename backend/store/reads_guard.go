@@ -24,6 +24,12 @@ const PastLatestMargin = 10
 // statements stay constants; TestPastLatestSQLMatchesMargin ties the two).
 const pastLatestSQL = "10"
 
+// pastLatestCaseSQL is the one SQL text of the rule: over a read u (its
+// number) and its Series s, the Series' Latest Chapter number when the read
+// lies more than PastLatestMargin past it, else NULL (and NULL while no
+// Latest Chapter is known). progressUpsert and guardNew both use it.
+const pastLatestCaseSQL = `CASE WHEN u.number::numeric > s.latest_number + ` + pastLatestSQL + ` THEN s.latest_number::text END`
+
 // ErrPastLatest refuses a read more than PastLatestMargin chapters past the
 // Series' known Latest Chapter; nothing is written for it.
 var ErrPastLatest = errors.New("store: read past the Latest Chapter")
@@ -72,7 +78,7 @@ func (s *Store) guardNew(ctx context.Context, tx pgx.Tx, reads []Read, idx []int
 	}
 	rows, err := tx.Query(ctx, `
 		SELECT coalesce((SELECT auto_add_reads FROM readers WHERE id = $1), true),
-			CASE WHEN u.number::numeric > s.latest_number + `+pastLatestSQL+` THEN s.latest_number::text END
+			`+pastLatestCaseSQL+`
 		FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS u(site, series_id, number, i)
 		LEFT JOIN series s ON s.site = u.site AND s.series_id = u.series_id
 		ORDER BY u.i`, reads[idx[0]].ReaderID, sites, ids, numbers)

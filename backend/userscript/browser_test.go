@@ -17,6 +17,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/backend/userscript"
@@ -159,14 +160,7 @@ func servedScript(t *testing.T, h http.Handler) []byte {
 // onto mangapill.com) records the read, follows SPA navigation, queues
 // while the backend is down and drains once when it is back.
 func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 3})
 	reg, err := registry.New(nil)
 	if err != nil {
 		t.Fatal(err)

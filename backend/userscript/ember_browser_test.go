@@ -13,9 +13,9 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 )
 
@@ -28,18 +28,8 @@ func TestUserscriptEmberOnTheBrowserSites(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := lanestest.NewFakeClock(time.Now().UTC())
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 3, Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 3, Now: clock.Now})
+	reg := simtest.Registry(t, sim)
 	e, handler := newEnv(t, reg)
 	hs := httptest.NewServer(nil)
 	t.Cleanup(hs.Close)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 )
 
@@ -50,14 +51,7 @@ func mangadexRows(t *testing.T, sim *sitesim.Sim, id string) [][3]string {
 // of the Latest Chapter.
 func TestUserscriptReadsAMangaDexTranslationAsItsOwnChapter(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
 	e, hs := newRealSitesEnv(t)
 	id := sim.SeriesID(sitesim.MangaDex, 2) // its feed carries rows in other languages
 	var row [3]string

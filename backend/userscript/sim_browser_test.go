@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // realHosts is the host each Site's simulator is mapped onto.
@@ -21,14 +22,7 @@ var realHosts = map[string]string{
 // single-page apps.
 func TestServedUserscriptReadsEverySimulatedSite(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
 	e, hs := newRealSitesEnv(t)
 
 	origins := map[string]string{}

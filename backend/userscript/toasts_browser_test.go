@@ -8,20 +8,14 @@ import (
 	"time"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // The queue is bounded: past QUEUE_MAX the oldest read is dropped with a
 // toast; a refused token (401) is toasted and keeps the queue; a token the
 // Reader sets from the manager's menu drains it.
 func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 2})
 	e, hs := newRealSitesEnv(t)
 
 	page := sharedPage(t)

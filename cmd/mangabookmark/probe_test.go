@@ -18,6 +18,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/internal/proctest"
 )
 
@@ -29,14 +30,7 @@ type probeEnv struct {
 
 func newProbeEnv(t *testing.T, browserURL string) *probeEnv {
 	t.Helper()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 8})
 	// No database is reachable at DATABASE_URL: probe must not need one.
 	env := []string{"SITE_ORIGINS=" + sim.OriginsValue(), "DATABASE_URL=postgres://probe@127.0.0.1:1/none?sslmode=disable"}
 	if browserURL != "" {

@@ -15,19 +15,13 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // startSim runs a simulator and a registry pointed at it.
 func startSim(t *testing.T, n int) (*sitesim.Sim, *sites.Registry) {
 	t.Helper()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: n})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: n})
 	reg, err := registryFor(sim)
 	if err != nil {
 		t.Fatal(err)
@@ -153,14 +147,7 @@ func (c *fakeClock) add(d time.Duration) {
 func TestNewChapterReadAfterClockMoves(t *testing.T) {
 	t.Parallel()
 	clk := &fakeClock{t: time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)}
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 5, Now: clk.Now})
 	reg, err := registry.New(sim.Origins())
 	if err != nil {
 		t.Fatal(err)
