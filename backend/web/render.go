@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -65,28 +64,6 @@ func (h *Handler) renderWith(w http.ResponseWriter, r *http.Request, status int,
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write(buf.Bytes())
-	}
-}
-
-// stream writes a 200 page as it is produced, through a 64 KiB buffer,
-// for the library: at 2000 items it is ~2 MB, and building it whole first
-// cost more than the rest of the request. Everything it shows is loaded
-// before the first byte, so only a template error (logged) could cut it.
-func (h *Handler) stream(w http.ResponseWriter, r *http.Request, name string, fill func(*bufio.Writer) error) {
-	hd := w.Header()
-	hd.Set("Content-Type", "text/html; charset=utf-8")
-	hd.Set("Cache-Control", "no-store")
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	err := fill(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err != nil {
-		h.Log.Warn("page stream cut", "page", name, "path", r.URL.Path, "error", err)
 	}
 }
 

@@ -74,21 +74,6 @@ func executePage(w io.Writer, name string, p page) error {
 	return t.ExecuteTemplate(w, "layout", p)
 }
 
-// executeParts writes the named templates of page name in order, for a
-// page that streams a list between them (the library).
-func executeParts(w io.Writer, name string, p page, parts ...string) error {
-	t, ok := pages[name]
-	if !ok {
-		return fmt.Errorf("web: no page template %q", name)
-	}
-	for _, part := range parts {
-		if err := t.ExecuteTemplate(w, part, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // laneCard is one Lane with what its forms carry.
 type laneCard struct {
 	L          client.Lane
