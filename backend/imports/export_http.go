@@ -22,10 +22,12 @@ func ServeExport(w http.ResponseWriter, exp Export, format string) {
 }
 
 // Status is the HTTP status a decode error is answered with, on the API and
-// the pages alike: 413 past a bound, 415 for a type no import reads, else
-// 400.
+// the pages alike: 413 past a bound, 415 for a type no import reads, 429
+// for a Reader with too many imports unfinished, else 400.
 func Status(err error) int {
 	switch {
+	case errors.Is(err, ErrTooMany):
+		return http.StatusTooManyRequests
 	case errors.Is(err, ErrTooLarge):
 		return http.StatusRequestEntityTooLarge
 	case errors.Is(err, ErrUnsupportedType):

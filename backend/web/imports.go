@@ -100,6 +100,10 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request, readerID int64,
 		return store.ImportJob{}, false
 	}
 	job, err := h.Imports.Submit(r.Context(), readerID, p)
+	if errors.Is(err, imports.ErrTooMany) {
+		h.errorPage(w, r, imports.Status(err), "Too many imports waiting", imports.Reason(err))
+		return store.ImportJob{}, false
+	}
 	if job.ID == 0 && err != nil {
 		h.unavailable(w, r, err)
 		return store.ImportJob{}, false
@@ -209,7 +213,7 @@ func viewOf(j *store.ImportJob, now time.Time, limits store.ReaderLimits) *impor
 	iv.Done = j.Total - j.Waiting
 	switch {
 	case j.State == store.ImportRunning:
-		iv.Refresh, iv.Done = 2, j.Added+j.Already+len(j.Unsupported)
+		iv.Refresh, iv.Done = 2, j.Added+j.Already+j.UnsupportedCount
 	case j.State == store.ImportWaiting && j.NextAt != nil:
 		// Soon after the allowance refills, at most a minute apart.
 		iv.Refresh = int(min(max(j.NextAt.Sub(now)+time.Second, 2*time.Second), time.Minute) / time.Second)
