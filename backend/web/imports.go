@@ -30,11 +30,14 @@ type importView struct {
 
 // importRoutes registers the import and export pages.
 func (h *Handler) importRoutes() {
-	h.handle("POST /library/add", h.post(h.addSeries))
+	// "Add a Series" runs a urls import: it takes the Reader's one upload
+	// slot like the import page, and its form is capped to addBodyBytes.
+	h.handle("POST /library/add", h.spend(h.oneUpload(h.capForm(addBodyBytes, h.checkCSRF(h.addSeries)))))
 	h.handle("GET /import", h.session(h.importPage))
 	// The session comes first: a stranger's upload is refused before any
-	// of its body is read; then one upload of the Reader's at a time.
-	h.handle("POST /import", h.session(h.oneUpload(h.bounded(h.post(h.postImport)))))
+	// of its body is read; then the token's write budget, then one upload
+	// of the Reader's at a time.
+	h.handle("POST /import", h.spend(h.oneUpload(h.bounded(h.checkCSRF(h.postImport)))))
 	h.handle("GET /import/{id}", h.session(h.importJobPage))
 	h.handle("GET /export.json", h.session(h.export("json")))
 	h.handle("GET /export.csv", h.session(h.export("csv")))
