@@ -37,7 +37,7 @@ func TestPushSubscriptionCapHoldsAgainstAConcurrentSave(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback(ctx)
+	defer func() { _ = tx.Rollback(ctx) }()
 	if _, err := tx.Exec(ctx, `SELECT 1 FROM readers WHERE id = $1 FOR UPDATE`, r.ID); err != nil {
 		t.Fatal(err)
 	}
