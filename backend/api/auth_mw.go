@@ -25,11 +25,12 @@ func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if !s.NoLimits {
-			if !s.inflight.acquire(id.TokenID) {
+			leave, ok := s.Budget.Enter(id.TokenID)
+			if !ok {
 				writeBusy(w, "too many requests in progress with this token; wait for the earlier ones to finish and send it again")
 				return
 			}
-			defer s.inflight.release(id.TokenID)
+			defer leave()
 		}
 		h(w, r.WithContext(context.WithValue(r.Context(), identityKey{}, id)))
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -30,12 +31,19 @@ func bodyLimit(r *http.Request) int64 {
 	return MaxBodyBytes
 }
 
-// ImportJSON is an import in its wire form.
+// unsupportedPage is how many unsupported items one answer holds at most
+// (the store keeps store.MaxStoredProblems): GET /api/imports/{id}
+// pages through them with offset and limit.
+const unsupportedPage = 50
+
+// ImportJSON is an import in its wire form, with the unsupported items
+// the job carries (none from a listing).
 func ImportJSON(j store.ImportJob) client.Import {
 	out := client.Import{ID: j.ID, Kind: j.Kind, State: j.State, Total: j.Total, Added: j.Added, Already: j.Already,
 		ProgressApplied: j.ProgressApplied, Waiting: j.Waiting, NextAt: j.NextAt, CreatedAt: j.CreatedAt.UTC(),
-		FinishedAt: j.FinishedAt, Unsupported: make([]client.ImportUnsupported, 0, len(j.Unsupported))}
-	for _, p := range j.Unsupported {
+		FinishedAt: j.FinishedAt, UnsupportedCount: j.UnsupportedCount,
+		Unsupported: make([]client.ImportUnsupported, 0, min(len(j.Unsupported), unsupportedPage))}
+	for _, p := range j.Unsupported[:min(len(j.Unsupported), unsupportedPage)] {
 		out.Unsupported = append(out.Unsupported, client.ImportUnsupported{Item: p.Item, Reason: p.Reason})
 	}
 	return out
@@ -74,6 +82,10 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	job, err := s.Imports.Submit(r.Context(), id.ReaderID, parsed)
+	if errors.Is(err, imports.ErrTooMany) {
+		writeError(w, http.StatusTooManyRequests, imports.Reason(err))
+		return
+	}
 	if job.ID == 0 && err != nil {
 		s.internalError(w, r, "submit import", err)
 		return
@@ -84,11 +96,24 @@ func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, ImportJSON(job))
 }
 
+// getImport answers one import with one page of its unsupported items:
+// ?offset=N (default 0) and ?limit=M (default and at most 50).
 func (s *Server) getImport(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || n <= 0 {
 		writeError(w, http.StatusNotFound, "you have no import with that id")
+		return
+	}
+	offset := 0
+	if v := r.URL.Query().Get("offset"); v != "" {
+		if offset, err = strconv.Atoi(v); err != nil || offset < 0 {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("offset=%q must be a whole number, 0 or more", v))
+			return
+		}
+	}
+	limit, ok := adminLimit(w, r, unsupportedPage, unsupportedPage)
+	if !ok {
 		return
 	}
 	job, err := s.Store.GetImport(r.Context(), id.ReaderID, n, false)
@@ -100,9 +125,14 @@ func (s *Server) getImport(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "get import", err)
 		return
 	}
+	job.Unsupported = job.Unsupported[min(offset, len(job.Unsupported)):]
+	job.Unsupported = job.Unsupported[:min(limit, len(job.Unsupported))]
 	writeJSON(w, http.StatusOK, ImportJSON(job))
 }
 
+// listImports answers the Reader's latest imports without their items
+// (unsupported_count says how many; GET /api/imports/{id} has them), so
+// the answer is a few hundred bytes an import whatever they held.
 func (s *Server) listImports(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	list, err := s.Store.ListImports(r.Context(), id.ReaderID)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/api"
+	"mangabookmark/backend/tokenbudget"
 )
 
 // postStream sends body to POST /api/progress without a Content-Length
@@ -112,7 +112,7 @@ func TestSmallRoutesCapTheirBodies(t *testing.T) {
 	}
 }
 
-// One token holds at most MaxInFlightPerToken requests in the server: the
+// One token holds at most tokenbudget.MaxInFlight requests in the server: the
 // next is 429 before its body is read; another token is not held back, and
 // a slot frees when a request ends.
 func TestInFlightPerToken(t *testing.T) {
@@ -128,7 +128,7 @@ func TestInFlightPerToken(t *testing.T) {
 		answer chan string
 	}
 	var all []held
-	for i := 0; i < api.MaxInFlightPerToken+4; i++ {
+	for i := 0; i < tokenbudget.MaxInFlight+4; i++ {
 		c, err := net.Dial("tcp", host)
 		if err != nil {
 			t.Fatal(err)
@@ -182,8 +182,8 @@ func TestInFlightPerToken(t *testing.T) {
 			}
 		}
 	}
-	if len(waiting) != api.MaxInFlightPerToken {
-		t.Fatalf("%d requests in the server, want %d", len(waiting), api.MaxInFlightPerToken)
+	if len(waiting) != tokenbudget.MaxInFlight {
+		t.Fatalf("%d requests in the server, want %d", len(waiting), tokenbudget.MaxInFlight)
 	}
 	if code, _ := e.do(tok, "GET", "/api/bookmarks", ""); code != http.StatusTooManyRequests {
 		t.Fatalf("a further request of the token: %d, want 429", code)

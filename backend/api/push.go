@@ -47,6 +47,11 @@ func (s *Server) postPushSubscription(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("field %q: %s", fe.Field, fe.Msg))
 		return
 	}
+	var taken *readernotice.EndpointTakenError
+	if errors.As(err, &taken) {
+		writeError(w, http.StatusConflict, taken.Reason())
+		return
+	}
 	if err != nil {
 		s.internalError(w, r, "push subscribe", err)
 		return

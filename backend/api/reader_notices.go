@@ -140,6 +140,12 @@ func (s *Server) rotateFeed(w http.ResponseWriter, r *http.Request) {
 func (s *Server) testNotify(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	res, err := s.ReaderNotices.SendTest(r.Context(), id.ReaderID)
+	var soon *readernotice.TestTooSoonError
+	if errors.As(err, &soon) {
+		w.Header().Set("Retry-After", strconv.Itoa(soon.Seconds()))
+		writeError(w, http.StatusTooManyRequests, soon.Reason())
+		return
+	}
 	if err != nil {
 		s.internalError(w, r, "test notice", err)
 		return

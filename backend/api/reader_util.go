@@ -10,11 +10,12 @@ import (
 )
 
 // limitWrites answers 429 when the calling token has used up its write
-// budget (Config.NoLimits turns the limit off for benchmarks).
+// budget, shared with the pages (tokenbudget; Config.NoLimits turns the
+// limit off for benchmarks).
 func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, _ := identityFrom(r.Context())
-		if !s.NoLimits && !s.limiter.allow(id.TokenID) {
+		if !s.NoLimits && !s.Budget.Write(id.TokenID) {
 			w.Header().Set("Retry-After", strconv.Itoa(5))
 			writeError(w, http.StatusTooManyRequests, "too many writes with this token; wait a few seconds and send them again")
 			return

@@ -15,6 +15,7 @@ import (
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/tokenbudget"
 	"mangabookmark/backend/userscript"
 )
 
@@ -36,6 +37,10 @@ type Config struct {
 	Metrics       *Metrics              // the /metrics registry, for this server alone; nil: New makes one
 	ReaderNotices *readernotice.Service // Reader notices (settings, feed); nil: none here
 	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
+	// Budget is each token's in-flight bound and write budget, shared
+	// with the pages (cmd gives both faces the same one); nil: New makes
+	// one for this server alone.
+	Budget *tokenbudget.Budget
 }
 
 // emptyRegistry stands in when the server was built without Sites, so every
@@ -45,11 +50,8 @@ var emptyRegistry, _ = sites.NewRegistry(nil)
 // Server is the HTTP handler of the whole contract.
 type Server struct {
 	Config
-	mux     *routeMux
-	limiter *writeLimiter
-	// inflight bounds each token's requests in progress (inflight.go).
-	inflight *inFlight
-	userjs   []byte // Config.Userjs rendered for BaseURL once, at New
+	mux    *routeMux
+	userjs []byte // Config.Userjs rendered for BaseURL once, at New
 }
 
 // New builds the Server and its routes, or says what in cfg is wrong.
@@ -79,7 +81,14 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.Admin = a
 	}
-	s := &Server{Config: cfg, mux: newRouteMux(), limiter: newWriteLimiter(cfg.Now), inflight: newInFlight()}
+	if cfg.Budget == nil {
+		b, err := tokenbudget.New(tokenbudget.Config{Now: cfg.Now})
+		if err != nil {
+			return nil, fmt.Errorf("api: new: %w", err)
+		}
+		cfg.Budget = b
+	}
+	s := &Server{Config: cfg, mux: newRouteMux()}
 	if err := cfg.Metrics.reg.Register(newLaneCollector(s)); err != nil {
 		return nil, fmt.Errorf("api: new: Metrics already serves another server: %w", err)
 	}

@@ -30,6 +30,10 @@ const MaxItems = 10000
 // text says which.
 var ErrTooLarge = errors.New("imports: too large")
 
+// ErrTooMany marks an import refused because the Reader has too many
+// still running or waiting (answered 429); the error's text says how many.
+var ErrTooMany = errors.New("imports: too many unfinished")
+
 // ErrUnreadable marks a file that cannot be read as its kind (answered
 // 400); the error's text says why.
 var ErrUnreadable = errors.New("imports: unreadable")

@@ -11,13 +11,13 @@ import (
 // through Config.MangaDexList. A list that cannot be read fails the job
 // with the reason (nothing was added): the list is its one item, counted
 // in total as unsupported, so added + already + waiting +
-// len(unsupported) = total holds for a failed list too (docs/api.md).
+// unsupported_count = total holds for a failed list too (docs/api.md).
 func (s *Service) readList(ctx context.Context, j *store.ImportJob) error {
 	fail := func(reason string) error {
 		now := s.cfg.Now()
 		j.State, j.DueAt, j.NextAt, j.FinishedAt = store.ImportFailed, nil, nil, &now
-		j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: j.Source, Reason: reason})
-		j.Total = j.Added + j.Already + j.Waiting + len(j.Unsupported)
+		j.AddProblem(store.ImportProblem{Item: j.Source, Reason: reason})
+		j.Total = j.Added + j.Already + j.Waiting + j.UnsupportedCount
 		if err := s.cfg.Store.SaveImport(ctx, j); err != nil {
 			return fmt.Errorf("imports: read list %d: %w", j.ID, err)
 		}
@@ -42,6 +42,7 @@ func (s *Service) readList(ctx context.Context, j *store.ImportJob) error {
 	}
 	pl := MakePlan(p, s.cfg.Sites)
 	stampReads(pl.Entries, s.cfg.Now())
-	j.Total, j.Already, j.Entries, j.Unsupported = pl.Total, pl.Duplicates, pl.Entries, pl.Unsupported
+	j.Total, j.Already, j.Entries = pl.Total, pl.Duplicates, pl.Entries
+	j.Unsupported, j.UnsupportedCount = pl.Unsupported, len(pl.Unsupported) // the store keeps the first ones
 	return nil
 }

@@ -73,7 +73,7 @@ func (s *Service) Submit(ctx context.Context, readerID int64, p *Parsed) (store.
 	now := s.cfg.Now()
 	stampReads(pl.Entries, now)
 	j := store.ImportJob{ReaderID: readerID, Kind: pl.Kind, State: store.ImportRunning, Source: pl.Source,
-		Total: pl.Total, Already: pl.Duplicates, Entries: pl.Entries, Unsupported: pl.Unsupported, CreatedAt: now}
+		Total: pl.Total, Already: pl.Duplicates, Entries: pl.Entries, Unsupported: pl.Unsupported, UnsupportedCount: len(pl.Unsupported), CreatedAt: now}
 	// Held by this process while it applies; taken back by the loop after
 	// the lease if this process stops first.
 	due := now.Add(s.cfg.Lease)
@@ -81,7 +81,9 @@ func (s *Service) Submit(ctx context.Context, readerID int64, p *Parsed) (store.
 		due = now
 	}
 	j.DueAt = &due
-	if err := s.cfg.Store.CreateImport(ctx, &j); err != nil {
+	if err := s.cfg.Store.CreateImport(ctx, &j); errors.Is(err, store.ErrTooManyImports) {
+		return store.ImportJob{}, errorf(ErrTooMany, "you have %d imports still running or waiting for your allowance of new Series, the most one Reader may; wait for one to finish, then import again", store.MaxImportsKept)
+	} else if err != nil {
 		return store.ImportJob{}, fmt.Errorf("imports: submit: %w", err)
 	}
 	if pl.Kind == KindMangaDexList {
@@ -129,7 +131,7 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 			// reads of real Series free the never-read cap (ADR 0018).
 			waiting++
 		case errors.Is(r.Refused, store.ErrBookmarkLimit):
-			j.Unsupported = append(j.Unsupported, store.ImportProblem{Item: e.Item, Reason: "over the limit: " + limits.BookmarkCapReason()})
+			j.AddProblem(store.ImportProblem{Item: e.Item, Reason: "over the limit: " + limits.BookmarkCapReason()})
 			done[idx[k]] = true
 		case r.Created:
 			e.State = store.EntryAdded
@@ -159,7 +161,7 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 		return fmt.Errorf("imports: apply %d: %w", j.ID, err)
 	}
 	s.cfg.Log.Info("import applied", "import_id", j.ID, "reader_id", j.ReaderID, "kind", j.Kind,
-		"added", j.Added, "already", j.Already, "waiting", j.Waiting, "unsupported", len(j.Unsupported))
+		"added", j.Added, "already", j.Already, "waiting", j.Waiting, "unsupported", j.UnsupportedCount)
 	return nil
 }
 
@@ -188,7 +190,7 @@ func (s *Service) RunOnce(ctx context.Context) error {
 	var errs []error
 	for i := range jobs {
 		j := &jobs[i]
-		if j.Kind == KindMangaDexList && j.Total == 0 && len(j.Entries) == 0 && len(j.Unsupported) == 0 {
+		if j.Kind == KindMangaDexList && j.Total == 0 && len(j.Entries) == 0 && j.UnsupportedCount == 0 {
 			if err := s.readList(ctx, j); err != nil {
 				errs = append(errs, err)
 				continue

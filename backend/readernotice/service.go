@@ -56,7 +56,8 @@ type Service struct {
 	metrics recorder
 	outlets map[string]Outlet
 	order   []Outlet
-	vapid   *vapid // the Web Push key pair (vapid.go)
+	vapid   *vapid   // the Web Push key pair (vapid.go)
+	tests   testGate // the test notices' pace (test_notice.go)
 	client  *http.Client
 
 	slots chan struct{}  // one per send in flight, Workers deep

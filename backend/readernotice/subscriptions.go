@@ -24,7 +24,10 @@ type PushSubscription struct {
 // Subscribe stores a browser's push subscription for the Reader. The
 // endpoint is an outlet URL like the others (http(s), no private or
 // loopback address unless the Owner allows them); the keys must be what
-// a browser makes. A bad field is a *FieldError and nothing is stored.
+// a browser makes. A bad field is a *FieldError, an endpoint another
+// Reader holds an *EndpointTakenError, and nothing is stored. At most
+// MaxPushSubscriptions a Reader, held by the store under the Reader's lock
+// whichever face posts.
 func (s *Service) Subscribe(ctx context.Context, readerID int64, p PushSubscription) error {
 	p.Endpoint = strings.TrimSpace(p.Endpoint)
 	switch {
@@ -42,19 +45,29 @@ func (s *Service) Subscribe(ctx context.Context, readerID int64, p PushSubscript
 	if b, err := decodeKey(p.Auth); err != nil || len(b) != 16 {
 		return &FieldError{"keys.auth", "the auth secret is not 16 bytes in base64url as PushSubscription.toJSON() gives it"}
 	}
-	if _, err := s.cfg.Store.GetPushSubscription(ctx, readerID, p.Endpoint); errors.Is(err, store.ErrNotFound) {
-		n, err := s.cfg.Store.CountPushSubscriptions(ctx, readerID)
-		if err != nil {
-			return err
-		}
-		if n >= MaxPushSubscriptions {
-			return &FieldError{"endpoint", fmt.Sprintf("you have %d browsers subscribed, the most allowed; unsubscribe one first", n)}
-		}
-	} else if err != nil {
-		return err
+	err := s.cfg.Store.SavePushSubscription(ctx, store.PushSubscription{ReaderID: readerID,
+		Endpoint: p.Endpoint, P256dh: p.P256dh, Auth: p.Auth}, MaxPushSubscriptions)
+	switch {
+	case errors.Is(err, store.ErrPushLimit):
+		return &FieldError{"endpoint", fmt.Sprintf("you have %d browsers subscribed, the most allowed; unsubscribe one first", MaxPushSubscriptions)}
+	case errors.Is(err, store.ErrPushEndpointTaken):
+		return &EndpointTakenError{}
 	}
-	return s.cfg.Store.SavePushSubscription(ctx, store.PushSubscription{ReaderID: readerID,
-		Endpoint: p.Endpoint, P256dh: p.P256dh, Auth: p.Auth})
+	return err
+}
+
+// EndpointTakenError refuses a push endpoint another Reader of this server
+// holds (a shared browser, or a copied endpoint): their subscription stays
+// theirs, and nothing is stored. The HTTP faces answer 409.
+type EndpointTakenError struct{}
+
+func (*EndpointTakenError) Error() string {
+	return "readernotice: subscribe: the endpoint is held by another Reader"
+}
+
+// Reason is the sentence a Reader reads.
+func (*EndpointTakenError) Reason() string {
+	return "this browser already gets another Reader's notifications from this server; they must turn notifications off in this browser before you can turn them on"
 }
 
 // Unsubscribe removes the Reader's subscription at endpoint and reports

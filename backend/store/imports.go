@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -51,8 +53,21 @@ type ImportProblem struct {
 	Reason string `json:"reason"`
 }
 
+// Bounds on what one Reader's imports keep (issue 33): a job stores the
+// first MaxStoredProblems items it could not bring in, each cut to
+// maxProblemBytes, and counts the rest; a Reader keeps the newest
+// MaxImportsKept imports, the older finished ones deleted as a new one is
+// recorded. So a Reader's import_jobs rows stay within a few MiB however
+// many imports they send, and a listing reads no items at all.
+const (
+	MaxStoredProblems = 50
+	MaxImportsKept    = 20
+	maxProblemBytes   = 512
+)
+
 // ImportJob is one row of import_jobs. Entries is loaded only by the calls
-// that say so (GetImport with entries, ClaimDueImports).
+// that say so (GetImport with entries, ClaimDueImports); Unsupported by
+// GetImport and ClaimDueImports, never by ListImports.
 type ImportJob struct {
 	ID, ReaderID    int64
 	Kind, State     string
@@ -62,29 +77,49 @@ type ImportJob struct {
 	ProgressApplied int
 	Waiting         int
 	Entries         []ImportEntry
-	Unsupported     []ImportProblem
-	NextAt          *time.Time // when the allowance will admit more (waiting)
-	DueAt           *time.Time // when the import service next takes the job
-	CreatedAt       time.Time
-	FinishedAt      *time.Time
+	// Unsupported is the first MaxStoredProblems items the import could
+	// not bring in; UnsupportedCount counts every one of them, kept or
+	// not. Add one with AddProblem, which keeps both in step.
+	Unsupported      []ImportProblem
+	UnsupportedCount int
+	NextAt           *time.Time // when the allowance will admit more (waiting)
+	DueAt            *time.Time // when the import service next takes the job
+	CreatedAt        time.Time
+	FinishedAt       *time.Time
 }
 
-const importColumns = `id, reader_id, kind, state, source, total, added, already, progress_applied, waiting,
-	unsupported, next_at, due_at, created_at, finished_at`
+// AddProblem records one more item the import could not bring in: counted
+// always, kept while fewer than MaxStoredProblems are.
+func (j *ImportJob) AddProblem(p ImportProblem) {
+	j.UnsupportedCount = max(j.UnsupportedCount, len(j.Unsupported)) + 1
+	if len(j.Unsupported) < MaxStoredProblems {
+		j.Unsupported = append(j.Unsupported, p)
+	}
+}
 
-func scanImport(row scanner, entries bool) (ImportJob, error) {
+// importColumns are the columns every read of a job scans: the count of
+// unsupported items, never the items (importItems adds them).
+const importColumns = `id, reader_id, kind, state, source, total, added, already, progress_applied, waiting,
+	jsonb_array_length(unsupported) + unsupported_dropped, next_at, due_at, created_at, finished_at`
+
+func scanImport(row scanner, items, entries bool) (ImportJob, error) {
 	var j ImportJob
 	var uns, ents []byte
 	dst := []any{&j.ID, &j.ReaderID, &j.Kind, &j.State, &j.Source, &j.Total, &j.Added, &j.Already,
-		&j.ProgressApplied, &j.Waiting, &uns, &j.NextAt, &j.DueAt, &j.CreatedAt, &j.FinishedAt}
+		&j.ProgressApplied, &j.Waiting, &j.UnsupportedCount, &j.NextAt, &j.DueAt, &j.CreatedAt, &j.FinishedAt}
+	if items {
+		dst = append(dst, &uns)
+	}
 	if entries {
 		dst = append(dst, &ents)
 	}
 	if err := row.Scan(dst...); err != nil {
 		return ImportJob{}, err
 	}
-	if err := json.Unmarshal(uns, &j.Unsupported); err != nil {
-		return ImportJob{}, err
+	if items {
+		if err := json.Unmarshal(uns, &j.Unsupported); err != nil {
+			return ImportJob{}, err
+		}
 	}
 	if entries {
 		if err := json.Unmarshal(ents, &j.Entries); err != nil {
@@ -94,16 +129,24 @@ func scanImport(row scanner, entries bool) (ImportJob, error) {
 	return j, nil
 }
 
-// cleanImport bounds the Reader-given text of a job before it is stored.
+// cleanImport bounds the Reader-given text of a job before it is stored:
+// every line is cut in characters (safetext) and an unsupported item in
+// bytes too, and only the first MaxStoredProblems items are kept, the
+// rest counted.
 func cleanImport(j *ImportJob) {
 	j.Source = safetext.URL(j.Source)
 	for i := range j.Entries {
 		e := &j.Entries[i]
 		e.Item, e.URL = safetext.Line(e.Item), safetext.URL(e.URL)
 	}
+	j.UnsupportedCount = max(j.UnsupportedCount, len(j.Unsupported))
+	if len(j.Unsupported) > MaxStoredProblems {
+		j.Unsupported = j.Unsupported[:MaxStoredProblems:MaxStoredProblems]
+	}
 	for i := range j.Unsupported {
 		p := &j.Unsupported[i]
-		p.Item, p.Reason = safetext.Line(p.Item), safetext.Line(p.Reason)
+		p.Item = cutBytes(safetext.Line(p.Item), maxProblemBytes)
+		p.Reason = cutBytes(safetext.Line(p.Reason), maxProblemBytes)
 	}
 	if j.Unsupported == nil {
 		j.Unsupported = []ImportProblem{}
@@ -113,8 +156,27 @@ func cleanImport(j *ImportJob) {
 	}
 }
 
+// cutBytes cuts s to at most n bytes on a character boundary.
+func cutBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// ErrTooManyImports refuses a new import while the Reader already has
+// MaxImportsKept imports running or waiting: those are never pruned (their
+// entries are still to be applied), so the cap is what bounds them.
+var ErrTooManyImports = errors.New("store: too many unfinished imports")
+
 // CreateImport stores a new job and sets its ID. The whole job is written
-// in one statement, so a failed import never leaves part of a record.
+// in one statement, so a failed import never leaves part of a record. In
+// the same transaction the Reader's finished imports past the newest
+// MaxImportsKept are deleted; a Reader with MaxImportsKept unfinished
+// imports gets ErrTooManyImports and nothing is written.
 func (s *Store) CreateImport(ctx context.Context, j *ImportJob) error {
 	cleanImport(j)
 	ents, err := json.Marshal(j.Entries)
@@ -125,13 +187,36 @@ func (s *Store) CreateImport(ctx context.Context, j *ImportJob) error {
 	if err != nil {
 		return fmt.Errorf("store: create import: %w", err)
 	}
-	err = s.pool.QueryRow(ctx, `
-		INSERT INTO import_jobs (reader_id, kind, state, source, total, added, already, progress_applied, waiting,
-			entries, unsupported, next_at, due_at, created_at, finished_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-		RETURNING id`, j.ReaderID, j.Kind, j.State, j.Source, j.Total, j.Added, j.Already, j.ProgressApplied,
-		j.Waiting, ents, uns, j.NextAt, j.DueAt, j.CreatedAt, j.FinishedAt).Scan(&j.ID)
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		// The Reader's row lock orders two imports of the same Reader, so
+		// the count below cannot be raced past the cap.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM readers WHERE id = $1 FOR UPDATE`, j.ReaderID); err != nil {
+			return err
+		}
+		var unfinished int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM import_jobs WHERE reader_id = $1 AND state IN ('running', 'waiting')`,
+			j.ReaderID).Scan(&unfinished); err != nil {
+			return err
+		}
+		if unfinished >= MaxImportsKept {
+			return ErrTooManyImports
+		}
+		if err := tx.QueryRow(ctx, `
+			INSERT INTO import_jobs (reader_id, kind, state, source, total, added, already, progress_applied, waiting,
+				entries, unsupported, unsupported_dropped, next_at, due_at, created_at, finished_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+			RETURNING id`, j.ReaderID, j.Kind, j.State, j.Source, j.Total, j.Added, j.Already, j.ProgressApplied,
+			j.Waiting, ents, uns, j.UnsupportedCount-len(j.Unsupported), j.NextAt, j.DueAt, j.CreatedAt, j.FinishedAt).Scan(&j.ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			DELETE FROM import_jobs WHERE reader_id = $1 AND state IN ('done', 'failed')
+			AND id NOT IN (SELECT id FROM import_jobs WHERE reader_id = $1 ORDER BY id DESC LIMIT $2)`,
+			j.ReaderID, MaxImportsKept)
+		return err
+	})
 	if err != nil {
+		j.ID = 0
 		return fmt.Errorf("store: create import: %w", err)
 	}
 	return nil
@@ -150,10 +235,10 @@ func (s *Store) SaveImport(ctx context.Context, j *ImportJob) error {
 	}
 	tag, err := s.pool.Exec(ctx, `
 		UPDATE import_jobs SET state = $2, source = $3, total = $4, added = $5, already = $6,
-			progress_applied = $7, waiting = $8, entries = $9, unsupported = $10, next_at = $11,
-			due_at = $12, finished_at = $13
+			progress_applied = $7, waiting = $8, entries = $9, unsupported = $10, unsupported_dropped = $11,
+			next_at = $12, due_at = $13, finished_at = $14
 		WHERE id = $1`, j.ID, j.State, j.Source, j.Total, j.Added, j.Already, j.ProgressApplied, j.Waiting,
-		ents, uns, j.NextAt, j.DueAt, j.FinishedAt)
+		ents, uns, j.UnsupportedCount-len(j.Unsupported), j.NextAt, j.DueAt, j.FinishedAt)
 	if err != nil {
 		return fmt.Errorf("store: save import: %w", err)
 	}
@@ -163,14 +248,15 @@ func (s *Store) SaveImport(ctx context.Context, j *ImportJob) error {
 	return nil
 }
 
-// GetImport returns one of a Reader's imports (with its entries when asked),
-// or ErrNotFound, also for another Reader's import.
+// GetImport returns one of a Reader's imports with its kept unsupported
+// items (and its entries when asked), or ErrNotFound, also for another
+// Reader's import.
 func (s *Store) GetImport(ctx context.Context, readerID, id int64, entries bool) (ImportJob, error) {
-	cols := importColumns
+	cols := importColumns + ", unsupported"
 	if entries {
 		cols += ", entries"
 	}
-	j, err := scanImport(s.pool.QueryRow(ctx, `SELECT `+cols+` FROM import_jobs WHERE id = $1 AND reader_id = $2`, id, readerID), entries)
+	j, err := scanImport(s.pool.QueryRow(ctx, `SELECT `+cols+` FROM import_jobs WHERE id = $1 AND reader_id = $2`, id, readerID), true, entries)
 	if err != nil {
 		return ImportJob{}, notFound("get import", err)
 	}
@@ -178,7 +264,9 @@ func (s *Store) GetImport(ctx context.Context, readerID, id int64, entries bool)
 }
 
 // ListImports returns a Reader's latest imports (at most 100), newest first,
-// without their entries.
+// without their entries or unsupported items (UnsupportedCount says how
+// many): a listing reads a few hundred bytes a row, whatever the imports
+// held.
 func (s *Store) ListImports(ctx context.Context, readerID int64) ([]ImportJob, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+importColumns+` FROM import_jobs WHERE reader_id = $1 ORDER BY id DESC LIMIT 100`, readerID)
 	if err != nil {
@@ -187,7 +275,7 @@ func (s *Store) ListImports(ctx context.Context, readerID int64) ([]ImportJob, e
 	defer rows.Close()
 	out := []ImportJob{}
 	for rows.Next() {
-		j, err := scanImport(rows, false)
+		j, err := scanImport(rows, false, false)
 		if err != nil {
 			return nil, fmt.Errorf("store: list imports: %w", err)
 		}
@@ -208,14 +296,14 @@ func (s *Store) ClaimDueImports(ctx context.Context, now time.Time, lease time.D
 		WHERE id IN (SELECT id FROM import_jobs
 			WHERE state IN ('running', 'waiting') AND due_at <= $1
 			ORDER BY due_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-		RETURNING `+importColumns+`, entries`, now, now.Add(lease), limit)
+		RETURNING `+importColumns+`, unsupported, entries`, now, now.Add(lease), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim imports: %w", err)
 	}
 	defer rows.Close()
 	var out []ImportJob
 	for rows.Next() {
-		j, err := scanImport(rows, true)
+		j, err := scanImport(rows, true, true)
 		if err != nil {
 			return nil, fmt.Errorf("store: claim imports: %w", err)
 		}

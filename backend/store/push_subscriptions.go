@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -28,12 +29,53 @@ func (s *Store) PushEndpoints(ctx context.Context, readerID int64) ([]string, er
 	return out, nil
 }
 
-// SavePushSubscription stores a subscription for the Reader; an endpoint
-// already stored (for this Reader or, after a browser changed hands,
-// another) is moved to them with its new keys.
-func (s *Store) SavePushSubscription(ctx context.Context, p PushSubscription) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO push_subscriptions (reader_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (endpoint) DO UPDATE SET reader_id = $1, p256dh = $3, auth = $4`, p.ReaderID, p.Endpoint, p.P256dh, p.Auth)
+// ErrPushEndpointTaken refuses a subscription whose endpoint another
+// Reader holds: a subscription is its Reader's own, and posting someone
+// else's endpoint never moves it (issue 33 PS1).
+var ErrPushEndpointTaken = errors.New("store: push endpoint held by another Reader")
+
+// ErrPushLimit refuses a new subscription of a Reader who holds max.
+var ErrPushLimit = errors.New("store: push subscription limit reached")
+
+// SavePushSubscription stores a subscription for the Reader, or gives an
+// endpoint the Reader already holds its new keys. An endpoint another
+// Reader holds is ErrPushEndpointTaken and their row is left as it was; a
+// new endpoint of a Reader who holds max already is ErrPushLimit. The
+// Reader's row is locked while it counts, so concurrent posts cannot pass
+// max together.
+func (s *Store) SavePushSubscription(ctx context.Context, p PushSubscription, max int) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM readers WHERE id = $1 FOR UPDATE`, p.ReaderID); err != nil {
+			return err
+		}
+		var holder int64
+		err := tx.QueryRow(ctx, `SELECT reader_id FROM push_subscriptions WHERE endpoint = $1`, p.Endpoint).Scan(&holder)
+		switch {
+		case err == nil && holder != p.ReaderID:
+			return ErrPushEndpointTaken
+		case err == nil:
+			_, err = tx.Exec(ctx, `UPDATE push_subscriptions SET p256dh = $3, auth = $4 WHERE endpoint = $2 AND reader_id = $1`,
+				p.ReaderID, p.Endpoint, p.P256dh, p.Auth)
+			return err
+		case !errors.Is(err, pgx.ErrNoRows):
+			return err
+		}
+		var n int
+		if err := tx.QueryRow(ctx, `SELECT count(*) FROM push_subscriptions WHERE reader_id = $1`, p.ReaderID).Scan(&n); err != nil {
+			return err
+		}
+		if n >= max {
+			return ErrPushLimit
+		}
+		// Another Reader may insert the same endpoint meanwhile (their own
+		// row lock does not hold this one back): then it is theirs.
+		tag, err := tx.Exec(ctx, `INSERT INTO push_subscriptions (reader_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (endpoint) DO NOTHING`, p.ReaderID, p.Endpoint, p.P256dh, p.Auth)
+		if err == nil && tag.RowsAffected() == 0 {
+			return ErrPushEndpointTaken
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("store: save push subscription: %w", err)
 	}

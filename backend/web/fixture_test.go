@@ -23,6 +23,7 @@ import (
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/tokenbudget"
 	"mangabookmark/backend/web"
 )
 
@@ -104,8 +105,13 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, ReaderNotices: f.notices})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, ReaderNotices: f.notices})
+	// One token budget for both faces, as cmd wires them.
+	budget, err := tokenbudget.New(tokenbudget.Config{Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, ReaderNotices: f.notices, Budget: budget})
+	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, ReaderNotices: f.notices, Budget: budget})
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

@@ -30,11 +30,14 @@ type importView struct {
 
 // importRoutes registers the import and export pages.
 func (h *Handler) importRoutes() {
-	h.handle("POST /library/add", h.post(h.addSeries))
+	// "Add a Series" runs a urls import: it takes the Reader's one upload
+	// slot like the import page, and its form is capped to addBodyBytes.
+	h.handle("POST /library/add", h.spend(h.oneUpload(h.capForm(addBodyBytes, h.checkCSRF(h.addSeries)))))
 	h.handle("GET /import", h.session(h.importPage))
 	// The session comes first: a stranger's upload is refused before any
-	// of its body is read; then one upload of the Reader's at a time.
-	h.handle("POST /import", h.session(h.oneUpload(h.bounded(h.post(h.postImport)))))
+	// of its body is read; then the token's write budget, then one upload
+	// of the Reader's at a time.
+	h.handle("POST /import", h.spend(h.oneUpload(h.bounded(h.checkCSRF(h.postImport)))))
 	h.handle("GET /import/{id}", h.session(h.importJobPage))
 	h.handle("GET /export.json", h.session(h.export("json")))
 	h.handle("GET /export.csv", h.session(h.export("csv")))
@@ -100,6 +103,10 @@ func (h *Handler) submit(w http.ResponseWriter, r *http.Request, readerID int64,
 		return store.ImportJob{}, false
 	}
 	job, err := h.Imports.Submit(r.Context(), readerID, p)
+	if errors.Is(err, imports.ErrTooMany) {
+		h.errorPage(w, r, http.StatusTooManyRequests, "Too many imports waiting", imports.Reason(err))
+		return store.ImportJob{}, false
+	}
 	if job.ID == 0 && err != nil {
 		h.unavailable(w, r, err)
 		return store.ImportJob{}, false
@@ -209,7 +216,7 @@ func viewOf(j *store.ImportJob, now time.Time, limits store.ReaderLimits) *impor
 	iv.Done = j.Total - j.Waiting
 	switch {
 	case j.State == store.ImportRunning:
-		iv.Refresh, iv.Done = 2, j.Added+j.Already+len(j.Unsupported)
+		iv.Refresh, iv.Done = 2, j.Added+j.Already+j.UnsupportedCount
 	case j.State == store.ImportWaiting && j.NextAt != nil:
 		// Soon after the allowance refills, at most a minute apart.
 		iv.Refresh = int(min(max(j.NextAt.Sub(now)+time.Second, 2*time.Second), time.Minute) / time.Second)

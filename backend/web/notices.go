@@ -120,6 +120,12 @@ func (h *Handler) rotateFeed(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) testNotice(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	res, err := h.ReaderNotices.SendTest(r.Context(), v.ReaderID)
+	var soon *readernotice.TestTooSoonError
+	if errors.As(err, &soon) {
+		w.Header().Set("Retry-After", strconv.Itoa(soon.Seconds()))
+		h.showNotices(w, r, http.StatusTooManyRequests, &noticesView{Error: "Not sent: " + soon.Reason() + "."})
+		return
+	}
 	if err != nil {
 		h.unavailable(w, r, err)
 		return

@@ -117,6 +117,11 @@ func (h *Handler) pushSubscribe(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("The subscription was refused (%s): %s.", fe.Field, strings.TrimSuffix(fe.Msg, ".")))
 		return
 	}
+	var taken *readernotice.EndpointTakenError
+	if errors.As(err, &taken) {
+		jsonError(w, http.StatusConflict, "The subscription was refused: "+taken.Reason()+".")
+		return
+	}
 	if err != nil {
 		h.Log.Warn("push subscribe failed", "reader_id", v.ReaderID, "error", err)
 		jsonError(w, http.StatusServiceUnavailable, "The server could not save the subscription right now; try again shortly.")

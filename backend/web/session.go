@@ -87,7 +87,8 @@ func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*viewer, error
 	}, nil
 }
 
-// session wraps a page that needs a session: 303 to / without one.
+// session wraps a page that needs a session: 303 to / without one, 429
+// past the token's in-flight bound.
 func (h *Handler) session(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if viewerFrom(r.Context()) != nil {
@@ -103,6 +104,13 @@ func (h *Handler) session(next http.HandlerFunc) http.HandlerFunc {
 			seeOther(w, r, "/")
 			return
 		}
+		// One slot of the token's in-flight bound for the whole request,
+		// shared with the API, taken before any of a body is read.
+		leave, ok := h.enter(w, r, v.TokenID)
+		if !ok {
+			return
+		}
+		defer leave()
 		next(w, r.WithContext(context.WithValue(r.Context(), viewerKey{}, v)))
 	}
 }
@@ -118,19 +126,16 @@ func (h *Handler) owner(next http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
-// post wraps a form action: it needs a session and the session's csrf
-// field; a missing or wrong one is 403 and nothing changes.
+// post wraps a form action: it needs a session, a write from the
+// session token's budget, a body within formBodyBytes and the session's
+// csrf field; a missing or wrong one is 403 and nothing changes.
 func (h *Handler) post(next http.HandlerFunc) http.HandlerFunc {
-	return h.session(func(w http.ResponseWriter, r *http.Request) {
-		v := viewerFrom(r.Context())
-		got := r.PostFormValue("csrf")
-		if got == "" || subtle.ConstantTimeCompare([]byte(got), []byte(v.CSRF)) != 1 {
-			h.Log.Warn("form refused", "reason", "csrf missing or wrong", "path", r.URL.Path, "reader_id", v.ReaderID)
-			h.errorPage(w, r, http.StatusForbidden, "Form expired", "This form could not be verified. Go back, reload the page and try again.")
-			return
-		}
-		next(w, r)
-	})
+	return h.postUpTo(formBodyBytes, next)
+}
+
+// postUpTo is post for a form that may send up to limit bytes.
+func (h *Handler) postUpTo(limit int64, next http.HandlerFunc) http.HandlerFunc {
+	return h.spend(h.capForm(limit, h.checkCSRF(next)))
 }
 
 // home is the library with a session and the login page without one.

@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/tokenbudget"
 	"mangabookmark/client"
 )
 
@@ -50,6 +51,10 @@ type Deps struct {
 	Now            func() time.Time
 	ReaderNotices  *readernotice.Service // Reader notices: the settings page and Web Push subscriptions; nil hides them
 	Imports        *imports.Service      // runs the import pages' imports; nil turns them off
+	// Budget is each token's in-flight bound and write budget, shared
+	// with the API (cmd gives both faces the same one); nil: New makes
+	// one for the pages alone.
+	Budget *tokenbudget.Budget
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -71,6 +76,9 @@ func New(d Deps) *Handler {
 	}
 	if d.Sites == nil {
 		d.Sites, _ = sites.NewRegistry(nil)
+	}
+	if d.Budget == nil {
+		d.Budget, _ = tokenbudget.New(tokenbudget.Config{Now: d.Now})
 	}
 	h := &Handler{Deps: d, mux: http.NewServeMux(), logins: newLoginThrottle(d.Now)}
 	h.handle("GET /{$}", h.home)

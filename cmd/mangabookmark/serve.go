@@ -19,6 +19,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/tokenbudget"
 	"mangabookmark/backend/userscript"
 	"mangabookmark/backend/web"
 )
@@ -173,7 +174,13 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One token's budget (in flight, writes) for both HTTP faces.
+	budget, err := tokenbudget.New(tokenbudget.Config{})
+	if err != nil {
+		return nil, err
+	}
 	srv, err := api.New(api.Config{
+		Budget:        budget,
 		ReaderNotices: readerNotices,
 		Imports:       imp,
 		Store:         st,
@@ -192,7 +199,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		ReaderNotices: readerNotices,
+		ReaderNotices: readerNotices, Budget: budget,
 	})
 	srv.MountWeb(pages)
 	return &app{
