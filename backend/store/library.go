@@ -23,13 +23,13 @@ func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, err
 		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
 			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
-			coalesce(s.latest_number > p.number, false) AS is_new,
+			`+isNewSQL+` AS is_new, wm.work_id,
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
 			b.notify_mode, b.notify_pile, b.notify_pile_days
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
+		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id`+workJoin+`
 		LEFT JOIN LATERAL (SELECT site FROM covers c
 			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
 		WHERE b.reader_id = $1
@@ -45,7 +45,7 @@ func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, err
 		b := &it.Bookmark
 		if err := rows.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 			&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
-			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
+			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
 			&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
 			&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays); err != nil {
 			return nil, fmt.Errorf("store: library: %w", err)
