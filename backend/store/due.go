@@ -352,6 +352,10 @@ const recordOKSQL = `
 			DELETE FROM poll_failures WHERE site = $1 AND series_id = $2
 		), ev AS (
 			` + eventInsert + `
+		), wk AS (
+			` + workOfRead + `
+		), drift AS (
+			` + driftUpdate + `
 		), owed AS (
 			` + owedInsert + `
 		)
