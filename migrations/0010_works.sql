@@ -10,6 +10,13 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 -- them with the title). A constant default keeps the ALTER instant.
 ALTER TABLE series ADD COLUMN alt_titles text[] NOT NULL DEFAULT '{}';
 
+-- A Series' titles as one text, for the trigram index of suggestions.
+-- IMMUTABLE holds: the text of a text[] does not depend on settings.
+CREATE FUNCTION series_titles(title text, alt_titles text[]) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN title || ' / ' || array_to_string(alt_titles, ' / ');
+CREATE INDEX series_titles_trgm_idx ON series USING gin (series_titles(title, alt_titles) gin_trgm_ops);
+
 -- A Series' external ids: its id in a public catalogue (kind al, mal, mu,
 -- kt, md, mb), read from the Site's own data (site), a backup's tracking
 -- rows (import), named by a Reader (reader) or a tracker (tracker). Two
@@ -154,4 +161,6 @@ DROP TABLE work_hand_links;
 DROP TABLE work_members;
 DROP TABLE works;
 DROP TABLE series_ids;
+DROP INDEX series_titles_trgm_idx;
+DROP FUNCTION series_titles(text, text[]);
 ALTER TABLE series DROP COLUMN alt_titles;
