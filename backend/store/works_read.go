@@ -56,7 +56,8 @@ const FailingShownAfter = 24 * time.Hour
 
 // worksOfReaderSQL lists the members of the Works that hold any of the
 // Reader's bookmarks ($3: one Work only, or NULL for all), with the Work's
-// aggregates on every row.
+// aggregates on every row. $4 false lifts the "holds a bookmark" rule
+// (WorkAfterAct).
 const worksOfReaderSQL = `
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
@@ -72,8 +73,8 @@ const worksOfReaderSQL = `
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
 	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
-	WHERE m.work_id IN (SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1)
+	WHERE (NOT $4 OR m.work_id IN (SELECT wm.work_id FROM bookmarks b
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1))
 		AND ($3::bigint IS NULL OR m.work_id = $3)
 	WINDOW w AS (PARTITION BY m.work_id)
 	ORDER BY m.work_id, m.site, m.series_id`
@@ -81,13 +82,24 @@ const worksOfReaderSQL = `
 // ReaderWorks returns the Works holding any of the Reader's bookmarks, by
 // id, as of now (which decides which failures are shown).
 func (s *Store) ReaderWorks(ctx context.Context, readerID int64, now time.Time) ([]Work, error) {
-	return s.readerWorks(ctx, readerID, nil, now)
+	return s.readerWorks(ctx, readerID, nil, true, now)
 }
 
 // ReaderWork returns one Work, or ErrNotFound when it holds none of the
 // Reader's bookmarks.
 func (s *Store) ReaderWork(ctx context.Context, readerID, workID int64, now time.Time) (Work, error) {
-	ws, err := s.readerWorks(ctx, readerID, &workID, now)
+	return s.oneWork(ctx, readerID, workID, true, now)
+}
+
+// WorkAfterAct returns a Work as the Reader's act left it, even when it no
+// longer holds any of their bookmarks (they unlinked their only one);
+// ErrNotFound when the Work has no member left.
+func (s *Store) WorkAfterAct(ctx context.Context, readerID, workID int64, now time.Time) (Work, error) {
+	return s.oneWork(ctx, readerID, workID, false, now)
+}
+
+func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, now time.Time) (Work, error) {
+	ws, err := s.readerWorks(ctx, readerID, &workID, hold, now)
 	if err != nil {
 		return Work{}, err
 	}
@@ -97,8 +109,8 @@ func (s *Store) ReaderWork(ctx context.Context, readerID, workID int64, now time
 	return ws[0], nil
 }
 
-func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, now time.Time) ([]Work, error) {
-	rows, err := s.pool.Query(ctx, worksOfReaderSQL, readerID, now.Add(-FailingShownAfter), workID)
+func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, hold bool, now time.Time) ([]Work, error) {
+	rows, err := s.pool.Query(ctx, worksOfReaderSQL, readerID, now.Add(-FailingShownAfter), workID, hold)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
