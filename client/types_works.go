@@ -68,6 +68,9 @@ type WorkMember struct {
 	LinkedBy   string         `json:"linked_by"`
 	Failing    *MemberFailing `json:"failing"`
 	DriftSince *time.Time     `json:"drift_since"`
+	// Pending: the Reader's own hand link, holding in their library only
+	// until another Reader links the same.
+	Pending bool `json:"pending"`
 }
 
 // Work is one story on several Sites (GET /api/works/{id}).

@@ -48,3 +48,11 @@ func (c *Client) SetMemberOffset(ctx context.Context, workID int64, site, series
 		map[string]string{"offset": offset}, &out)
 	return out, err
 }
+
+// LinkWork says two Series are one story (a suggestion, or by hand): the
+// link holds for this Reader until another Reader makes it too.
+func (c *Client) LinkWork(ctx context.Context, a, b SeriesRef) (Work, error) {
+	var out Work
+	err := c.do(ctx, "POST", "/api/works/link", nil, WorkLink{A: a, B: b}, &out)
+	return out, err
+}

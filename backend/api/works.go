@@ -22,6 +22,7 @@ func (s *Server) worksRoutes() {
 	s.mux.HandleFunc("GET /api/works/{id}", s.reader(s.getWork))
 	s.mux.HandleFunc("GET /api/series/{site}/{series_id}", s.reader(s.getSeries))
 	s.mux.HandleFunc("PUT /api/series/{site}/{series_id}/ids", s.reader(s.limitWrites(capBody(smallBodyBytes, s.putSeriesID))))
+	s.mux.HandleFunc("POST /api/works/link", s.reader(s.limitWrites(capBody(smallBodyBytes, s.linkWork))))
 	s.mux.HandleFunc("DELETE /api/works/{id}/members/{site}/{series_id}", s.reader(s.limitWrites(s.unlinkMember)))
 	s.mux.HandleFunc("PUT /api/works/{id}/members/{site}/{series_id}", s.reader(s.limitWrites(capBody(smallBodyBytes, s.putMemberOffset))))
 }
@@ -222,4 +223,53 @@ func (s *Server) putMemberOffset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.writeWorkAfterAct(w, r, id.ReaderID, wk.ID)
+}
+
+type seriesRefJSON struct {
+	Site     *string `json:"site"`
+	SeriesID *string `json:"series_id"`
+}
+
+type workLinkBody struct {
+	A *seriesRefJSON `json:"a"`
+	B *seriesRefJSON `json:"b"`
+}
+
+// linkWork is a Reader's hand link of two Series: 200 with the Work as
+// the Reader now sees it (the link holds for them until another Reader
+// makes it too); 404 when the Reader bookmarks neither.
+func (s *Server) linkWork(w http.ResponseWriter, r *http.Request) {
+	id, _ := identityFrom(r.Context())
+	var body workLinkBody
+	if !decodeJSON(w, r, &body) {
+		return
+	}
+	var refs [2]store.SeriesRef
+	for i, ref := range []*seriesRefJSON{body.A, body.B} {
+		name := [2]string{"a", "b"}[i]
+		if ref == nil || ref.Site == nil || ref.SeriesID == nil || *ref.SeriesID == "" {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf(`field %q is required with its "site" and "series_id": send {"a":{"site":"mangadex","series_id":"..."},"b":{...}}`, name))
+			return
+		}
+		site := s.Sites.Get(*ref.Site)
+		if site == nil {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("%s.site names no Site; the Sites are: %s", name, s.siteNames()))
+			return
+		}
+		refs[i] = store.SeriesRef{Site: site.Name, SeriesID: *ref.SeriesID}
+	}
+	if refs[0] == refs[1] {
+		writeError(w, http.StatusBadRequest, `"a" and "b" name the same Series; name two Series of one story`)
+		return
+	}
+	work, err := s.Store.LinkByHand(r.Context(), id.ReaderID, refs[0], refs[1])
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, "you bookmark neither of those Series (or one is unknown); bookmark one first")
+		return
+	}
+	if err != nil {
+		s.internalError(w, r, "link work", err)
+		return
+	}
+	s.writeWorkAfterAct(w, r, id.ReaderID, work)
 }

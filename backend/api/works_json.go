@@ -18,7 +18,7 @@ func workJSON(wk store.Work) client.Work {
 	}
 	for _, m := range wk.Members {
 		cm := client.WorkMember{Site: m.Site, SeriesID: m.SeriesID, Title: m.Title, URL: m.URL, Offset: m.Offset,
-			LinkedBy: m.LinkedBy, DriftSince: utcPtr(m.DriftSince)}
+			LinkedBy: m.LinkedBy, DriftSince: utcPtr(m.DriftSince), Pending: m.Pending}
 		if m.LatestNumber != "" {
 			cm.Latest = &client.Chapter{Number: m.LatestNumber, Title: m.LatestTitle, URL: m.LatestURL, SeenAt: utcPtr(m.LatestSeenAt)}
 		}

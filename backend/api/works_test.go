@@ -140,3 +140,34 @@ func TestSeriesAPIAndReaderIDs(t *testing.T) {
 		t.Fatalf("%d ids stored, want 3 (the refused ones lose nothing and add nothing)", n)
 	}
 }
+
+func TestWorkLinkByHandAPI(t *testing.T) {
+	t.Parallel()
+	w := newWorksWorld(t)
+	// Reader 2 also bookmarks mangadex/a, then links it with their mangapill/3 by hand.
+	if code, body := w.e.do(w.other, "POST", "/api/bookmarks", `{"url":"https://mangadex.org/title/00000000-0000-4000-8000-00000000000a"}`); code != http.StatusCreated {
+		t.Fatalf("bookmark: %d %s", code, body)
+	}
+	link := `{"a":{"site":"mangapill","series_id":"3"},"b":{"site":"mangadex","series_id":"00000000-0000-4000-8000-00000000000a"}}`
+	code, body := w.e.do(w.other, "POST", "/api/works/link", link)
+	var wk client.Work
+	if code != http.StatusOK || json.Unmarshal(body, &wk) != nil || wk.ID != w.work || len(wk.Members) != 3 {
+		t.Fatalf("POST /api/works/link: %d %s, want Work %d with 3 members", code, body, w.work)
+	}
+	// It holds for Reader 2 only: Reader 1 still sees two members.
+	var mine client.Work
+	if code := w.get(w.tok, fmt.Sprintf("/api/works/%d", w.work), &mine); code != http.StatusOK || len(mine.Members) != 2 {
+		t.Fatalf("Reader 1's Work after Reader 2's hand link: %d %+v", code, mine)
+	}
+	for _, bad := range []string{`{}`, `{"a":{"site":"mangapill","series_id":"3"}}`,
+		`{"a":{"site":"nosite","series_id":"3"},"b":{"site":"mangapill","series_id":"3"}}`,
+		`{"a":{"site":"mangapill","series_id":"3"},"b":{"site":"mangapill","series_id":"3"}}`} {
+		if code, body := w.e.do(w.other, "POST", "/api/works/link", bad); code != http.StatusBadRequest {
+			t.Fatalf("POST link %s: %d %s, want 400", bad, code, body)
+		}
+	}
+	stranger := w.e.token("300000000000000009")
+	if code, _ := w.e.do(stranger, "POST", "/api/works/link", link); code != http.StatusNotFound {
+		t.Fatalf("a Reader who bookmarks neither: %d, want 404", code)
+	}
+}

@@ -48,6 +48,9 @@ type WorkMember struct {
 	FailingOutcome string
 	FailingSince   *time.Time
 	DriftSince     *time.Time // drifted (works_numbers.go) since; nil when not
+	// Pending: the Reader's own hand link, not yet confirmed by another
+	// Reader; the member holds in their library only.
+	Pending bool
 }
 
 // FailingShownAfter is how old a member's failure row must be before the
@@ -59,23 +62,35 @@ const FailingShownAfter = 24 * time.Hour
 // aggregates on every row. $4 false lifts the "holds a bookmark" rule
 // (WorkAfterAct).
 const worksOfReaderSQL = `
+	WITH hand AS (
+		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
+	), mine AS (
+		SELECT wm.work_id FROM bookmarks b
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1
+		UNION SELECT work_id FROM hand
+	), m AS (
+		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
+		FROM work_members m
+		WHERE (NOT $4 OR m.work_id IN (SELECT work_id FROM mine)) AND ($3::bigint IS NULL OR m.work_id = $3)
+			AND NOT EXISTS (SELECT 1 FROM hand h WHERE h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
+		UNION ALL
+		SELECT work_id, site, series_id, 0, 'reader', NULL, true FROM hand
+		WHERE ($3::bigint IS NULL OR work_id = $3)
+	)
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		m."offset"::text, m.linked_by,
 		CASE WHEN f.failing_since <= $2 THEN f.outcome ELSE '' END,
-		CASE WHEN f.failing_since <= $2 THEN f.failing_since END, m.drift_since,
+		CASE WHEN f.failing_since <= $2 THEN f.failing_since END, m.drift_since, m.pending,
 		coalesce((s.latest_number + m."offset")::text, ''),
 		coalesce(s.latest_number + m."offset" = max(s.latest_number + m."offset") OVER w, false),
 		coalesce((max(p.number + m."offset") OVER w)::text, ''),
 		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
 		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false)
-	FROM work_members m
+	FROM m
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
 	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
-	WHERE (NOT $4 OR m.work_id IN (SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1))
-		AND ($3::bigint IS NULL OR m.work_id = $3)
 	WINDOW w AS (PARTITION BY m.work_id)
 	ORDER BY m.work_id, m.site, m.series_id`
 
@@ -123,7 +138,7 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, 
 		var isLatest, isNew bool
 		var readAt *time.Time
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
-			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince,
+			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
 			&workNumber, &isLatest, &progress, &readAt, &isNew); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
