@@ -39,6 +39,9 @@ type ImportEntry struct {
 	// "pile"; "" keeps the default), from this server's own export.
 	NotifyMode string `json:"notify_mode,omitempty"`
 	State      string `json:"state"`
+	// IDs are the Series' external ids the file named (source import),
+	// stored once its bookmark is in.
+	IDs []ExternalID `json:"ids,omitempty"`
 }
 
 // ImportProblem is one item an import could not bring in, with the reason

@@ -28,9 +28,9 @@ const (
 // catalogue. Kind is one of al, mal, mu, kt, md, mb (the kinds of
 // sites.IDKinds; store imports no Site code).
 type ExternalID struct {
-	Kind   string
-	Value  string
-	Source string
+	Kind   string `json:"kind"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
 }
 
 // SeriesIDs names a Series and external ids to store for it.
