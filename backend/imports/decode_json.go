@@ -189,6 +189,9 @@ func fromExport(body jsonBody) (*Parsed, error) {
 			reason = fmt.Sprintf("notify_mode %q is not each, off or pile", b.NotifyMode)
 		}
 		it.NotifyMode = b.NotifyMode
+		for _, id := range b.IDs {
+			it.IDs = append(it.IDs, sites.ExternalID{Kind: id.Kind, Value: id.Value})
+		}
 		var err error
 		if reason != "" {
 			err = p.skip(label, reason)

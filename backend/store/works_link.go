@@ -200,6 +200,32 @@ func (s *Store) SeriesExternalIDs(ctx context.Context, site, seriesID string) ([
 	return out, nil
 }
 
+// ReaderExternalIDs returns the external ids of every Series the Reader
+// bookmarks, by (site, series_id), each Series' by kind and value.
+func (s *Store) ReaderExternalIDs(ctx context.Context, readerID int64) (map[[2]string][]ExternalID, error) {
+	rows, err := s.pool.Query(ctx, `SELECT i.site, i.series_id, i.kind, i.value, i.source
+		FROM bookmarks b JOIN series_ids i ON i.site = b.site AND i.series_id = b.series_id
+		WHERE b.reader_id = $1 ORDER BY i.site, i.series_id, i.kind, i.value`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: reader external ids: %w", err)
+	}
+	defer rows.Close()
+	out := map[[2]string][]ExternalID{}
+	for rows.Next() {
+		var site, sid string
+		var id ExternalID
+		if err := rows.Scan(&site, &sid, &id.Kind, &id.Value, &id.Source); err != nil {
+			return nil, fmt.Errorf("store: reader external ids: %w", err)
+		}
+		k := [2]string{site, sid}
+		out[k] = append(out[k], id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reader external ids: %w", err)
+	}
+	return out, nil
+}
+
 // WorkOf returns the shared Work a Series is a member of, or ErrNotFound.
 func (s *Store) WorkOf(ctx context.Context, site, seriesID string) (int64, error) {
 	var id int64
