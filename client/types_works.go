@@ -81,6 +81,9 @@ type Work struct {
 	Progress *WorkProgress `json:"progress"`
 	New      bool          `json:"new"`
 	Members  []WorkMember  `json:"members"`
+	// Offer is a member to follow instead, when every member the Reader
+	// bookmarks has failed for over a day; null otherwise.
+	Offer *WorkMember `json:"offer"`
 }
 
 // WorksResponse is the body of GET /api/works.

@@ -17,17 +17,26 @@ func workJSON(wk store.Work) client.Work {
 		out.Progress = &client.WorkProgress{Number: wk.ProgressNumber, ReadAt: utcPtr(wk.ProgressReadAt)}
 	}
 	for _, m := range wk.Members {
-		cm := client.WorkMember{Site: m.Site, SeriesID: m.SeriesID, Title: m.Title, URL: m.URL, Offset: m.Offset,
-			LinkedBy: m.LinkedBy, DriftSince: utcPtr(m.DriftSince), Pending: m.Pending}
-		if m.LatestNumber != "" {
-			cm.Latest = &client.Chapter{Number: m.LatestNumber, Title: m.LatestTitle, URL: m.LatestURL, SeenAt: utcPtr(m.LatestSeenAt)}
-		}
-		if m.FailingSince != nil {
-			cm.Failing = &client.MemberFailing{Outcome: m.FailingOutcome, Since: m.FailingSince.UTC()}
-		}
-		out.Members = append(out.Members, cm)
+		out.Members = append(out.Members, memberJSON(m))
+	}
+	if wk.Offer != nil {
+		o := memberJSON(*wk.Offer)
+		out.Offer = &o
 	}
 	return out
+}
+
+// memberJSON is one member of a Work in the wire form.
+func memberJSON(m store.WorkMember) client.WorkMember {
+	cm := client.WorkMember{Site: m.Site, SeriesID: m.SeriesID, Title: m.Title, URL: m.URL, Offset: m.Offset,
+		LinkedBy: m.LinkedBy, DriftSince: utcPtr(m.DriftSince), Pending: m.Pending}
+	if m.LatestNumber != "" {
+		cm.Latest = &client.Chapter{Number: m.LatestNumber, Title: m.LatestTitle, URL: m.LatestURL, SeenAt: utcPtr(m.LatestSeenAt)}
+	}
+	if m.FailingSince != nil {
+		cm.Failing = &client.MemberFailing{Outcome: m.FailingOutcome, Since: m.FailingSince.UTC()}
+	}
+	return cm
 }
 
 // seriesCardJSON is a Series' card in the wire form of docs/api.md.

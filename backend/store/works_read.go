@@ -20,6 +20,10 @@ type Work struct {
 	ProgressReadAt *time.Time
 	New            bool // Latest above Progress (and Progress known)
 	Members        []WorkMember
+	// Offer is a member to follow instead when every member the Reader
+	// bookmarks has failed for over a day (the working member showing the
+	// Work's Latest, else the first working one); nil otherwise.
+	Offer *WorkMember
 }
 
 // WorkLatest is where a Work's Latest Chapter was seen.
@@ -51,6 +55,8 @@ type WorkMember struct {
 	// Pending: the Reader's own hand link, not yet confirmed by another
 	// Reader; the member holds in their library only.
 	Pending bool
+	// Bookmarked: the Reader bookmarks this member.
+	Bookmarked bool
 }
 
 // FailingShownAfter is how old a member's failure row must be before the
@@ -86,7 +92,8 @@ const worksOfReaderSQL = `
 		coalesce(s.latest_number + m."offset" = max(s.latest_number + m."offset") OVER w, false),
 		coalesce((max(p.number + m."offset") OVER w)::text, ''),
 		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
-		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false)
+		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false),
+		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = $1 AND bk.site = m.site AND bk.series_id = m.series_id)
 	FROM m
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
@@ -139,7 +146,7 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, 
 		var readAt *time.Time
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
 			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
-			&workNumber, &isLatest, &progress, &readAt, &isNew); err != nil {
+			&workNumber, &isLatest, &progress, &readAt, &isNew, &m.Bookmarked); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
@@ -160,7 +167,34 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
+	for i := range out {
+		out[i].Offer = followOffer(out[i])
+	}
 	return out, nil
+}
+
+// followOffer is the member a Reader may follow instead when every member
+// they bookmark has failed for over a day (see Work.Offer).
+func followOffer(w Work) *WorkMember {
+	var mine, stuck int
+	var pick *WorkMember
+	for i := range w.Members {
+		m := &w.Members[i]
+		switch {
+		case m.Bookmarked:
+			mine++
+			if m.FailingSince != nil {
+				stuck++
+			}
+		case m.FailingSince == nil && (pick == nil || (w.Latest != nil && m.Site == w.Latest.Site && m.SeriesID == w.Latest.SeriesID)):
+			pick = m
+		}
+	}
+	if mine == 0 || stuck < mine || pick == nil {
+		return nil
+	}
+	o := *pick
+	return &o
 }
 
 // SetMemberOffset sets a member's offset (its numbers plus the offset are

@@ -37,6 +37,19 @@ func TestReaderWorks(t *testing.T) {
 	if m := got.Members[1]; m.Site != "mangadex" || m.FailingOutcome != "not_found" || m.LinkedBy != "id:al" {
 		t.Fatalf("member %+v: want mangadex failing not_found, linked by id:al", m)
 	}
+	if got.Offer != nil {
+		t.Fatalf("offer %+v to a Reader who also bookmarks the working member", got.Offer)
+	}
+	// A Reader whose only bookmark in the Work is the failing member is
+	// offered the working one; a failure under a day offers nothing.
+	only := w.reader("3")
+	w.bookmark(only, "mangadex", "a", t0)
+	if o, err := w.st.ReaderWork(w.ctx, only, wk, now); err != nil || o.Offer == nil || o.Offer.Site != "comix" {
+		t.Fatalf("offer %+v (%v), want comix", o.Offer, err)
+	}
+	if o, err := w.st.ReaderWork(w.ctx, only, wk, now.Add(-24*time.Hour)); err != nil || o.Offer != nil {
+		t.Fatalf("a failure of one hour offers %+v (%v), want nothing", o.Offer, err)
+	}
 	list, err := w.st.ReaderWorks(w.ctx, r, now)
 	if err != nil || len(list) != 1 || list[0].ID != wk {
 		t.Fatalf("works %+v %v", list, err)
