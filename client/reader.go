@@ -42,6 +42,9 @@ type Bookmark struct {
 	// AddedBy is "read" for a bookmark a reported read created, "reader"
 	// for one the Reader added.
 	AddedBy string `json:"added_by"`
+	// WorkID is the Work the Series is a member of (null when none); New
+	// is then the Work's: a read on any member ends it on every one.
+	WorkID *int64 `json:"work_id"`
 }
 
 // Preferences are a Reader's own settings (GET/PUT /api/me/preferences).

@@ -13,7 +13,7 @@ import (
 // bookmarkJSON is one stored bookmark in the wire form the client package
 // defines (client.Bookmark), with our own cover URL when a cover is stored.
 func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
-	out := client.Bookmark{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, CoverURL: b.CoverURL, New: b.New, AddedBy: b.AddedBy}
+	out := client.Bookmark{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, CoverURL: b.CoverURL, New: b.New, AddedBy: b.AddedBy, WorkID: b.WorkID}
 	if b.NotifyMode != "" {
 		out.Notify = &client.BookmarkNotify{Mode: b.NotifyMode, Pile: b.NotifyPile, PileDays: b.NotifyPileDays}
 	}

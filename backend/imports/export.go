@@ -33,6 +33,18 @@ type ExportRow struct {
 	// or this many days have passed since the first held.
 	NotifyPile     *int `json:"notify_pile,omitempty"`
 	NotifyPileDays *int `json:"notify_pile_days,omitempty"`
+	// WorkID is the Work the Series was a member of (JSON only; an import
+	// does not take it: ids relink, and a Work's number is this server's).
+	WorkID *int64 `json:"work_id,omitempty"`
+	// IDs are the Series' external ids (JSON only); an import stores them
+	// back with source import.
+	IDs []ExportID `json:"ids,omitempty"`
+}
+
+// ExportID is one external id of an exported Series.
+type ExportID struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
 }
 
 // Export is the JSON export document; POST /api/imports takes it back.
@@ -57,11 +69,18 @@ func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, err
 	if err != nil {
 		return Export{}, fmt.Errorf("imports: export: %w", err)
 	}
+	ids, err := st.ReaderExternalIDs(ctx, readerID)
+	if err != nil {
+		return Export{}, fmt.Errorf("imports: export: %w", err)
+	}
 	out := Export{Version: ExportVersion, Bookmarks: make([]ExportRow, 0, len(list))}
 	for i := len(list) - 1; i >= 0; i-- { // ListBookmarks is newest first
 		b := list[i]
 		row := ExportRow{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, AddedAt: b.CreatedAt.UTC(),
-			NotifyMode: modes[[2]string{b.Site, b.SeriesID}]}
+			NotifyMode: modes[[2]string{b.Site, b.SeriesID}], WorkID: b.WorkID}
+		for _, id := range ids[[2]string{b.Site, b.SeriesID}] {
+			row.IDs = append(row.IDs, ExportID{Kind: id.Kind, Value: id.Value})
+		}
 		if b.LatestNumber != "" {
 			n := b.LatestNumber
 			row.LatestNumber, row.LatestSeenAt = &n, utcPtr(b.LatestSeenAt)

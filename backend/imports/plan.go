@@ -33,6 +33,7 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		key := [2]string{ref.Site, ref.SeriesID}
 		if i, seen := at[key]; seen {
 			pl.Duplicates++
+			pl.Entries[i].IDs = append(pl.Entries[i].IDs, importIDs(it.IDs)...)
 			if e := &pl.Entries[i]; it.Number != "" && (e.Number == "" || sites.CompareNumbers(it.Number, e.Number) > 0) {
 				e.Number, e.ReadAt = it.Number, it.ReadAt
 			}
@@ -41,7 +42,8 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		at[key] = len(pl.Entries)
 		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
 			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode,
-			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending})
+			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending,
+			IDs: importIDs(it.IDs)})
 	}
 	return pl
 }
@@ -55,4 +57,18 @@ func resolveReason(err error) string {
 		return "not a Site we read: " + sites.URLReason(err)
 	}
 	return sites.RefusedURLSentence(err)
+}
+
+// importIDs keeps the file's external ids the store takes (source import);
+// an id it would refuse is the file's noise and is left out, so one bad
+// tracking row never costs the Series its bookmark.
+func importIDs(ids []sites.ExternalID) []store.ExternalID {
+	var out []store.ExternalID
+	for _, id := range ids {
+		e := store.ExternalID{Kind: id.Kind, Value: id.Value, Source: store.IDFromImport}
+		if store.CheckExternalID(e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
 }

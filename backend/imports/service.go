@@ -119,6 +119,9 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 	if err != nil {
 		return fmt.Errorf("imports: apply %d: %w", j.ID, err)
 	}
+	if err := s.storeIDs(ctx, pending, res); err != nil {
+		return fmt.Errorf("imports: apply %d: %w", j.ID, err)
+	}
 	limits := s.cfg.Store.ReaderLimits()
 	kept := j.Entries[:0:0]
 	waiting := 0
@@ -163,6 +166,22 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 	s.cfg.Log.Info("import applied", "import_id", j.ID, "reader_id", j.ReaderID, "kind", j.Kind,
 		"added", j.Added, "already", j.Already, "waiting", j.Waiting, "unsupported", j.UnsupportedCount)
 	return nil
+}
+
+// storeIDs stores the external ids of the entries whose bookmark is in
+// (added, or there already), linking their Series into Works.
+func (s *Service) storeIDs(ctx context.Context, entries []store.ImportEntry, res []store.ImportResult) error {
+	var items []store.SeriesIDs
+	for k, r := range res {
+		if e := entries[k]; r.Refused == nil && len(e.IDs) > 0 {
+			items = append(items, store.SeriesIDs{Site: e.Site, SeriesID: e.SeriesID, IDs: e.IDs})
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	_, err := s.cfg.Store.AddSeriesIDs(ctx, items)
+	return err
 }
 
 // refillFor is how long the allowance takes to admit n more new Series (at

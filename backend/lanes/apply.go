@@ -21,7 +21,8 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 	case o == sites.OK:
 		res.OK++
 		ch := r.Facts.Latest
-		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL}
+		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL,
+			IDs: storeIDs(r.Facts.IDs), AltTitles: r.Facts.AltTitles}
 		if !ch.ReleasedAt.IsZero() {
 			t := ch.ReleasedAt
 			f.ReleasedAt = &t
@@ -49,6 +50,19 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 	case o == sites.Unreachable:
 		res.Unreachable++
 	}
+}
+
+// storeIDs turns the page's external ids into the store's; the store
+// keeps them as read from the Site.
+func storeIDs(ids []sites.ExternalID) []store.ExternalID {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]store.ExternalID, len(ids))
+	for i, id := range ids {
+		out[i] = store.ExternalID{Kind: id.Kind, Value: id.Value, Source: store.IDFromSite}
+	}
+	return out
 }
 
 func countFailure(res *store.Pass, o sites.Outcome) {

@@ -38,8 +38,12 @@ type Bookmark struct {
 	// New is the New Chapter signal: a Latest Chapter is known, the Reader
 	// has Progress, and the Latest Chapter's number is greater (compared as
 	// numeric in SQL). A bookmark with no Progress is not New: nothing has
-	// been read that a chapter could be new relative to.
+	// been read that a chapter could be new relative to. For a member of a
+	// Work both are the Work's (works_numbers.go): a read on any member
+	// ends New on every member.
 	New bool
+	// WorkID is the Work the Series is a member of; nil when none.
+	WorkID *int64
 
 	// The bookmark's notify mode (each, off, pile) and its pile thresholds.
 	NotifyMode     string
@@ -53,17 +57,17 @@ const bookmarkSelect = `
 		b.created_at, b.added_by,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
-		coalesce(s.latest_number > p.number, false),
+		` + isNewSQL + `, wm.work_id,
 		b.notify_mode, b.notify_pile, b.notify_pile_days
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id`
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin
 
 func scanBookmark(row scanner) (Bookmark, error) {
 	var b Bookmark
 	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
-		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
+		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays)
 	return b, err
 }

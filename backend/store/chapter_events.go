@@ -15,17 +15,42 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 			ON CONFLICT (site, series_id, number) DO NOTHING
 			RETURNING id, site, series_id, number, seen_at`
 
-// owedInsert is RecordOK's fan-out step over the event just recorded: each
-// Reader who bookmarked the Series before the event (no backfill), whose
-// Progress is below the number (or who has none) and whose bookmark is not
-// muted is owed one notice; the primary key keeps it to one per number,
-// ever.
-const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at)
-			SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at
+// owedInsert is RecordOK's fan-out step over the event just recorded.
+//
+// A Series in no Work: each Reader who bookmarked the Series before the
+// event (no backfill), whose Progress is below the number (or who has
+// none) and whose bookmark is not muted is owed one notice; the primary
+// key keeps it to one per number, ever.
+//
+// A member of a Work (wk, works_numbers.go) is told once
+// (docs/adr/0021-works-link-by-ids.md): the event owes only when its number
+// in Work terms is above every other member's highest ever, so the first
+// member to show a number tells it and a later one owes nothing; and not
+// while the member is held for drift. It then owes each Reader of any
+// member one notice, on their bookmark of the member that showed it when
+// they have one, whose Progress on the Work is below the number; the
+// unique (reader, work, number) index keeps a concurrent Lane's read of
+// another member from owing it twice.
+const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at, work_id, work_number)
+			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-			WHERE b.created_at < ev.seen_at AND b.notify_mode <> 'off'
-				AND (p.number IS NULL OR p.number < ev.number)
+			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND (p.number IS NULL OR p.number < ev.number))
+			UNION ALL
+			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + wk.off - bm."offset",
+				ev.id, ev.seen_at, wk.work_id, ev.number + wk.off
+			FROM ev CROSS JOIN wk
+			JOIN work_members bm ON bm.work_id = wk.work_id
+			JOIN bookmarks b ON b.site = bm.site AND b.series_id = bm.series_id
+			WHERE (wk.others_max IS NULL OR ev.number + wk.off > wk.others_max)
+				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
+					AND ev.number + wk.off > wk.others_latest + ` + driftMarginSQL + `, false)
+				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
+					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
+					WHERE m3.work_id = wk.work_id AND p3.number + m3."offset" >= ev.number + wk.off)
+			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
 			ON CONFLICT DO NOTHING
 			RETURNING 1`
 

@@ -10,6 +10,9 @@
 //   - Progress merge (progress_merge.go): single-read progress requests go
 //     to a few merge workers that apply every read waiting in one
 //     statement.
+//   - Works (works_link.go): external ids are stored and link Series
+//     sharing one into a Work under one advisory lock, inside the
+//     transaction that stored them.
 //   - Lane locks (lanelock.go): each Lane's advisory lock and the wake
 //     LISTEN live on dedicated connections outside the pool; the heartbeat
 //     rows tell a silent holder, whose lock session another process may end.

@@ -261,6 +261,12 @@ type ReadFacts struct {
 	ChTitle    string
 	ChURL      string
 	ReleasedAt *time.Time
+	// IDs are the external ids the page carries (Source IDFromSite): new
+	// ones are stored and link the Series into its Work before the read is
+	// recorded. AltTitles are the page's other titles, kept for
+	// suggestions; empty keeps the stored ones.
+	IDs       []ExternalID
+	AltTitles []string
 }
 
 // OKResult tells the Lane what a good read changed.
@@ -283,9 +289,50 @@ type OKResult struct {
 // notices it owes (chapter_events.go); the first good read only sets
 // max_number, the baseline, and a number that fell and came back records
 // nothing.
+//
+// A read whose page carries external ids or other titles stores them first
+// and links the Series into its Work by the ids (works_link.go), in one
+// transaction with the statement above.
 func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
+	if len(f.IDs) == 0 && len(f.AltTitles) == 0 {
+		return recordOK(ctx, s.pool, site, seriesID, f, now)
+	}
+	// The page carries ids or other titles: store them, link, and record
+	// the read in one transaction, so the read's notices already see the
+	// Work it joined.
 	var r OKResult
-	err := s.pool.QueryRow(ctx, `
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := storeReadIdentity(ctx, tx, site, seriesID, f); err != nil {
+			return fmt.Errorf("store: record ok: %w", err)
+		}
+		var err error
+		r, err = recordOK(ctx, tx, site, seriesID, f, now)
+		return err
+	})
+	if err != nil {
+		return OKResult{}, err
+	}
+	return r, nil
+}
+
+// queryRower is what runs recordOKSQL: the pool or a transaction.
+type queryRower interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// recordOK runs recordOKSQL for one read.
+func recordOK(ctx context.Context, q queryRower, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
+	var r OKResult
+	err := q.QueryRow(ctx, recordOKSQL,
+		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover, &r.Event, &r.Owed)
+	if err != nil {
+		return OKResult{}, notFound("record ok", err)
+	}
+	return r, nil
+}
+
+// recordOKSQL is RecordOK's one statement (see RecordOK).
+const recordOKSQL = `
 		WITH old AS (
 			SELECT site, series_id, latest_number, latest_seen_at, max_number,
 				CASE WHEN $3 <> '' THEN $3 ELSE title END AS new_title,
@@ -304,21 +351,19 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 		), del AS (
 			DELETE FROM poll_failures WHERE site = $1 AND series_id = $2
 		), ev AS (
-			`+eventInsert+`
+			` + eventInsert + `
+		), wk AS (
+			` + workOfRead + `
+		), drift AS (
+			` + driftUpdate + `
 		), owed AS (
-			`+owedInsert+`
+			` + owedInsert + `
 		)
 		SELECT coalesce(old.latest_number <> $5::numeric, false), old.new_cover,
 			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c
 				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover),
 			EXISTS (SELECT 1 FROM ev), (SELECT count(*) FROM owed)
-		FROM old`,
-		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover, &r.Event, &r.Owed)
-	if err != nil {
-		return OKResult{}, notFound("record ok", err)
-	}
-	return r, nil
-}
+		FROM old`
 
 // ForcePoll asks the Site's Lane to read the Series on its next pass and
 // returns the stamp stored; ErrNotFound for an unknown Series.

@@ -44,6 +44,9 @@ type ImportEntry struct {
 	NotifyPile     int    `json:"notify_pile,omitempty"`
 	NotifyPileDays int    `json:"notify_pile_days,omitempty"`
 	State          string `json:"state"`
+	// IDs are the Series' external ids the file named (source import),
+	// stored once its bookmark is in.
+	IDs []ExternalID `json:"ids,omitempty"`
 }
 
 // ImportProblem is one item an import could not bring in, with the reason

@@ -48,14 +48,14 @@ func (s *Store) library(ctx context.Context, readerID int64, site, seriesID stri
 		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
 			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
-			coalesce(s.latest_number > p.number, false) AS is_new,
+			`+isNewSQL+` AS is_new, wm.work_id,
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
 			b.notify_mode, b.notify_pile, b.notify_pile_days,
 			coalesce(nx.number::text, ''), coalesce(nx.url, '')
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
+		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id`+workJoin+`
 		LEFT JOIN LATERAL (SELECT site FROM covers c
 			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
 		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
@@ -75,7 +75,7 @@ func (s *Store) library(ctx context.Context, readerID int64, site, seriesID stri
 		b := &it.Bookmark
 		if err := rows.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 			&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
-			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New,
+			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
 			&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
 			&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
 			&it.ContinueNumber, &it.ContinueURL); err != nil {

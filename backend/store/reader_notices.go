@@ -76,14 +76,14 @@ type DigestPlan struct {
 const readyReaders = `
 	WITH owed AS (
 		SELECT n.reader_id, n.seen_at, b.notify_mode, b.notify_pile, b.notify_pile_days,
-			coalesce(p.number >= n.number, false) AS caught,
-			count(*) FILTER (WHERE p.number IS NULL OR p.number < n.number)
+			` + noticeCaughtSQL + ` AS caught,
+			count(*) FILTER (WHERE NOT ` + noticeCaughtSQL + `)
 				OVER (PARTITION BY n.reader_id, n.site, n.series_id) AS held,
-			min(n.seen_at) FILTER (WHERE p.number IS NULL OR p.number < n.number)
+			min(n.seen_at) FILTER (WHERE NOT ` + noticeCaughtSQL + `)
 				OVER (PARTITION BY n.reader_id, n.site, n.series_id) AS first_held
 		FROM reader_notices n
 		JOIN bookmarks b ON b.reader_id = n.reader_id AND b.site = n.site AND b.series_id = n.series_id
-		LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id
+		LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id` + noticeWorkProgress + `
 		WHERE n.done_at IS NULL
 	), ready AS (
 		SELECT reader_id, min(seen_at) AS first FROM owed
@@ -100,12 +100,12 @@ const readyReaders = `
 
 const owedOf = `
 	SELECT n.reader_id, n.site, n.series_id, s.title, n.number::text, e.title, e.url, n.seen_at,
-		b.notify_mode, b.notify_pile, b.notify_pile_days, coalesce(p.number >= n.number, false)
+		b.notify_mode, b.notify_pile, b.notify_pile_days, ` + noticeCaughtSQL + `
 	FROM reader_notices n
 	JOIN chapter_events e ON e.id = n.event_id
 	JOIN series s ON s.site = n.site AND s.series_id = n.series_id
 	JOIN bookmarks b ON b.reader_id = n.reader_id AND b.site = n.site AND b.series_id = n.series_id
-	LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id
+	LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id` + noticeWorkProgress + `
 	WHERE n.reader_id = ANY($1) AND n.done_at IS NULL
 	ORDER BY n.reader_id, n.seen_at, n.site, n.series_id, n.number`
 

@@ -1,0 +1,109 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A Reader's hand link (docs/adr/0021-works-link-by-ids.md): two Series the
+// Reader says are one story are one Work in that Reader's library only
+// (work_hand_links), until a second Reader links the same Series to the
+// same Work; it is then a shared member (linked_by 'reader') for everyone.
+
+// SeriesRef names one Series.
+type SeriesRef struct {
+	Site     string
+	SeriesID string
+}
+
+// LinkByHand links a and b for the Reader and returns the Work: the Work
+// either already is in for the Reader (the other joins it), else a Work
+// another Reader made of the same two by hand (which confirms it), else a
+// new one. ErrNotFound when either Series is unknown or the Reader
+// bookmarks neither.
+func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) (int64, error) {
+	var work int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
+			return err
+		}
+		var ok bool
+		var ea, eb *int64
+		const effective = `(SELECT coalesce(
+			(SELECT work_id FROM work_hand_links WHERE reader_id = $1 AND site = $%d AND series_id = $%d),
+			(SELECT work_id FROM work_members WHERE site = $%d AND series_id = $%d)))`
+		err := tx.QueryRow(ctx, `SELECT
+			(SELECT count(*) FROM series WHERE (site, series_id) IN (($2, $3), ($4, $5))) = 2
+				AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = $1 AND (site, series_id) IN (($2, $3), ($4, $5))),
+			`+fmt.Sprintf(effective, 2, 3, 2, 3)+`, `+fmt.Sprintf(effective, 4, 5, 4, 5),
+			readerID, a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&ok, &ea, &eb)
+		if err != nil {
+			return err
+		}
+		if !ok || a == b {
+			return ErrNotFound
+		}
+		var join []SeriesRef
+		switch {
+		case ea != nil && eb != nil && *ea == *eb:
+			work = *ea
+			return nil
+		case ea != nil:
+			work, join = *ea, []SeriesRef{b}
+		case eb != nil:
+			work, join = *eb, []SeriesRef{a}
+		default:
+			join = []SeriesRef{a, b}
+			err := tx.QueryRow(ctx, `SELECT coalesce((SELECT h1.work_id FROM work_hand_links h1
+				JOIN work_hand_links h2 ON h2.work_id = h1.work_id AND h2.reader_id = h1.reader_id
+				WHERE h1.site = $1 AND h1.series_id = $2 AND h2.site = $3 AND h2.series_id = $4 LIMIT 1), 0)`,
+				a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&work)
+			if err != nil {
+				return err
+			}
+			if work == 0 {
+				if err := tx.QueryRow(ctx, `INSERT INTO works DEFAULT VALUES RETURNING id`).Scan(&work); err != nil {
+					return err
+				}
+			}
+		}
+		for _, x := range join {
+			if _, err := tx.Exec(ctx, confirmHandLinkSQL, readerID, work, x.Site, x.SeriesID); err != nil {
+				return err
+			}
+			// Confirmed: this Reader's own hand link is the shared member now.
+			if _, err := tx.Exec(ctx, `DELETE FROM work_hand_links h WHERE reader_id = $1 AND site = $2 AND series_id = $3
+				AND EXISTS (SELECT 1 FROM work_members m WHERE m.site = h.site AND m.series_id = h.series_id AND m.work_id = h.work_id)`,
+				readerID, x.Site, x.SeriesID); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, notFound("link by hand", err)
+	}
+	return work, nil
+}
+
+// confirmHandLinkSQL records the Reader's hand link of one Series to a
+// Work; when a second Reader holds the same link, the Series becomes a
+// shared member (leaving any other Work, and lifting an unlink from this
+// one: two Readers said so) and the hand links of it go.
+const confirmHandLinkSQL = `
+	WITH h AS (
+		INSERT INTO work_hand_links (reader_id, work_id, site, series_id) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (reader_id, site, series_id) DO UPDATE SET work_id = excluded.work_id, created_at = now()
+	), two AS (
+		SELECT 1 WHERE (SELECT count(DISTINCT reader_id) FROM work_hand_links
+			WHERE work_id = $2 AND site = $3 AND series_id = $4 AND reader_id <> $1) >= 1
+	), m AS (
+		INSERT INTO work_members (site, series_id, work_id, linked_by) SELECT $3, $4, $2, 'reader' FROM two
+		ON CONFLICT (site, series_id) DO UPDATE SET work_id = excluded.work_id, linked_by = 'reader', "offset" = 0, drift_since = NULL
+	), u AS (
+		DELETE FROM work_unlinks WHERE work_id = $2 AND site = $3 AND series_id = $4 AND EXISTS (SELECT 1 FROM two)
+	)
+	DELETE FROM work_hand_links WHERE work_id = $2 AND site = $3 AND series_id = $4 AND reader_id <> $1
+		AND EXISTS (SELECT 1 FROM two)`

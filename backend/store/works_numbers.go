@@ -1,0 +1,87 @@
+package store
+
+// This file holds the one number per Work (docs/adr/0021-works-link-by-ids.md):
+// the Work's Latest is its highest member Latest plus that member's offset,
+// and a Reader's Progress on it the highest of their Progress on any member
+// (in Work numbers). Progress rows stay per Series; the Work's numbers are
+// computed where they are read, so a read on one member ends "new" on every
+// member the Reader bookmarks.
+
+// workJoin joins a bookmark row b with its Work as its Reader sees it: wm
+// is the Series' Work (the Reader's hand link first, else its shared
+// membership; NULL when in none) and wn the Work's Latest and the Reader's
+// Progress on it, in Work numbers, over the Reader's members of it
+// (readerMembers).
+const workJoin = `
+	LEFT JOIN LATERAL (SELECT work_id FROM (
+		SELECT h.work_id, 0 AS k FROM work_hand_links h
+			WHERE h.reader_id = b.reader_id AND h.site = b.site AND h.series_id = b.series_id
+		UNION ALL
+		SELECT m.work_id, 1 FROM work_members m WHERE m.site = b.site AND m.series_id = b.series_id
+	) x ORDER BY k LIMIT 1) wm ON true
+	LEFT JOIN LATERAL (
+		SELECT max(s2.latest_number + x.off) AS latest, max(p2.number + x.off) AS progress
+		FROM (` + readerMembers + `) x
+		JOIN series s2 ON s2.site = x.site AND s2.series_id = x.series_id
+		LEFT JOIN progress p2 ON p2.reader_id = b.reader_id AND p2.site = x.site AND p2.series_id = x.series_id) wn
+		ON wm.work_id IS NOT NULL`
+
+// readerMembers lists the members of Work wm.work_id as Reader b.reader_id
+// sees them: the shared members they did not hand-link elsewhere, and
+// their own hand links to it (offset 0).
+const readerMembers = `SELECT m2.site, m2.series_id, m2."offset" AS off FROM work_members m2
+			WHERE m2.work_id = wm.work_id AND NOT EXISTS (SELECT 1 FROM work_hand_links h3
+				WHERE h3.reader_id = b.reader_id AND h3.site = m2.site AND h3.series_id = m2.series_id
+					AND h3.work_id <> m2.work_id)
+			UNION ALL
+			SELECT h2.site, h2.series_id, 0 FROM work_hand_links h2
+			WHERE h2.reader_id = b.reader_id AND h2.work_id = wm.work_id`
+
+// isNewSQL is the New Chapter signal of a bookmark row under workJoin: a
+// Series in no Work is New when its Latest is above the Reader's Progress
+// on it; a member, when the Work's Latest is above the Reader's Progress
+// on the Work. Either way a Reader with no Progress is not New.
+const isNewSQL = `CASE WHEN wm.work_id IS NULL THEN coalesce(s.latest_number > p.number, false)
+		ELSE coalesce(wn.latest > wn.progress, false) END`
+
+// driftMarginSQL is how far (in chapters) a member's Latest may stand
+// above every other working member's before it counts as drifted; a member
+// drifted for over a day owes no notices (owedInsert).
+const driftMarginSQL = "5"
+
+// workOfRead is RecordOK's view of the read Series' Work (a CTE body over
+// its parameters): its membership, offset and drift, the other members'
+// highest Latest now (leaving out failing ones, whose Latest stands still)
+// and their highest number ever, both in Work numbers. No row when the
+// Series is in no Work.
+const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
+				(SELECT max(s2.latest_number + m2."offset") FROM work_members m2
+					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
+					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
+						AND NOT EXISTS (SELECT 1 FROM poll_failures f
+							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest,
+				(SELECT max(s2.max_number + m2."offset") FROM work_members m2
+					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
+					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)) AS others_max
+			FROM work_members m WHERE m.site = $1 AND m.series_id = $2`
+
+// driftUpdate is RecordOK's drift step over wk: the member is drifted from
+// the first read that finds it more than DriftMargin above the others, and
+// no longer once a read finds it within.
+const driftUpdate = `UPDATE work_members m SET drift_since = d.since
+			FROM (SELECT CASE WHEN $5::numeric + wk.off > wk.others_latest + ` + driftMarginSQL + `
+				THEN coalesce(wk.drift_since, $9) END AS since FROM wk) d
+			WHERE m.site = $1 AND m.series_id = $2 AND m.drift_since IS DISTINCT FROM d.since`
+
+// noticeCaughtSQL says, for an owed notice n, whether its Reader's
+// Progress has reached its number: on the Series for a notice of a Series
+// in no Work (p), on the Work for a Work's notice (wp, noticeWorkProgress).
+const noticeCaughtSQL = `CASE WHEN n.work_id IS NULL THEN coalesce(p.number >= n.number, false)
+		ELSE coalesce(wp.number >= n.work_number, false) END`
+
+// noticeWorkProgress joins an owed notice n with its Reader's Progress on
+// its Work, in Work numbers.
+const noticeWorkProgress = `
+	LEFT JOIN LATERAL (SELECT max(p2.number + m2."offset") AS number FROM work_members m2
+		JOIN progress p2 ON p2.reader_id = n.reader_id AND p2.site = m2.site AND p2.series_id = m2.series_id
+		WHERE m2.work_id = n.work_id) wp ON n.work_id IS NOT NULL`

@@ -1,0 +1,301 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Work is one Work as a Reader sees it: its members, its Latest (the
+// highest member Latest plus offset) and the Reader's Progress on it (the
+// highest of their Progress on any member, in Work numbers).
+type Work struct {
+	ID    int64
+	Title string // the title of the member showing the Work's Latest (else the first member's)
+	// Latest is the member showing the Work's Latest; Number is in Work
+	// numbers. Nil when no member has a Latest Chapter.
+	Latest *WorkLatest
+	// Progress is the Reader's, in Work numbers; nil when they read none.
+	ProgressNumber string
+	ProgressReadAt *time.Time
+	New            bool // Latest above Progress (and Progress known)
+	Members        []WorkMember
+	// Offer is a member to follow instead when every member the Reader
+	// bookmarks has failed for over a day (the working member showing the
+	// Work's Latest, else the first working one); nil otherwise.
+	Offer *WorkMember
+}
+
+// WorkLatest is where a Work's Latest Chapter was seen.
+type WorkLatest struct {
+	Number   string // Work numbers (member number + offset)
+	Site     string
+	SeriesID string
+	URL      string
+	SeenAt   *time.Time
+}
+
+// WorkMember is one member of a Work with its Site's facts.
+type WorkMember struct {
+	Site         string
+	SeriesID     string
+	Title        string
+	URL          string
+	LatestNumber string // the member's own number; "" when unknown
+	LatestTitle  string
+	LatestURL    string
+	LatestSeenAt *time.Time
+	Offset       string
+	LinkedBy     string
+	// FailingOutcome and FailingSince are set when the member's failure
+	// row is older than a day (a shorter failure is not worth a word).
+	FailingOutcome string
+	FailingSince   *time.Time
+	DriftSince     *time.Time // drifted (works_numbers.go) since; nil when not
+	// Pending: the Reader's own hand link, not yet confirmed by another
+	// Reader; the member holds in their library only.
+	Pending bool
+	// Bookmarked: the Reader bookmarks this member.
+	Bookmarked bool
+}
+
+// FailingShownAfter is how old a member's failure row must be before the
+// Work shows the member failing.
+const FailingShownAfter = 24 * time.Hour
+
+// worksOfReaderSQL lists the members of the Works that hold any of the
+// Reader's bookmarks ($3: one Work only, or NULL for all), with the Work's
+// aggregates on every row. $4 false lifts the "holds a bookmark" rule
+// (WorkAfterAct).
+const worksOfReaderSQL = `
+	WITH hand AS (
+		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
+	), mine AS (
+		SELECT wm.work_id FROM bookmarks b
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1
+		UNION SELECT work_id FROM hand
+	), m AS (
+		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
+		FROM work_members m
+		WHERE (NOT $4 OR m.work_id IN (SELECT work_id FROM mine)) AND ($3::bigint IS NULL OR m.work_id = $3)
+			AND NOT EXISTS (SELECT 1 FROM hand h WHERE h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
+		UNION ALL
+		SELECT work_id, site, series_id, 0, 'reader', NULL, true FROM hand
+		WHERE ($3::bigint IS NULL OR work_id = $3)
+	)
+	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
+		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
+		m."offset"::text, m.linked_by,
+		CASE WHEN f.failing_since <= $2 THEN f.outcome ELSE '' END,
+		CASE WHEN f.failing_since <= $2 THEN f.failing_since END, m.drift_since, m.pending,
+		coalesce((s.latest_number + m."offset")::text, ''),
+		coalesce(s.latest_number + m."offset" = max(s.latest_number + m."offset") OVER w, false),
+		coalesce((max(p.number + m."offset") OVER w)::text, ''),
+		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
+		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false),
+		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = $1 AND bk.site = m.site AND bk.series_id = m.series_id)
+	FROM m
+	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
+	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
+	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
+	WINDOW w AS (PARTITION BY m.work_id)
+	ORDER BY m.work_id, m.site, m.series_id`
+
+// ReaderWorks returns the Works holding any of the Reader's bookmarks, by
+// id, as of now (which decides which failures are shown).
+func (s *Store) ReaderWorks(ctx context.Context, readerID int64, now time.Time) ([]Work, error) {
+	return s.readerWorks(ctx, readerID, nil, true, now)
+}
+
+// ReaderWork returns one Work, or ErrNotFound when it holds none of the
+// Reader's bookmarks.
+func (s *Store) ReaderWork(ctx context.Context, readerID, workID int64, now time.Time) (Work, error) {
+	return s.oneWork(ctx, readerID, workID, true, now)
+}
+
+// WorkAfterAct returns a Work as the Reader's act left it, even when it no
+// longer holds any of their bookmarks (they unlinked their only one);
+// ErrNotFound when the Work has no member left.
+func (s *Store) WorkAfterAct(ctx context.Context, readerID, workID int64, now time.Time) (Work, error) {
+	return s.oneWork(ctx, readerID, workID, false, now)
+}
+
+func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, now time.Time) (Work, error) {
+	ws, err := s.readerWorks(ctx, readerID, &workID, hold, now)
+	if err != nil {
+		return Work{}, err
+	}
+	if len(ws) == 0 {
+		return Work{}, ErrNotFound
+	}
+	return ws[0], nil
+}
+
+func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, hold bool, now time.Time) ([]Work, error) {
+	rows, err := s.pool.Query(ctx, worksOfReaderSQL, readerID, now.Add(-FailingShownAfter), workID, hold)
+	if err != nil {
+		return nil, fmt.Errorf("store: reader works: %w", err)
+	}
+	defer rows.Close()
+	out := []Work{}
+	for rows.Next() {
+		var id int64
+		var m WorkMember
+		var workNumber, progress string
+		var isLatest, isNew bool
+		var readAt *time.Time
+		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
+			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
+			&workNumber, &isLatest, &progress, &readAt, &isNew, &m.Bookmarked); err != nil {
+			return nil, fmt.Errorf("store: reader works: %w", err)
+		}
+		if len(out) == 0 || out[len(out)-1].ID != id {
+			out = append(out, Work{ID: id, Title: m.Title, ProgressNumber: progress, New: isNew})
+		}
+		w := &out[len(out)-1]
+		if isLatest && w.Latest == nil {
+			w.Latest = &WorkLatest{Number: workNumber, Site: m.Site, SeriesID: m.SeriesID, URL: m.LatestURL, SeenAt: m.LatestSeenAt}
+			if m.Title != "" {
+				w.Title = m.Title
+			}
+		}
+		if readAt != nil && w.ProgressReadAt == nil {
+			w.ProgressReadAt = readAt
+		}
+		w.Members = append(w.Members, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: reader works: %w", err)
+	}
+	for i := range out {
+		out[i].Offer = followOffer(out[i])
+	}
+	return out, nil
+}
+
+// followOffer is the member a Reader may follow instead when every member
+// they bookmark has failed for over a day (see Work.Offer).
+func followOffer(w Work) *WorkMember {
+	var mine, stuck int
+	var pick *WorkMember
+	for i := range w.Members {
+		m := &w.Members[i]
+		switch {
+		case m.Bookmarked:
+			mine++
+			if m.FailingSince != nil {
+				stuck++
+			}
+		case m.FailingSince == nil && (pick == nil || (w.Latest != nil && m.Site == w.Latest.Site && m.SeriesID == w.Latest.SeriesID)):
+			pick = m
+		}
+	}
+	if mine == 0 || stuck < mine || pick == nil {
+		return nil
+	}
+	o := *pick
+	return &o
+}
+
+// SetMemberOffset sets a member's offset (its numbers plus the offset are
+// the Work's); ErrNotFound when the Series is no member of the Work.
+func (s *Store) SetMemberOffset(ctx context.Context, workID int64, site, seriesID, offset string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE work_members SET "offset" = $4::numeric
+		WHERE work_id = $1 AND site = $2 AND series_id = $3`, workID, site, seriesID, offset)
+	if err != nil {
+		return fmt.Errorf("store: set member offset: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Suggestion is a stored Series whose titles look like another's: only
+// ever a suggestion, shown with its Latest so a Reader can judge.
+type Suggestion struct {
+	Site         string
+	SeriesID     string
+	Title        string
+	URL          string
+	LatestNumber string // "" when unknown
+	LatestURL    string
+	LatestSeenAt *time.Time
+	Matched      string  // the title of ours it looks like
+	Score        float64 // pg_trgm word similarity, 0..1
+}
+
+// SeriesCard is one Series as GET /api/series/{site}/{series_id} shows it.
+type SeriesCard struct {
+	Site        string
+	SeriesID    string
+	Title       string
+	URL         string
+	IDs         []ExternalID
+	WorkID      *int64
+	Suggestions []Suggestion
+}
+
+// MaxSuggestions bounds the suggestions of one Series.
+const MaxSuggestions = 10
+
+// suggestionsSQL finds Series whose titles (title and other titles, one
+// trigram-indexed text) hold one of ours ($3) by word similarity, leaving
+// out the Series itself and its Work's members.
+const suggestionsSQL = `
+	SELECT c.site, c.series_id, c.title, c.url, coalesce(c.latest_number::text, ''), c.latest_url, c.latest_seen_at,
+		best.t, best.score
+	FROM (
+		SELECT DISTINCT ON (c.site, c.series_id) c.site, c.series_id, q.t, word_similarity(q.t, series_titles(c.title, c.alt_titles)) AS score
+		FROM unnest($3::text[]) AS q(t)
+		JOIN series c ON q.t <% series_titles(c.title, c.alt_titles)
+		WHERE NOT (c.site = $1 AND c.series_id = $2)
+			AND NOT EXISTS (SELECT 1 FROM work_members cm JOIN work_members me
+				ON me.site = $1 AND me.series_id = $2 AND me.work_id = cm.work_id
+				WHERE cm.site = c.site AND cm.series_id = c.series_id)
+		ORDER BY c.site, c.series_id, score DESC
+	) best
+	JOIN series c ON c.site = best.site AND c.series_id = best.series_id
+	ORDER BY best.score DESC, c.site, c.series_id
+	LIMIT $4`
+
+// ReaderSeries returns a Series the Reader bookmarks with its external
+// ids, its Work and title suggestions; ErrNotFound when the Reader does
+// not bookmark it.
+func (s *Store) ReaderSeries(ctx context.Context, readerID int64, site, seriesID string) (SeriesCard, error) {
+	c := SeriesCard{Site: site, SeriesID: seriesID}
+	var alt []string
+	err := s.pool.QueryRow(ctx, `SELECT s.title, s.url, s.alt_titles, wm.work_id
+		FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		LEFT JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id
+		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, readerID, site, seriesID).
+		Scan(&c.Title, &c.URL, &alt, &c.WorkID)
+	if err != nil {
+		return SeriesCard{}, notFound("reader series", err)
+	}
+	if c.IDs, err = s.SeriesExternalIDs(ctx, site, seriesID); err != nil {
+		return SeriesCard{}, err
+	}
+	titles := cleanAltTitles(append([]string{c.Title}, alt...))
+	c.Suggestions = []Suggestion{}
+	if len(titles) == 0 {
+		return c, nil
+	}
+	rows, err := s.pool.Query(ctx, suggestionsSQL, site, seriesID, titles, MaxSuggestions)
+	if err != nil {
+		return SeriesCard{}, fmt.Errorf("store: suggestions: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g Suggestion
+		if err := rows.Scan(&g.Site, &g.SeriesID, &g.Title, &g.URL, &g.LatestNumber, &g.LatestURL, &g.LatestSeenAt,
+			&g.Matched, &g.Score); err != nil {
+			return SeriesCard{}, fmt.Errorf("store: suggestions: %w", err)
+		}
+		c.Suggestions = append(c.Suggestions, g)
+	}
+	if err := rows.Err(); err != nil {
+		return SeriesCard{}, fmt.Errorf("store: suggestions: %w", err)
+	}
+	return c, nil
+}
