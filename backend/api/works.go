@@ -59,15 +59,22 @@ func (s *Server) heldWork(w http.ResponseWriter, r *http.Request, readerID int64
 		return store.Work{}, false
 	}
 	wk, err := s.Store.ReaderWork(r.Context(), readerID, workID, s.Now())
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "no Work of yours has that id; GET /api/works lists them")
-		return store.Work{}, false
+	return wk, s.found(w, r, err, "get work", "no Work of yours has that id; GET /api/works lists them")
+}
+
+// found answers a store read's error: 404 with notFound for
+// store.ErrNotFound, 500 (logged as what) for another. It reports whether
+// there was none, so the caller goes on.
+func (s *Server) found(w http.ResponseWriter, r *http.Request, err error, what, notFound string) bool {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, notFound)
+	case err != nil:
+		s.internalError(w, r, what, err)
+	default:
+		return true
 	}
-	if err != nil {
-		s.internalError(w, r, "get work", err)
-		return store.Work{}, false
-	}
-	return wk, true
+	return false
 }
 
 func (s *Server) getWork(w http.ResponseWriter, r *http.Request) {
@@ -84,15 +91,7 @@ func (s *Server) seriesOr404(w http.ResponseWriter, r *http.Request, readerID in
 		return store.SeriesCard{}, false
 	}
 	c, err := s.Store.ReaderSeries(r.Context(), readerID, site.Name, r.PathValue("series_id"))
-	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusNotFound, "you have no bookmark for that Series on "+site.Name)
-		return store.SeriesCard{}, false
-	}
-	if err != nil {
-		s.internalError(w, r, "get series", err)
-		return store.SeriesCard{}, false
-	}
-	return c, true
+	return c, s.found(w, r, err, "get series", "you have no bookmark for that Series on "+site.Name)
 }
 
 func (s *Server) getSeries(w http.ResponseWriter, r *http.Request) {

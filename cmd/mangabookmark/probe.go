@@ -210,15 +210,21 @@ func report(ref sites.Ref, route string, res sites.Result, ex []exchange, total 
 	return rep
 }
 
+// writeJSONReport writes a probe's report as indented JSON, its Site
+// text kept inert for a terminal.
+func writeJSONReport(w io.Writer, rep any) error {
+	js, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("probe: %w", err)
+	}
+	_, err = w.Write(append(safetext.EscapeJSON(js), '\n'))
+	return err
+}
+
 func (c *ProbeCmd) print(rep probeReport) error {
 	w := writer(c.out)
 	if c.JSON {
-		js, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("probe: %w", err)
-		}
-		_, err = w.Write(append(safetext.EscapeJSON(js), '\n'))
-		return err
+		return writeJSONReport(w, rep)
 	}
 	var b strings.Builder
 	line := func(k, v string) { fmt.Fprintf(&b, "%-10s %s\n", k, v) }

@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
-	"mangabookmark/backend/safetext"
 	"mangabookmark/backend/sites"
 )
 
@@ -109,12 +107,7 @@ func (c *ProbeCmd) runListing(ctx context.Context, route sites.Fetcher, routeNam
 func (c *ProbeCmd) printListing(rep listingReport) error {
 	w := writer(c.out)
 	if c.JSON {
-		js, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("probe: %w", err)
-		}
-		_, err = w.Write(append(safetext.EscapeJSON(js), '\n'))
-		return err
+		return writeJSONReport(w, rep)
 	}
 	var b strings.Builder
 	line := func(k, v string) { fmt.Fprintf(&b, "%-10s %s\n", k, v) }
