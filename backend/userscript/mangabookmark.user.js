@@ -683,7 +683,12 @@
     markEl.addEventListener('click', (e) => {
       e.preventDefault();
       if (!e.isTrusted) return;
-      if (!hostAsSet(e)) { markEl.textContent = 'page moved this panel: click again'; return; }
+      if (!hostAsSet(e)) {
+        // Short, so the link stays inside the 300 px panel for the next click.
+        markEl.textContent = '⚠ click again';
+        markEl.title = 'The page moved this panel, so that click was not counted: click + bookmark again';
+        return;
+      }
       addBookmark();
     });
     panel.append(labelEl, emberEl, statusEl, markEl);
@@ -754,6 +759,7 @@
   // canonicalises it). The answer shows in the panel, not as a toast.
   async function addBookmark() {
     markEl.textContent = '…';
+    markEl.title = '';
     try {
       const res = await request('POST', '/api/bookmarks', { url: location.href });
       if (res.status === 200 || res.status === 201) {

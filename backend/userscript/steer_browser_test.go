@@ -3,6 +3,7 @@ package userscript_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/go-rod/rod/lib/proto"
@@ -57,8 +58,8 @@ func TestAPageCannotSteerAClickOntoBookmark(t *testing.T) {
 	if err := page.Mouse.Click(proto.InputMouseButtonLeft, 1); err != nil {
 		t.Fatal(err)
 	}
-	waitPanel(t, page, "mb-bookmark", "the steered click refused", func(text, _ string, shown bool) bool {
-		return shown && text == "page moved this panel: click again"
+	waitPanel(t, page, "mb-bookmark", "the steered click refused", func(text, title string, shown bool) bool {
+		return shown && text == "⚠ click again" && strings.Contains(title, "The page moved this panel")
 	})
 	if _, err := e.st.GetBookmark(ctx, e.reader.ID, "mangapill", "666999"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("one click on the page bookmarked the Series the page chose (%v)", err)
@@ -66,6 +67,11 @@ func TestAPageCannotSteerAClickOntoBookmark(t *testing.T) {
 
 	// The page puts the host back; the Reader's own click on the link counts.
 	if _, err := page.Eval(`() => document.querySelector('mangabookmark-panel').setAttribute('style', window.__style)`); err != nil {
+		t.Fatal(err)
+	}
+	// A Reader's click comes frames after the page's restyle, never in the
+	// same one: wait until two frames have been drawn with the host back.
+	if _, err := page.Eval(`() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`); err != nil {
 		t.Fatal(err)
 	}
 	clickPanel(t, page, "mb-bookmark")
