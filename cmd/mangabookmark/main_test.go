@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func TestServeAnswersHealthzAndShutsDownGracefully(t *testing.T) {
 	cmd := exec.Command(proctest.Binary(t), "serve")
 	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "LATEST_CHAPTER_POLL_ENABLED=false",
 		"TOKEN_KEY=0123456789abcdef0123456789abcdef")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -115,7 +116,7 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 	feedFile := filepath.Join(t.TempDir(), "feed-url")
 	cmd := exec.Command(proctest.Binary(t), "demo", "--series", "5", "--sim-listen", simAddr, "--token-file", tokenFile, "--login-link-file", linkFile, "--feed-url-file", feedFile)
 	cmd.Env = proctest.CleanEnv("DATABASE_URL="+dsn, "LISTEN_ADDR="+addr, "TOKEN_KEY=0123456789abcdef0123456789abcdef")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestDemoServesSeededLibrary(t *testing.T) {
 // demoFeed reads the Owner's feed URL the demo wrote and waits for its
 // first Chapter Event (the demo seeds a baseline of chapter 0, so a Lane's
 // first good read is one). The feed token never reaches the log.
-func demoFeed(t *testing.T, addr, feedFile string, stderr *bytes.Buffer) {
+func demoFeed(t *testing.T, addr, feedFile string, stderr *lockedBuffer) {
 	t.Helper()
 	raw, err := os.ReadFile(feedFile)
 	feedURL := strings.TrimSpace(string(raw))
@@ -235,4 +236,24 @@ func demoLoginLink(t *testing.T, addr, linkFile string) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("second use of the login link: %d", resp.StatusCode)
 	}
+}
+
+// lockedBuffer is a child process's output, written by os/exec's copying
+// goroutine while the test reads it: both under one lock (the race run
+// caught a bare bytes.Buffer).
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
