@@ -1,7 +1,8 @@
 // Package startstop is the one shape of a background service's life:
 // Start(ctx) runs its loop in a goroutine, Stop cancels the loop's context
 // and waits for it to return. The services with a background loop
-// (admin's recounter, the import resumer, the Reader notice sender) embed
+// (admin's recounter, the import resumer, the Reader notice sender, the
+// Lanes' Manager) embed
 // a Loop rather than each keeping its own mutex, cancel func and done
 // channel. It imports nothing of the project (river's startstop is the
 // model).
