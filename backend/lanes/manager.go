@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
 )
 
@@ -87,7 +88,8 @@ type Runtime struct {
 	BrowserDownUntil *time.Time // the shared browser-lost gate, while closed
 }
 
-// Manager runs one Lane per registry Site. Create with New; Start once.
+// Manager runs one Lane per registry Site. Create with New, then Start and
+// Stop.
 type Manager struct {
 	cfg    Config
 	clock  Clock
@@ -103,10 +105,8 @@ type Manager struct {
 
 	signals *testSignals // tests only (signals.go)
 
-	mu      sync.Mutex
-	started bool
-	cancel  context.CancelFunc
-	wg      sync.WaitGroup
+	loop   startstop.Loop // the Lanes, the wake listener and the watchdog (Start/Stop)
+	offLog sync.Once      // "polling is off" is logged once
 }
 
 // New checks cfg and builds a Manager; nothing runs until Start. A zero
@@ -133,52 +133,40 @@ func New(cfg Config) (*Manager, error) {
 }
 
 // Start launches, for every Site, the goroutine that takes the Site's Lane
-// (when no other process holds it) and runs it. With the poll switch off it
-// logs once and starts nothing. ctx bounds everything started.
+// (when no other process holds it) and runs it, beside the wake listener
+// and the watchdog; they run until Stop or until ctx ends. With the poll
+// switch off it logs once and starts nothing. Start while they run is a
+// no-op; after Stop, Start runs them again (the one shape of
+// backend/startstop).
 func (m *Manager) Start(ctx context.Context) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.started {
-		return
-	}
-	m.started = true
 	if !m.cfg.Enabled {
-		m.log.Info("polling is off (LATEST_CHAPTER_POLL_ENABLED=false); no Lane runs")
+		m.offLog.Do(func() { m.log.Info("polling is off (LATEST_CHAPTER_POLL_ENABLED=false); no Lane runs") })
 		return
 	}
-	ctx, m.cancel = context.WithCancel(ctx)
+	m.loop.Start(ctx, m.run)
+}
+
+// run is the Manager's background life: every Lane, the wake listener and
+// the watchdog, until ctx ends.
+func (m *Manager) run(ctx context.Context) {
 	m.covers.start(ctx)
 	if m.cfg.Browser == nil {
 		m.log.Warn("no browser route (BROWSER_WS_URL unset); browser Sites are skipped")
 	}
+	var wg sync.WaitGroup
 	for _, l := range m.order {
-		m.wg.Add(1)
-		go func() {
-			defer m.wg.Done()
-			m.own(ctx, l)
-		}()
+		wg.Go(func() { m.own(ctx, l) })
 	}
-	m.wg.Add(2)
-	go func() {
-		defer m.wg.Done()
-		m.listenWakes(ctx)
-	}()
-	go func() {
-		defer m.wg.Done()
-		m.watchdog(ctx)
-	}()
+	wg.Go(func() { m.listenWakes(ctx) })
+	wg.Go(func() { m.watchdog(ctx) })
+	wg.Wait()
 }
 
 // Stop cancels every Lane and waits for them and for cover heals to end.
-// Lane locks are released as the Lanes stop.
+// Lane locks are released as the Lanes stop. Stop before Start, or twice,
+// is a no-op.
 func (m *Manager) Stop() {
-	m.mu.Lock()
-	cancel := m.cancel
-	m.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-	m.wg.Wait()
+	m.loop.Stop()
 	m.covers.wait()
 }
 
