@@ -1,0 +1,124 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"mangabookmark/backend/store"
+)
+
+// FailureOpts describe a failing Series (a poll_failures row); the Series
+// must exist.
+type FailureOpts struct {
+	Site, SeriesID string
+	Outcome        string // not_found, no_chapter, unfetchable or errors; default errors
+	Since          time.Time
+}
+
+// Failure records a Series as failing with o.Outcome since o.Since,
+// replacing the failure it had, failing the test on error.
+func Failure(ctx context.Context, tb testing.TB, st *store.Store, o FailureOpts) {
+	tb.Helper()
+	if o.Outcome == "" {
+		o.Outcome = "errors"
+	}
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
+		VALUES ($1, $2, $3, $4)
+		ON CONFLICT (site, series_id) DO UPDATE SET outcome = EXCLUDED.outcome, failing_since = EXCLUDED.failing_since`,
+		o.Site, o.SeriesID, o.Outcome, o.Since); err != nil {
+		tb.Fatalf("storetest: failure %s/%s: %v", o.Site, o.SeriesID, err)
+	}
+}
+
+// ClearFailure ends a Series' failure (as a good read does), failing the
+// test on error or when the Series was not failing.
+func ClearFailure(ctx context.Context, tb testing.TB, st *store.Store, o FailureOpts) {
+	tb.Helper()
+	tag, err := st.Pool().Exec(ctx, `DELETE FROM poll_failures WHERE site = $1 AND series_id = $2`, o.Site, o.SeriesID)
+	if err != nil {
+		tb.Fatalf("storetest: clear failure %s/%s: %v", o.Site, o.SeriesID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		tb.Fatalf("storetest: clear failure %s/%s: it was not failing", o.Site, o.SeriesID)
+	}
+}
+
+// LaneOpts describe the Owner's and the Lane's state of one Site (its
+// poll_lanes row); a nil field keeps what the row had (nothing, for a new
+// row).
+type LaneOpts struct {
+	Site        string
+	PausedUntil *time.Time
+	PauseReason string
+	RefuseUntil *time.Time // the Site's refusal backoff
+}
+
+// Lane writes a Site's Lane state, failing the test on error.
+func Lane(ctx context.Context, tb testing.TB, st *store.Store, o LaneOpts) {
+	tb.Helper()
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_lanes (site, paused_until, pause_reason, refuse_until)
+		VALUES ($1, $2, $3, $4)
+		ON CONFLICT (site) DO UPDATE SET
+			paused_until = coalesce(EXCLUDED.paused_until, poll_lanes.paused_until),
+			pause_reason = coalesce(nullif(EXCLUDED.pause_reason, ''), poll_lanes.pause_reason),
+			refuse_until = coalesce(EXCLUDED.refuse_until, poll_lanes.refuse_until)`,
+		o.Site, o.PausedUntil, o.PauseReason, o.RefuseUntil); err != nil {
+		tb.Fatalf("storetest: lane %s: %v", o.Site, err)
+	}
+}
+
+// PassOpts describe one finished Lane pass (a poll_passes row); Site and
+// StartedAt are required.
+type PassOpts struct {
+	Site        string
+	StartedAt   time.Time
+	FinishedAt  *time.Time // nil: StartedAt
+	Due         int
+	Checked     int
+	OK          int
+	NotFound    int
+	NoChapter   int
+	Unfetchable int
+	Errors      int
+	Refused     int
+	Unreachable int
+	Skip        string // why the pass read nothing (browser_down, paused, ...)
+}
+
+// Pass records a finished pass, failing the test on error.
+func Pass(ctx context.Context, tb testing.TB, st *store.Store, o PassOpts) {
+	tb.Helper()
+	finished := o.StartedAt
+	if o.FinishedAt != nil {
+		finished = *o.FinishedAt
+	}
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_passes
+		(site, started_at, finished_at, due, checked, ok, not_found, no_chapter, unfetchable, errors, refused, unreachable, skip)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+		o.Site, o.StartedAt, finished, o.Due, o.Checked, o.OK, o.NotFound, o.NoChapter, o.Unfetchable,
+		o.Errors, o.Refused, o.Unreachable, o.Skip); err != nil {
+		tb.Fatalf("storetest: pass %s: %v", o.Site, err)
+	}
+}
+
+// HolderSet names the holder of a Site's Lane and how long ago (by the
+// database's clock) its last heartbeat was.
+type HolderSet struct {
+	Site    string
+	BeatAgo time.Duration
+}
+
+// SetHolder dates the last heartbeat of a Lane's holder BeatAgo back (a
+// holder gone silent), failing the test on error or when nothing holds
+// the Lane.
+func SetHolder(ctx context.Context, tb testing.TB, st *store.Store, o HolderSet) {
+	tb.Helper()
+	tag, err := st.Pool().Exec(ctx, `UPDATE lane_holders SET beat_at = now() - $2::interval WHERE site = $1`, o.Site, o.BeatAgo)
+	if err != nil {
+		tb.Fatalf("storetest: holder of %s: %v", o.Site, err)
+	}
+	if tag.RowsAffected() == 0 {
+		tb.Fatalf("storetest: holder of %s: nothing holds the Lane", o.Site)
+	}
+}
