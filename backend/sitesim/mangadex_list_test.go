@@ -7,18 +7,12 @@ import (
 	"testing"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 func TestMangaDexListServesItsSeries(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 10})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 10})
 	get := func(id string) (int, map[string]any) {
 		t.Helper()
 		resp, err := http.Get(sim.Origin("mangadex") + "/list/" + id)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // Every Site serves a reader page for every chapter of a Series at the
@@ -16,14 +17,7 @@ import (
 // own host and the chapter by its label; made-up chapters are 404.
 func TestReaderPagesNameTheirSeriesAndChapter(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
 	get := func(u string) (int, string) {
 		t.Helper()
 		resp, err := http.Get(u)
@@ -79,14 +73,7 @@ func TestReaderPagesNameTheirSeriesAndChapter(t *testing.T) {
 // never the number its id's key would decode to.
 func TestMangaDexTranslationRowsReadAsTheirOwnNumber(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
 	id := sim.SeriesID(sitesim.MangaDex, 2) // every seventh Series, from 2, has translations
 	rows := feedRows(t, sim.Origin(sitesim.MangaDex)+"/manga/"+id+"/feed")
 	latest, _ := strconv.Atoi(sim.Latest(sitesim.MangaDex, id))
