@@ -7,23 +7,14 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // BenchmarkReadPlain reads Series from each simulated Site through the
 // registry's adapter and the plain route over loopback HTTP.
 func BenchmarkReadPlain(b *testing.B) {
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 10000})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer sim.Close()
-	reg, err := registryFor(sim)
-	if err != nil {
-		b.Fatal(err)
-	}
+	sim := simtest.Start(b, sitesim.Config{SeriesPerSite: 10000})
+	reg := simtest.Registry(b, sim)
 	route := sitestest.Plain(b, sites.PlainOptions{})
 	for _, s := range reg.All() {
 		b.Run(s.Name, func(b *testing.B) {

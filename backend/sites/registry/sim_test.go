@@ -22,17 +22,7 @@ import (
 func startSim(t *testing.T, n int) (*sitesim.Sim, *sites.Registry) {
 	t.Helper()
 	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: n})
-	reg, err := registryFor(sim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sim, reg
-}
-
-// registryFor builds the real registry pointed at a running simulator,
-// through the SITE_ORIGINS form the command prints.
-func registryFor(sim *sitesim.Sim) (*sites.Registry, error) {
-	return registry.FromEnv(sim.OriginsValue())
+	return sim, simtest.Registry(t, sim)
 }
 
 func read(t *testing.T, reg *sites.Registry, route sites.Fetcher, url string) sites.Result {
