@@ -12,9 +12,9 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store/dbtest"
 )
 
@@ -42,18 +42,8 @@ func (r *stampedRoute) Fetch(ctx context.Context, req sites.Request) (*sites.Res
 // instant) is at least one Gap from the one before, whoever made it.
 func TestMangaDexListReadsAndTheLaneKeepOnePace(t *testing.T) {
 	t.Parallel()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 20})
+	reg := simtest.Registry(t, sim)
 	md := reg.Get("mangadex")
 	st := dbtest.New(t)
 	ctx := context.Background()
