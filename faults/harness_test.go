@@ -16,6 +16,7 @@ import (
 
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/client"
@@ -94,14 +95,7 @@ func newDeployment(t *testing.T, dsn string) *deployment {
 	if dsn == "" {
 		dsn = dbtest.NewURL(t)
 	}
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 400})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
+	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 400})
 	d := &deployment{t: t, dsn: dsn, sim: sim, env: map[string]string{
 		"DATABASE_URL":     dsn,
 		"TOKEN_KEY":        tokenKey,
