@@ -11,8 +11,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/internal/proctest"
@@ -26,18 +26,8 @@ func BenchmarkResidentMemory(b *testing.B) {
 	const total = 100_000
 	per := total / len(sitesim.SiteNames)
 	dsn := dbtest.NewURL(b)
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: per})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer sim.Close()
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		b.Fatal(err)
-	}
+	sim := simtest.Start(b, sitesim.Config{SeriesPerSite: per})
+	reg := simtest.Registry(b, sim)
 	ctx := context.Background()
 	st, err := store.Open(ctx, dsn)
 	if err != nil {
