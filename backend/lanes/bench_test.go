@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The per-Poll overhead of a Lane (stamp, fetch from the local simulator,
@@ -49,9 +50,7 @@ func BenchmarkLanePoll(b *testing.B) {
 	polls := 0
 	for polls < b.N {
 		b.StopTimer()
-		if _, err := st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = NULL`); err != nil {
-			b.Fatal(err)
-		}
+		storetest.SetSeries(ctx, b, st, storetest.SeriesSet{Unchecked: true})
 		b.StartTimer()
 		res, _ := m.RunPass(ctx, site)
 		if res.OK != benchSeries {

@@ -15,7 +15,9 @@ import (
 	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // browserSites are the registry's browser Sites, plainSite one of its plain ones.
@@ -49,15 +51,7 @@ type routeOpts struct {
 func newRouteEnv(t *testing.T, endpoint string, wait time.Duration, o routeOpts) *routeEnv {
 	t.Helper()
 	e := &routeEnv{clock: lanestest.NewFakeClock(t0)}
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.sim = sim
-	if err := e.sim.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(e.sim.Close)
+	e.sim = simtest.Start(t, sitesim.Config{SeriesPerSite: 6, Now: e.clock.Now})
 	origins := e.sim.Origins()
 	for k, v := range o.origins {
 		origins[k] = v
@@ -104,13 +98,11 @@ func (e *routeEnv) seed(t *testing.T, site string, n int) []string {
 	t.Helper()
 	ids := e.sim.SeriesIDs(site, n)
 	created := e.clock.Now().Add(-time.Hour)
+	rows := make([]storetest.SeriesOpts, len(ids))
 	for i, id := range ids {
-		if _, err := e.st.Pool().Exec(context.Background(),
-			`INSERT INTO series (site, series_id, url, created_at) VALUES ($1, $2, $3, $4)`,
-			site, id, e.sim.SeriesURL(site, id), created.Add(time.Duration(i)*time.Second)); err != nil {
-			t.Fatal(err)
-		}
+		rows[i] = storetest.SeriesOpts{Site: site, ID: id, URL: e.sim.SeriesURL(site, id), CreatedAt: storetest.At(created.Add(time.Duration(i) * time.Second))}
 	}
+	storetest.Series(context.Background(), t, e.st, rows...)
 	return ids
 }
 

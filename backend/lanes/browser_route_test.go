@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // Issue 5's acceptance, at the Lane level: the real browser route over
@@ -212,10 +213,7 @@ func TestBrowserKilledMidPassGatesBrowserLanes(t *testing.T) {
 	// then a Series that falls due five minutes later, still inside it.
 	plainIDs := e.seed(t, plainSite, 4)
 	late := e.clock.Now().Add(-sites.DefaultRest + 5*time.Minute)
-	if _, err := e.st.Pool().Exec(context.Background(),
-		`UPDATE series SET latest_checked_at = $3 WHERE site = $1 AND series_id = $2`, plainSite, plainIDs[3], late); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(context.Background(), t, e.st, storetest.SeriesSet{Site: plainSite, IDs: plainIDs[3:4], CheckedAt: &late})
 	res, pace := e.pass(t, plainSite)
 	if res.Skip != lanes.SkipNone || res.Checked != 3 || res.OK != 3 {
 		t.Fatalf("plain Lane during the gate: %+v, want 3 ok", res)

@@ -2,10 +2,12 @@ package lanes_test
 
 import (
 	"context"
+	"strconv"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store/storetest"
 )
 
 // driveLane runs the Lane's passes back to back on the fake clock (the test
@@ -88,12 +90,12 @@ func TestSimulatedDayHundredSeriesNeverBehind(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil, siteSpec{name: "small", gap: 10 * time.Second})
 	// Steady state: checks spread evenly over the last hour.
-	_, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at)
-		SELECT 'small', i::text, 'u', $1::timestamptz - interval '1 day', $1::timestamptz - interval '1 hour' + i * interval '36 seconds'
-		FROM generate_series(1, 100) AS i`, t0)
-	if err != nil {
-		t.Fatal(err)
+	rows := make([]storetest.SeriesOpts, 100)
+	for i := range rows {
+		rows[i] = storetest.SeriesOpts{Site: "small", ID: strconv.Itoa(i + 1), CreatedAt: storetest.At(t0.Add(-24 * time.Hour)),
+			CheckedAt: storetest.At(t0.Add(-time.Hour + time.Duration(i+1)*36*time.Second))}
 	}
+	storetest.Series(context.Background(), t, e.st, rows...)
 	driveLane(t, e, "small", 24*time.Hour)
 	reads := e.ad["small"].readLog()
 	// Series i is due at t0 + 36i s + k hours; the last due moment is the

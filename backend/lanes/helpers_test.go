@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 var t0 = time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
@@ -156,23 +158,23 @@ func newEnv(t testing.TB, mod func(*lanes.Config), specs ...siteSpec) *env {
 // seed inserts n Series named 1..n, created at created, never checked.
 func (e *env) seed(t testing.TB, site string, n int, created time.Time) {
 	t.Helper()
-	_, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at)
-		SELECT $1, i::text, 'https://x/' || i, $3::timestamptz + i * interval '1 microsecond' FROM generate_series(1, $2) AS i`, site, n, created)
-	if err != nil {
-		t.Fatal(err)
+	rows := make([]storetest.SeriesOpts, n)
+	for i := range rows {
+		rows[i] = storetest.SeriesOpts{Site: site, ID: strconv.Itoa(i + 1), CreatedAt: storetest.At(created.Add(time.Duration(i+1) * time.Microsecond))}
 	}
+	storetest.Series(context.Background(), t, e.st, rows...)
 }
 
 // seedChecked inserts n Series named 1..n, last checked at checked (so
 // routinely due once Rest has passed since).
 func (e *env) seedChecked(t testing.TB, site string, n int, checked time.Time) {
 	t.Helper()
-	_, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at)
-		SELECT $1, i::text, 'https://x/' || i, $3::timestamptz - interval '1 day',
-			$3::timestamptz + i * interval '1 microsecond' FROM generate_series(1, $2) AS i`, site, n, checked)
-	if err != nil {
-		t.Fatal(err)
+	rows := make([]storetest.SeriesOpts, n)
+	for i := range rows {
+		rows[i] = storetest.SeriesOpts{Site: site, ID: strconv.Itoa(i + 1), CreatedAt: storetest.At(checked.Add(-24 * time.Hour)),
+			CheckedAt: storetest.At(checked.Add(time.Duration(i+1) * time.Microsecond))}
 	}
+	storetest.Series(context.Background(), t, e.st, rows...)
 }
 
 func (e *env) series(t testing.TB, site, id string) store.Series {

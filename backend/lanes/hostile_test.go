@@ -2,11 +2,13 @@ package lanes_test
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store/storetest"
 )
 
 // waitFor polls cond every few milliseconds of wall time, failing after
@@ -132,9 +134,8 @@ func TestForcedPollWakesIdleLane(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil, siteSpec{name: "s", gap: 10 * time.Second})
 	ctx := context.Background()
-	if _, err := e.st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, latest_checked_at)
-		SELECT 's', i::text, 'u', $1::timestamptz - interval '10 minutes' FROM generate_series(1, 5) AS i`, t0); err != nil {
-		t.Fatal(err)
+	for i := 1; i <= 5; i++ {
+		storetest.Series(ctx, t, e.st, storetest.SeriesOpts{Site: "s", ID: strconv.Itoa(i), CheckedAt: storetest.At(t0.Add(-10 * time.Minute))})
 	}
 	e.m.Start(ctx)
 	e.clock.WaitSleepers(ctx, 1)

@@ -2,6 +2,7 @@ package lanes_test
 
 import (
 	"context"
+	"crypto/md5"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"mangabookmark/backend/listing"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/storetest"
 )
 
 // browserListingSites are the browser Sites with a listing (Comix has
@@ -60,8 +62,10 @@ func TestBrowserListings(t *testing.T) {
 			h.sim.SetSite(site, sitesim.Behavior{Mode: sitesim.JSChallenge})
 			// Read within the last half hour: nothing falls due on Rest
 			// during the test.
-			if _, err := h.st.Pool().Exec(context.Background(), `UPDATE series SET latest_checked_at = $2::timestamptz - (('x' || substr(md5(series_id), 1, 2))::bit(8)::int * interval '7 seconds') WHERE site = $1`, site, t0); err != nil {
-				t.Fatal(err)
+			for _, id := range h.followed { // 0 to 30 minutes ago, by the id's hash
+				sum := md5.Sum([]byte(id))
+				storetest.SetSeries(context.Background(), t, h.st, storetest.SeriesSet{Site: site, IDs: []string{id},
+					CheckedAt: storetest.At(t0.Add(-time.Duration(sum[0]) * 7 * time.Second))})
 			}
 			for i := 30; i < 40; i++ { // what the Site listed before: the first look's lines
 				h.sim.BulkUpload(site, i, 1, t0.Add(-time.Duration(i)*time.Minute))
@@ -114,10 +118,7 @@ func TestBrowserListings(t *testing.T) {
 		t.Run(site+"/challenged_listing_refused", func(t *testing.T) {
 			h := newListHarness(t, listSpec{site: site, perSite: 50, followed: 3, route: newBrowserRoute(t, chrome, 3*time.Second)})
 			ctx := context.Background()
-			if _, err := h.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = $3 WHERE site = $1 AND series_id = $2`,
-				site, h.followed[0], t0.Add(-2*time.Hour)); err != nil {
-				t.Fatal(err)
-			}
+			storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: site, IDs: h.followed[:1], CheckedAt: storetest.At(t0.Add(-2 * time.Hour))})
 			h.sim.SetListing(site, sitesim.Behavior{Mode: sitesim.JSChallengeStuck})
 			h.sim.SetSeries(site, h.followed[0], sitesim.Behavior{Mode: sitesim.JSChallengeStuck})
 			h.clock.SetActors(1)
@@ -169,10 +170,8 @@ func TestBrowserListings(t *testing.T) {
 		const site = sitesim.Kagane
 		h := newListHarness(t, listSpec{site: site, perSite: 20, followed: 5, route: newBrowserRoute(t, chrome, 15*time.Second)})
 		ctx := context.Background()
-		if _, err := h.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = CASE WHEN series_id = ANY($2) THEN $3::timestamptz ELSE $4::timestamptz END WHERE site = $1`,
-			site, h.followed[:2], t0.Add(-h.s.Rest-time.Minute), t0); err != nil {
-			t.Fatal(err)
-		}
+		storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: site, CheckedAt: storetest.At(t0)})
+		storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: site, IDs: h.followed[:2], CheckedAt: storetest.At(t0.Add(-h.s.Rest - time.Minute))})
 		h.drive(t, 13*time.Minute)
 		if l := h.listings(1); len(l) != 3 {
 			t.Fatalf("listing reads at %v in 13 minutes asleep, want 3 (every %v)", l, h.s.ListingEvery)
@@ -192,9 +191,7 @@ func TestBrowserListings(t *testing.T) {
 			want  int
 		}{{sitesim.Kagane, 0, 10}, {sitesim.Natomanga, 0, 10}, {sitesim.Kagane, -1, 0}, {sitesim.Comix, 0, 0}} {
 			h := newListHarness(t, listSpec{site: c.site, perSite: 20, followed: 5, every: c.every, route: newBrowserRoute(t, chrome, 15*time.Second)})
-			if _, err := h.st.Pool().Exec(context.Background(), `UPDATE series SET latest_checked_at = $2 WHERE site = $1`, c.site, t0); err != nil {
-				t.Fatal(err)
-			}
+			storetest.SetSeries(context.Background(), t, h.st, storetest.SeriesSet{Site: c.site, CheckedAt: storetest.At(t0)})
 			h.drive(t, 50*time.Minute)
 			n := len(h.rec.fetches())
 			if n != c.want || len(h.listings(1)) != c.want {

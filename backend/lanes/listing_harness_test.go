@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // simHistory is how long the simulated Sites have published before t0, so
@@ -120,23 +121,15 @@ func newListHarness(t testing.TB, sp listSpec) *listHarness {
 	t.Cleanup(m.Stop)
 	h.m = m
 	h.followed = sim.SeriesIDs(sp.site, sp.followed)
-	ids := make([]string, len(h.followed))
-	urls := make([]string, len(h.followed))
-	nums := make([]string, len(h.followed))
-	checked := make([]time.Time, len(h.followed))
+	rows := make([]storetest.SeriesOpts, len(h.followed))
 	rest := h.s.Rest
 	for i, id := range h.followed {
-		ids[i], urls[i], nums[i] = id, sim.SeriesURL(sp.site, id), sim.Latest(sp.site, id)
 		// Read within the last Rest, evenly spread: the steady state.
-		checked[i] = t0.Add(-rest + time.Duration(i+1)*rest/time.Duration(len(h.followed)+1))
+		checked := t0.Add(-rest + time.Duration(i+1)*rest/time.Duration(len(h.followed)+1))
+		rows[i] = storetest.SeriesOpts{Site: sp.site, ID: id, URL: sim.SeriesURL(sp.site, id), CreatedAt: storetest.At(t0.Add(-24 * time.Hour)),
+			CheckedAt: &checked, LatestNumber: sim.Latest(sp.site, id), SeenAt: &checked}
 	}
-	_, err = h.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at, latest_number, latest_seen_at)
-		SELECT $1, id, u, $5::timestamptz - interval '1 day', c, n::numeric, c
-		FROM unnest($2::text[], $3::text[], $4::text[], $6::timestamptz[]) AS x(id, u, n, c)`,
-		sp.site, ids, urls, nums, t0, checked)
-	if err != nil {
-		t.Fatal(err)
-	}
+	storetest.Series(context.Background(), t, h.st, rows...)
 	return h
 }
 

@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/listing"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 var listingSites = []string{sitesim.MangaDex, sitesim.MangaPill, sitesim.WeebCentral}
@@ -244,10 +245,7 @@ func TestRefusedListingJoinsTheBackoff(t *testing.T) {
 	t.Parallel()
 	h := newListHarness(t, listSpec{site: sitesim.MangaPill, perSite: 50, followed: 3})
 	ctx := context.Background()
-	if _, err := h.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = $2 WHERE site = 'mangapill' AND series_id = $1`,
-		h.followed[0], t0.Add(-2*time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: "mangapill", IDs: h.followed[:1], CheckedAt: storetest.At(t0.Add(-2 * time.Hour))})
 	h.sim.SetListing(sitesim.MangaPill, sitesim.Behavior{Mode: sitesim.Challenge})
 	h.sim.SetSeries(sitesim.MangaPill, h.followed[0], sitesim.Behavior{Mode: sitesim.Challenge})
 	h.clock.SetActors(1)

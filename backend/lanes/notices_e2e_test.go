@@ -18,6 +18,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 // TestNoticeWebhookRetriedAndSecret posts through the real Discord sender
@@ -144,9 +145,7 @@ func TestNoticeLanesEndToEnd(t *testing.T) {
 	}
 	// The Series were added before the simulated day began (created_at
 	// defaults to the wall clock, which the wake gate would read as future).
-	if _, err := st.Pool().Exec(ctx, `UPDATE series SET created_at = $1`, ntStart.Add(-time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, st, storetest.SeriesSet{CreatedAt: storetest.At(ntStart.Add(-time.Hour))})
 	reg, err := sites.NewRegistry(list)
 	if err != nil {
 		t.Fatal(err)

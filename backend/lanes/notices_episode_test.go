@@ -1,10 +1,12 @@
 package lanes
 
 import (
-	"fmt"
+	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 func TestNoticeThirtyDayFaultSendsOne(t *testing.T) {
@@ -15,10 +17,7 @@ func TestNoticeThirtyDayFaultSendsOne(t *testing.T) {
 	h := newNT(t)
 	h.series("kagane", 2)
 	h.series("mangapill", 4)
-	for i := 0; i < 4; i++ {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangapill', $1, 'no_chapter', $2)`,
-			fmt.Sprintf("s%03d", i), ntStart)
-	}
+	h.failing("mangapill", ntStart, "no_chapter", "no_chapter", "no_chapter", "no_chapter")
 	h.runUntil(ntStart.Add(30*24*time.Hour), 4*time.Hour, ntStart.Add(ownerWindow),
 		[]string{"stall/mangadex", "no-browser-route/weebcentral", "adapter-broken/mangapill", "sidecar-down/"}, func() {
 			h.pass("mangadex", ntPass{due: 9})
@@ -67,9 +66,10 @@ func TestNoticeNeverPushed(t *testing.T) {
 	h := newNT(t)
 	h.series("natomanga", 10)
 	h.series("mangadex", 10)
-	h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', 's000', 'no_chapter', $1)`, ntStart)
-	h.exec(`UPDATE series SET force_poll_at = $1 WHERE site = 'mangadex' AND series_id = 's001'`, ntStart)
-	h.exec(`INSERT INTO poll_lanes (site, paused_until, pause_reason) VALUES ('weebcentral', $1, 'holiday')`, ntStart.Add(40*24*time.Hour))
+	h.failing("mangadex", ntStart, "no_chapter")
+	ctx := context.Background()
+	storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: "mangadex", IDs: []string{"s001"}, ForcePollAt: storetest.At(ntStart)})
+	storetest.Lane(ctx, t, h.st, storetest.LaneOpts{Site: "weebcentral", PausedUntil: storetest.At(ntStart.Add(40 * 24 * time.Hour)), PauseReason: "holiday"})
 	for i := 0; h.now.Before(ntStart.Add(2 * 24 * time.Hour)); h.now, i = h.now.Add(time.Hour), i+1 {
 		// A browser Site refusing: an ordinary challenge, not a fault.
 		if i%2 == 0 {

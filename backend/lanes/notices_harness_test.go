@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The notice tests drive Evaluate the way a Lane does: write the pass's
@@ -103,19 +104,17 @@ func (h *ntHarness) pass(site string, p ntPass) {
 
 func (h *ntHarness) insert(site string, p ntPass) {
 	h.t.Helper()
-	_, err := h.st.Pool().Exec(context.Background(), `INSERT INTO poll_passes
-		(site, started_at, finished_at, due, checked, ok, not_found, no_chapter, unfetchable, errors, refused, unreachable, skip)
-		VALUES ($1, $2, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-		site, h.now, p.due, p.checked, p.ok, p.notFound, p.noChapter, p.unfetchable, p.errors, p.refused, p.unreachable, p.skip)
-	if err != nil {
-		h.t.Fatal(err)
-	}
+	storetest.Pass(context.Background(), h.t, h.st, storetest.PassOpts{Site: site, StartedAt: h.now,
+		Due: p.due, Checked: p.checked, OK: p.ok, NotFound: p.notFound, NoChapter: p.noChapter,
+		Unfetchable: p.unfetchable, Errors: p.errors, Refused: p.refused, Unreachable: p.unreachable, Skip: p.skip})
 }
 
-func (h *ntHarness) exec(sql string, args ...any) {
+// failing records site's Series s000, s001, ... (the first len(outcomes))
+// as failing since since, each with its outcome.
+func (h *ntHarness) failing(site string, since time.Time, outcomes ...string) {
 	h.t.Helper()
-	if _, err := h.st.Pool().Exec(context.Background(), sql, args...); err != nil {
-		h.t.Fatal(err)
+	for i, o := range outcomes {
+		storetest.Failure(context.Background(), h.t, h.st, storetest.FailureOpts{Site: site, SeriesID: fmt.Sprintf("s%03d", i), Outcome: o, Since: since})
 	}
 }
 
@@ -150,7 +149,12 @@ func (h *ntHarness) rows() []store.Notice {
 
 // prune mimics the Lane's 14-day retention of poll_passes.
 func (h *ntHarness) prune() {
-	h.exec(`DELETE FROM poll_passes WHERE started_at < $1`, h.now.Add(-14*24*time.Hour))
+	h.t.Helper()
+	for site := range h.sites {
+		if _, err := h.st.PrunePasses(context.Background(), site, h.now.Add(-14*24*time.Hour)); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 }
 
 // runUntil runs step every interval from the clock's time until (and

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 func TestNoticeStallFiresOnceAfterWindow(t *testing.T) {
@@ -43,8 +45,7 @@ func TestNoticeNoBrowserRouteNewlyGatedNotStall(t *testing.T) {
 		// The gate holds for 15m, then one probe pass meets two refusals
 		// (due > 0, checked = 0, skip empty) and renews it.
 		if i%2 == 0 {
-			h.exec(`INSERT INTO poll_lanes (site, refuse_until) VALUES ('mangadex', $1)
-				ON CONFLICT (site) DO UPDATE SET refuse_until = EXCLUDED.refuse_until`, h.now.Add(15*time.Minute))
+			storetest.Lane(context.Background(), t, h.st, storetest.LaneOpts{Site: "mangadex", RefuseUntil: storetest.At(h.now.Add(15 * time.Minute))})
 			h.pass("mangadex", ntPass{due: 4, refused: 2})
 		} else {
 			h.pass("mangadex", ntPass{skip: "refusing"})
@@ -129,11 +130,11 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 	h.series("weebcentral", 5)
 	broke := ntStart.Add(time.Hour)
 	// Two rows break at once; a third two hours later crosses one half.
+	ctx := context.Background()
 	for i, at := range []time.Time{broke, broke, broke.Add(2 * time.Hour)} {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('weebcentral', $1, 'no_chapter', $2)`,
-			fmt.Sprintf("s%03d", i), at)
+		storetest.Failure(ctx, t, h.st, storetest.FailureOpts{Site: "weebcentral", SeriesID: fmt.Sprintf("s%03d", i), Outcome: "no_chapter", Since: at})
 	}
-	h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('weebcentral', 's003', 'errors', $1)`, ntStart)
+	storetest.Failure(ctx, t, h.st, storetest.FailureOpts{Site: "weebcentral", SeriesID: "s003", Outcome: "errors", Since: ntStart})
 	h.runUntil(ntStart.Add(40*time.Hour), time.Hour, broke.Add(2*time.Hour+ownerWindow), []string{"adapter-broken/weebcentral"}, func() {
 		h.pass("weebcentral", ntPass{due: 1, checked: 1, ok: 1})
 	})
@@ -143,7 +144,7 @@ func TestNoticeAdapterBrokenShare(t *testing.T) {
 		t.Errorf("notice %+v", n)
 	}
 	// One row heals: 2 of 5 is not more than half, the episode closes.
-	h.exec(`DELETE FROM poll_failures WHERE site = 'weebcentral' AND series_id = 's002'`)
+	storetest.ClearFailure(ctx, t, h.st, storetest.FailureOpts{Site: "weebcentral", SeriesID: "s002"})
 	h.pass("weebcentral", ntPass{due: 1, checked: 1, ok: 1})
 	if rows := h.rows(); len(rows) != 0 {
 		t.Errorf("rows %+v", rows)
@@ -156,16 +157,13 @@ func TestNoticeAdapterBrokenExactlyHalfIsNot(t *testing.T) {
 	t.Parallel()
 	h := newNT(t)
 	h.series("mangadex", 4)
-	for i := 0; i < 2; i++ {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', $1, 'no_chapter', $2)`,
-			fmt.Sprintf("s%03d", i), ntStart)
-	}
+	h.failing("mangadex", ntStart, "no_chapter", "no_chapter")
 	h.now = ntStart.Add(2 * ownerWindow)
 	h.pass("mangadex", ntPass{due: 1, checked: 1, ok: 1})
 	if got := h.sentKinds(); len(got) != 0 {
 		t.Fatalf("2 of 4 sent %v", got)
 	}
-	h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', 's002', 'no_chapter', $1)`, ntStart)
+	h.failing("mangadex", ntStart, "no_chapter", "no_chapter", "no_chapter")
 	h.pass("mangadex", ntPass{due: 1, checked: 1, ok: 1})
 	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/mangadex" {
 		t.Fatalf("3 of 4 sent %v", got)
@@ -180,10 +178,7 @@ func TestNoticeAdapterBrokenNotFoundWave(t *testing.T) {
 	t.Parallel()
 	h := newNT(t)
 	h.series("comix", 4)
-	for i := 0; i < 3; i++ {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('comix', $1, 'not_found', $2)`,
-			fmt.Sprintf("s%03d", i), ntStart)
-	}
+	h.failing("comix", ntStart, "not_found", "not_found", "not_found")
 	h.now = ntStart.Add(ownerWindow - time.Hour)
 	h.pass("comix", ntPass{due: 3, checked: 3, notFound: 3})
 	if got := h.sentKinds(); len(got) != 0 {
@@ -206,16 +201,13 @@ func TestNoticeAdapterBrokenUnfetchableWave(t *testing.T) {
 	t.Parallel()
 	h := newNT(t)
 	h.series("kagane", 4)
-	for i, w := range []string{"unfetchable", "unfetchable", "errors", "errors"} {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('kagane', $1, $2, $3)`,
-			fmt.Sprintf("s%03d", i), w, ntStart)
-	}
+	h.failing("kagane", ntStart, "unfetchable", "unfetchable", "errors", "errors")
 	h.now = ntStart.Add(2 * ownerWindow)
 	h.pass("kagane", ntPass{due: 4, checked: 4, unfetchable: 2, errors: 2})
 	if got := h.sentKinds(); len(got) != 0 {
 		t.Fatalf("mixed outcomes sent %v", got)
 	}
-	h.exec(`UPDATE poll_failures SET outcome = 'unfetchable' WHERE site = 'kagane' AND series_id = 's002'`)
+	h.failing("kagane", ntStart, "unfetchable", "unfetchable", "unfetchable")
 	h.pass("kagane", ntPass{due: 4, checked: 4, unfetchable: 3, errors: 1})
 	if got := h.sentKinds(); len(got) != 1 || got[0] != "adapter-broken/kagane" {
 		t.Fatalf("sent %v", got)
@@ -230,10 +222,7 @@ func TestNoticeAdapterBrokenHalfNotFoundIsNot(t *testing.T) {
 	t.Parallel()
 	h := newNT(t)
 	h.series("natomanga", 6)
-	for i := 0; i < 3; i++ {
-		h.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('natomanga', $1, 'not_found', $2)`,
-			fmt.Sprintf("s%03d", i), ntStart)
-	}
+	h.failing("natomanga", ntStart, "not_found", "not_found", "not_found")
 	h.now = ntStart.Add(3 * ownerWindow)
 	h.pass("natomanga", ntPass{due: 1, checked: 1, ok: 1})
 	if got := h.sentKinds(); len(got) != 0 {

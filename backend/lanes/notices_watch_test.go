@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // watcher is another process's Notices on the same database: the watchdog
@@ -37,7 +38,7 @@ func TestNoticeStallWhenTheLaneFallsSilent(t *testing.T) {
 	ctx := context.Background()
 	h.series("mangapill", 3)
 	h.pass("mangapill", ntPass{due: 3, checked: 3, ok: 3})
-	h.exec(`UPDATE series SET latest_checked_at = $1`, h.now)
+	storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{CheckedAt: storetest.At(h.now)})
 	lastBeat := h.now.Add(time.Hour)
 	h.beat("mangapill", lastBeat)
 	h.now = lastBeat
@@ -70,10 +71,10 @@ func TestNoticeSilenceNeedsDueAndNoHeartbeat(t *testing.T) {
 	ctx := context.Background()
 	h.series("mangapill", 3) // never checked: due from the start, no pass row ever
 	h.series("weebcentral", 2)
-	h.exec(`UPDATE series SET latest_checked_at = $1::timestamptz + interval '30 days' WHERE site = 'weebcentral'`, h.now)
+	storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: "weebcentral", CheckedAt: storetest.At(h.now.Add(30 * 24 * time.Hour))})
 	h.series("mangadex", 2)
-	h.exec(`UPDATE series SET created_at = $1 WHERE site = 'mangadex'`, h.now)
-	h.exec(`INSERT INTO poll_lanes (site, paused_until) VALUES ('mangadex', $1)`, h.now.Add(30*24*time.Hour))
+	storetest.SetSeries(ctx, t, h.st, storetest.SeriesSet{Site: "mangadex", CreatedAt: storetest.At(h.now)})
+	storetest.Lane(ctx, t, h.st, storetest.LaneOpts{Site: "mangadex", PausedUntil: storetest.At(h.now.Add(30 * 24 * time.Hour))})
 	h.runUntil(h.now.Add(30*time.Hour), 30*time.Minute, h.now.Add(40*time.Hour), nil, func() {
 		h.beat("mangapill", h.now)
 		for _, s := range []string{"mangapill", "weebcentral", "mangadex"} {

@@ -7,6 +7,7 @@ import (
 
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store/storetest"
 )
 
 // Each outcome, on each route, writes exactly what the outcome table says
@@ -71,9 +72,7 @@ func TestOutcomesWriteFailureRowsPerRoute(t *testing.T) {
 			a.set("3", okResult("4", ""))
 			a.set("6", okResult("4", ""))
 			a.set("7", okResult("4", ""))
-			if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET latest_checked_at = $1 WHERE site = 's' AND series_id NOT IN ('1','2','3')`, e.clock.Now()); err != nil {
-				t.Fatal(err)
-			}
+			storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{Site: "s", Except: []string{"1", "2", "3"}, CheckedAt: storetest.At(e.clock.Now())})
 			if res, _ := e.runPass(t, "s"); res.Checked != 3 {
 				t.Fatalf("second pass %+v", res)
 			}

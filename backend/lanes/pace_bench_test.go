@@ -10,9 +10,9 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/sitesim/simtest"
 )
 
 // paceSeries is the Lane of the pace benchmarks: 720 due Series, an
@@ -62,18 +62,8 @@ func BenchmarkPaceFidelityScaled(b *testing.B) {
 // between fetch starts (Lane time) and the effective gap.
 func paceRun(b *testing.B, clock lanes.Clock, readCost time.Duration, drive func(*lanes.Manager, string)) ([]float64, time.Duration) {
 	b.Helper()
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := sim.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer sim.Close()
-	reg, err := registry.FromEnv(sim.OriginsValue())
-	if err != nil {
-		b.Fatal(err)
-	}
+	sim := simtest.Start(b, sitesim.Config{SeriesPerSite: paceSeries, Now: clock.Now})
+	reg := simtest.Registry(b, sim)
 	st := fastStore(b)
 	const site = sitesim.MangaPill
 	for _, id := range sim.SeriesIDs(site, paceSeries) {

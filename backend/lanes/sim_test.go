@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The real registry, the plain route and the Site simulator over HTTP: each
@@ -43,10 +44,8 @@ func TestLaneAgainstSimulator(t *testing.T) {
 	for _, s := range reg.All() {
 		ids := sim.SeriesIDs(s.Name, len(modes))
 		for i, id := range ids {
-			if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, created_at) VALUES ($1, $2, $3, $4)`,
-				s.Name, id, sim.SeriesURL(s.Name, id), t0.Add(time.Duration(i-100)*time.Minute)); err != nil {
-				t.Fatal(err)
-			}
+			storetest.Series(ctx, t, st, storetest.SeriesOpts{Site: s.Name, ID: id, URL: sim.SeriesURL(s.Name, id),
+				CreatedAt: storetest.At(t0.Add(time.Duration(i-100) * time.Minute))})
 			sim.SetSeries(s.Name, id, sitesim.Behavior{Mode: modes[i].mode})
 		}
 		clock.SetActors(1)

@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/ownernotice"
+	"mangabookmark/backend/store/storetest"
 )
 
 // A holder that is alive but hung keeps its lock connection, and so the
@@ -37,10 +38,7 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 	ctx := context.Background()
 	silentSince := t0.Add(-13 * time.Hour)
 	e.seedChecked(t, "s", 3, silentSince.Add(-2*time.Hour))
-	if _, err := e.st.Pool().Exec(ctx, `INSERT INTO poll_passes (site, started_at, finished_at, due, checked)
-		VALUES ('s', $1, $1, 3, 3)`, silentSince); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Pass(ctx, t, e.st, storetest.PassOpts{Site: "s", StartedAt: silentSince, Due: 3, Checked: 3})
 	hung := e.st.NewLaneLock("s").WithHolder("hung")
 	defer hung.Release(ctx)
 	if ok, err := hung.TryAcquire(ctx); err != nil || !ok {
@@ -49,9 +47,7 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 	if err := e.st.BeatLane(ctx, "s", "hung", silentSince, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE lane_holders SET beat_at = now() - interval '1 hour'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetHolder(ctx, t, e.st, storetest.HolderSet{Site: "s", BeatAgo: time.Hour})
 	e.clock.SetActors(1)
 	e.m.Start(ctx)
 	waitFor(t, 30*time.Second, "the Lane taken from the hung holder", func() bool { return len(e.ad["s"].readLog()) >= 3 })

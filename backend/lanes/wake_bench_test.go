@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/sites/sitestest"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The Lane's responsiveness (issue 14): how soon new work is read on an
@@ -109,12 +110,11 @@ func newIdleLane(b *testing.B, site string, browserRoute bool) *idleLane {
 	}
 	ids := sim.SeriesIDs(site, 400)
 	ctx := context.Background()
-	for _, id := range ids[:100] {
-		if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, latest_checked_at) VALUES ($1, $2, $3, $4)`,
-			site, id, sim.SeriesURL(site, id), clock.Now()); err != nil {
-			b.Fatal(err)
-		}
+	rows := make([]storetest.SeriesOpts, 100)
+	for i, id := range ids[:100] {
+		rows[i] = storetest.SeriesOpts{Site: site, ID: id, URL: sim.SeriesURL(site, id), CheckedAt: storetest.At(clock.Now())}
 	}
+	storetest.Series(ctx, b, st, rows...)
 	l.fresh = ids[100:]
 	l.gap, _ = lanes.EffectiveGap(reg.Get(site), 100)
 	m, err := lanes.New(cfg)

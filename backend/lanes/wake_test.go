@@ -8,6 +8,7 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // A Forced Poll opens the wake gate: the Owner asked for that read. The
@@ -85,9 +86,7 @@ func TestNewBookmarkWakesIdleLane(t *testing.T) {
 		t.Fatalf("the Lane should be idle: %+v", p)
 	}
 	added := e.clock.Now()
-	if _, err := e.st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url) VALUES ('s', 'new', 'u')`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Series(ctx, t, e.st, storetest.SeriesOpts{Site: "s", ID: "new"})
 	waitFor(t, 30*time.Second, "the new bookmark's first read", func() bool { return len(e.ad["s"].readLog()) == 1 })
 	if r := e.ad["s"].readLog()[0]; r.id != "new" || r.at.Sub(added) > 10*time.Second {
 		t.Fatalf("read %+v, want Series new within one gap of %v", r, added)
