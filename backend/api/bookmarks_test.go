@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 )
 
@@ -192,11 +194,9 @@ func TestBookmarkListLatestProgressNew(t *testing.T) {
 		}
 	}
 	// Latest Chapter 10.5 on 2 and 3, none on 4; Progress 10 on 2, 10.5 on 3.
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET latest_number = 10.5, latest_title = 'Chapter 10.5',
-		latest_url = 'https://mangapill.com/chapters/x', latest_seen_at = '2026-04-30T00:00:00Z', title = 'T'
-		WHERE series_id IN ('2', '3')`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{IDs: []string{"2", "3"}, Title: "T",
+		LatestNumber: "10.5", LatestTitle: "Chapter 10.5", LatestURL: "https://mangapill.com/chapters/x",
+		SeenAt: storetest.At(time.Date(2026, 4, 30, 0, 0, 0, 0, time.UTC))})
 	reads := `{"reads":[
 		{"site":"mangapill","series_id":"2","number":"10","url":"https://mangapill.com/chapters/2-10010000/t-chapter-10","read_at":"2026-05-01T10:00:00Z"},
 		{"site":"mangapill","series_id":"3","number":"10.50","url":"","read_at":"2026-05-01T10:00:00Z"}]}`

@@ -4,7 +4,8 @@ import (
 	"context"
 	"net/http"
 	"testing"
-	"time"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 // Any Reader could fetch any cover, and 200 against 404 told which Series
@@ -17,10 +18,7 @@ func TestCoversOnlyOfTheReadersBookmarks(t *testing.T) {
 	if code, body := e.do(owner, "POST", "/api/bookmarks", `{"url":"https://mangapill.com/manga/2"}`); code != http.StatusCreated {
 		t.Fatalf("add: %d %s", code, body)
 	}
-	if _, err := e.st.Pool().Exec(context.Background(), `INSERT INTO covers (site, series_id, source_url, content_type, body, fetched_at)
-		VALUES ('mangapill', '2', 'https://cdn.example/c.png', 'image/png', '\x89504e47', $1)`, time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Cover(context.Background(), t, e.st, storetest.CoverOpts{Site: "mangapill", SeriesID: "2", SourceURL: "https://cdn.example/c.png"})
 	code, h, _ := e.doH(owner, "GET", "/covers/mangapill/2", "", nil)
 	if code != http.StatusOK || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Content-Security-Policy") != "default-src 'none'" {
 		t.Fatalf("own cover: %d %v", code, h)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 func TestCoverServedWithValidators(t *testing.T) {
@@ -20,18 +22,13 @@ func TestCoverServedWithValidators(t *testing.T) {
 		t.Fatalf("no cover: %d, want 404", code)
 	}
 	ctx := context.Background()
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET cover_url = 'https://cdn.example/c.jpeg' WHERE series_id = '2'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{IDs: []string{"2"}, CoverURL: "https://cdn.example/c.jpeg"})
 	if got := listBookmarks(t, e, tok)[0].CoverURL; got != "https://cdn.example/c.jpeg" {
 		t.Fatalf("cover_url without a stored cover = %q", got)
 	}
 	img := []byte("\x89PNG\r\n\x1a\nfake")
 	fetched := time.Date(2026, 4, 1, 8, 0, 0, 0, time.UTC)
-	if _, err := e.st.Pool().Exec(ctx, `INSERT INTO covers (site, series_id, source_url, content_type, body, fetched_at)
-		VALUES ('mangapill', '2', 'https://cdn.example/c.jpeg', 'image/png', $1, $2)`, img, fetched); err != nil {
-		t.Fatal(err)
-	}
+	storetest.Cover(ctx, t, e.st, storetest.CoverOpts{Site: "mangapill", SeriesID: "2", SourceURL: "https://cdn.example/c.jpeg", Body: img, FetchedAt: fetched})
 	if got := listBookmarks(t, e, tok)[0].CoverURL; got != baseURL+"/covers/mangapill/2" {
 		t.Fatalf("cover_url with a stored cover = %q", got)
 	}

@@ -15,6 +15,7 @@ import (
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/imports/tachibk/tachibktest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 )
 
@@ -115,9 +116,7 @@ func TestImportWaitsForTheHourlyAllowance(t *testing.T) {
 	}
 	// The Lanes read the first 200 (real Series): they leave the
 	// never-read cap (ADR 0018), so the rest may come in.
-	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE series SET latest_number = 1, latest_seen_at = now()`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(context.Background(), t, e.st, storetest.SeriesSet{LatestNumber: "1", SeenAt: storetest.At(time.Now())})
 	e.now = *got.NextAt
 	e.runOnce()
 	got = e.get(tok, j.ID)
@@ -242,13 +241,9 @@ func TestExportRoundTrips(t *testing.T) {
 	if code, _, raw := e.post(a, "text/csv", []byte(csv)); code != http.StatusAccepted {
 		t.Fatalf("seed: %d %s", code, raw)
 	}
-	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE bookmarks SET notify_mode = 'off' WHERE series_id = '2'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetBookmarks(context.Background(), t, e.st, storetest.BookmarkSet{IDs: []string{"2"}, NotifyMode: "off"})
 	// A pile bookmark whose thresholds are not the defaults (3 and 7).
-	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE bookmarks SET notify_mode = 'pile', notify_pile = 12, notify_pile_days = 20 WHERE site = 'weebcentral'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetBookmarks(context.Background(), t, e.st, storetest.BookmarkSet{Site: "weebcentral", NotifyMode: "pile", Pile: 12, PileDays: 20})
 	pileOf := func(discordID string) string {
 		t.Helper()
 		var out string

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The flood of issue 13 item 5: one Reader's requests of made-up Series ids
@@ -131,16 +133,7 @@ func TestBookmarkCap(t *testing.T) {
 	// 5000 bookmarks already (straight in SQL: the cap, not the rate, is
 	// under test), and a Series another Reader follows; all of them read
 	// ok once, so the never-read cap (ADR 0018) does not apply.
-	_, err = e.st.Pool().Exec(ctx, `
-		WITH s AS (
-			INSERT INTO series (site, series_id, url, latest_number, latest_seen_at)
-			SELECT 'mangapill', i::text, 'https://mangapill.com/manga/' || i, 1, now() FROM generate_series(1, 5001) i
-		)
-		INSERT INTO bookmarks (reader_id, site, series_id)
-		SELECT $1, 'mangapill', i::text FROM generate_series(1, 5000) i`, r.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	seedBookmarks(t, e, r.ID, "", 5000, 5001, true)
 	code, body := e.do(tok, "POST", "/api/bookmarks", `{"url":"https://mangapill.com/manga/5001"}`)
 	if code != http.StatusConflict || !strings.Contains(errorOf(t, body), "5000 bookmarks") {
 		t.Fatalf("bookmark 5001: %d %s, want 409 naming the cap", code, body)
@@ -209,15 +202,7 @@ func TestNeverReadCapAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.Pool().Exec(ctx, `
-		WITH s AS (
-			INSERT INTO series (site, series_id, url)
-			SELECT 'mangapill', 'j' || i, 'https://mangapill.com/manga/j' || i FROM generate_series(1, 200) i
-		)
-		INSERT INTO bookmarks (reader_id, site, series_id)
-		SELECT $1, 'mangapill', 'j' || i FROM generate_series(1, 200) i`, r.ID); err != nil {
-		t.Fatal(err)
-	}
+	seedBookmarks(t, e, r.ID, "j", 200, 200, false)
 	code, body := e.do(tok, "POST", "/api/bookmarks", `{"url":"https://mangapill.com/manga/777"}`)
 	if code != http.StatusConflict || !strings.HasPrefix(errorOf(t, body), "never_read_limit: ") {
 		t.Fatalf("bookmark 201 of never-read Series: %d %s, want 409 never_read_limit", code, body)
@@ -226,4 +211,27 @@ func TestNeverReadCapAPI(t *testing.T) {
 	if len(got.Errors) != 1 || !strings.HasPrefix(got.Errors[0].Error, "never_read_limit: ") {
 		t.Fatalf("a read of one more never-read Series: %+v", got)
 	}
+}
+
+// seedBookmarks puts mangapill Series prefix1..prefixN in the database
+// (read ok once when read is set: Latest Chapter 1) and bookmarks the
+// first bookmarked of them for the Reader: straight in the store, since
+// the caps, not the rate, are under test.
+func seedBookmarks(t *testing.T, e *readerEnv, reader int64, prefix string, bookmarked, n int, read bool) {
+	t.Helper()
+	ctx := context.Background()
+	series := make([]storetest.SeriesOpts, n)
+	marks := make([]storetest.BookmarkOpts, bookmarked)
+	for i := range series {
+		id := prefix + strconv.Itoa(i+1)
+		series[i] = storetest.SeriesOpts{Site: "mangapill", ID: id, URL: "https://mangapill.com/manga/" + id}
+		if read {
+			series[i].LatestNumber, series[i].SeenAt = "1", storetest.At(time.Now())
+		}
+		if i < bookmarked {
+			marks[i] = storetest.BookmarkOpts{ReaderID: reader, Site: "mangapill", SeriesID: id}
+		}
+	}
+	storetest.Series(ctx, t, e.st, series...)
+	storetest.Bookmarks(ctx, t, e.st, marks...)
 }

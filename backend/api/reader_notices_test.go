@@ -17,6 +17,7 @@ import (
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 )
 
@@ -57,9 +58,7 @@ func TestReaderNoticeRoutes(t *testing.T) {
 	if _, err := e.st.AddBookmark(ctx, r.ID, "mangapill", "1", "https://mangapill.com/manga/1/x"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE bookmarks SET created_at = now() - interval '1 day'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetBookmarks(ctx, t, e.st, storetest.BookmarkSet{CreatedAt: storetest.At(time.Now().Add(-24 * time.Hour))})
 	for _, n := range []string{"10", "11"} {
 		if _, err := e.st.RecordOK(ctx, "mangapill", "1", store.ReadFacts{Title: "One", Number: n, ChURL: "https://mangapill.com/chapters/1-" + n}, e.now); err != nil {
 			t.Fatal(err)
