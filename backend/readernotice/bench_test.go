@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 // sink is a local outlet that answers 204 at once.
@@ -33,16 +34,10 @@ func sink(b *testing.B) *httptest.Server {
 func seedOwed(b *testing.B, st *store.Store, n int, url string, now time.Time) {
 	b.Helper()
 	ctx := context.Background()
-	for _, q := range []string{
-		`INSERT INTO series (site, series_id, url) VALUES ('mangapill', 's', 'https://mangapill.com/manga/s') ON CONFLICT DO NOTHING`,
-		fmt.Sprintf(`INSERT INTO readers (discord_id) SELECT 'r' || g FROM generate_series(1, %d) g`, n),
-		`INSERT INTO bookmarks (reader_id, site, series_id, created_at) SELECT id, 'mangapill', 's', now() - interval '1 day' FROM readers`,
-		`INSERT INTO reader_notify (reader_id, digest_s, webhook_url, webhook_secret) SELECT id, 0, '` + url + `', 'bench-secret' FROM readers`,
-		`ANALYZE readers, bookmarks, reader_notify`,
-	} {
-		if _, err := st.Pool().Exec(ctx, q); err != nil {
-			b.Fatal(err)
-		}
+	storetest.Series(ctx, b, st, storetest.SeriesOpts{Site: "mangapill", ID: "s", URL: "https://mangapill.com/manga/s"})
+	seedReaders(ctx, b, st, n, []string{"s"}, url, "bench-secret")
+	if _, err := st.Pool().Exec(ctx, `ANALYZE readers, bookmarks, reader_notify`); err != nil {
+		b.Fatal(err)
 	}
 	if _, err := st.RecordOK(ctx, "mangapill", "s", store.ReadFacts{Number: "1"}, now); err != nil {
 		b.Fatal(err)
@@ -137,16 +132,14 @@ func BenchmarkNoticeLatency(b *testing.B) {
 		st := dbtest.New(b)
 		ctx := context.Background()
 		const events, readers = 100, 20
-		for _, q := range []string{
-			fmt.Sprintf(`INSERT INTO series (site, series_id, url, max_number) SELECT 'mangapill', 's' || g, 'https://mangapill.com/manga/' || g, 0 FROM generate_series(1, %d) g`, events),
-			fmt.Sprintf(`INSERT INTO readers (discord_id) SELECT 'r' || g FROM generate_series(1, %d) g`, readers),
-			`INSERT INTO bookmarks (reader_id, site, series_id, created_at) SELECT r.id, s.site, s.series_id, now() - interval '1 day' FROM readers r, series s`,
-			`INSERT INTO reader_notify (reader_id, digest_s, webhook_url, webhook_secret) SELECT id, 0, '` + recv.URL + `/h', 'x' FROM readers`,
-		} {
-			if _, err := st.Pool().Exec(ctx, q); err != nil {
-				b.Fatal(err)
-			}
+		series := make([]storetest.SeriesOpts, events)
+		ids := make([]string, events)
+		for e := range series {
+			ids[e] = fmt.Sprint("s", e+1)
+			series[e] = storetest.SeriesOpts{Site: "mangapill", ID: ids[e], URL: fmt.Sprint("https://mangapill.com/manga/", e+1), MaxNumber: "0"}
 		}
+		storetest.Series(ctx, b, st, series...)
+		seedReaders(ctx, b, st, readers, ids, recv.URL+"/h", "x")
 		svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowNets: netguard.Loopback()}})
 		if err != nil {
 			b.Fatal(err)
@@ -179,4 +172,26 @@ func BenchmarkNoticeLatency(b *testing.B) {
 	b.ReportMetric(float64(delays[len(delays)/2].Milliseconds()), "p50_ms")
 	b.ReportMetric(5000, "target_ms")
 	b.ReportMetric(float64(len(delays))/float64(b.N), "digests/op")
+}
+
+// seedReaders makes n Readers r1..rN, each bookmarking the mangapill
+// Series ids since a day ago, with a webhook at url and digest_s 0.
+func seedReaders(ctx context.Context, b *testing.B, st *store.Store, n int, ids []string, url, secret string) {
+	b.Helper()
+	opts := make([]storetest.ReaderOpts, n)
+	for i := range opts {
+		opts[i] = storetest.ReaderOpts{DiscordID: fmt.Sprint("r", i+1)}
+	}
+	readers := storetest.Readers(ctx, b, st, opts...)
+	var marks []storetest.BookmarkOpts
+	notify := make([]storetest.NotifyOpts, n)
+	day := storetest.At(time.Now().Add(-24 * time.Hour))
+	for i, r := range readers {
+		for _, id := range ids {
+			marks = append(marks, storetest.BookmarkOpts{ReaderID: r, Site: "mangapill", SeriesID: id, CreatedAt: day})
+		}
+		notify[i] = storetest.NotifyOpts{ReaderID: r, WebhookURL: url, WebhookSecret: secret}
+	}
+	storetest.Bookmarks(ctx, b, st, marks...)
+	storetest.NotifySettings(ctx, b, st, notify...)
 }

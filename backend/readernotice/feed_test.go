@@ -13,6 +13,7 @@ import (
 
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 func feedToken(t *testing.T, feedURL string) string {
@@ -240,7 +241,7 @@ func TestAtomFeedLeavesOutChaptersBeforeTheBookmark(t *testing.T) {
 	if _, err := w.st.AddBookmark(w.ctx, late.ID, "mangapill", "a", "https://mangapill.example/a"); err != nil {
 		t.Fatal(err)
 	}
-	w.exec(`UPDATE bookmarks SET created_at = $2 WHERE reader_id = $1`, late.ID, w.clk.Now())
+	storetest.SetBookmarks(w.ctx, t, w.st, storetest.BookmarkSet{ReaderID: late.ID, CreatedAt: storetest.At(w.clk.Now())})
 	w.clk.Add(time.Minute)
 	w.read("mangapill", "a", "3")
 	titles := func(readerID int64) []string {

@@ -11,6 +11,7 @@ import (
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // senderDSN names the database a helper sender process runs against.
@@ -54,8 +55,7 @@ func TestTwoProcessesSendEachNoticeOnce(t *testing.T) {
 	w.read("mangapill", "b", "1")
 	w.read("mangapill", "a", "2")
 	w.read("mangapill", "b", "2")
-	w.exec(`UPDATE chapter_events SET seen_at = now() - interval '1 minute'`)
-	w.exec(`UPDATE reader_notices SET seen_at = now() - interval '1 minute'`)
+	storetest.SetSeen(w.ctx, t, w.st, storetest.SeenSet{At: time.Now().Add(-time.Minute)})
 
 	other := exec.Command(os.Args[0], "-test.run=^TestHelperSender$", "-test.count=1")
 	other.Env = append(os.Environ(), senderDSN+"="+w.st.DSN())

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/store/storetest"
 )
 
 func TestDigestGroupsAReadersChaptersAfterTheWindow(t *testing.T) {
@@ -74,7 +75,7 @@ func TestCaughtUpIsDroppedAtSendTime(t *testing.T) {
 	w.read("mangapill", "a", "2")
 	w.read("mangapill", "b", "2")
 	// The Reader reads a's chapter 2 on the Site before the window ends.
-	w.exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES ($1, 'mangapill', 'a', 2, now())`, r)
+	storetest.Progress(w.ctx, t, w.st, storetest.ProgressOpts{ReaderID: r, Site: "mangapill", SeriesID: "a", Number: "2"})
 	w.clk.Add(2 * time.Minute)
 	w.run()
 	got := h.received()
@@ -97,7 +98,7 @@ func TestMutedSinceIsNotSent(t *testing.T) {
 	w.bookmark(r, "mangapill", "a")
 	w.read("mangapill", "a", "1")
 	w.read("mangapill", "a", "2")
-	w.exec(`UPDATE bookmarks SET notify_mode = 'off'`)
+	storetest.SetBookmarks(w.ctx, t, w.st, storetest.BookmarkSet{NotifyMode: "off"})
 	w.run()
 	if n := len(h.received()); n != 0 {
 		t.Fatalf("a bookmark muted after the event was still sent (%d calls)", n)
@@ -111,8 +112,8 @@ func TestPileHoldsUntilNChaptersOrDDays(t *testing.T) {
 	r := w.reader("1", h, 0)
 	w.bookmark(r, "mangapill", "n") // pile of 3
 	w.bookmark(r, "mangapill", "d") // pile of 50, or 2 days
-	w.exec(`UPDATE bookmarks SET notify_mode = 'pile', notify_pile = 3, notify_pile_days = 7 WHERE series_id = 'n'`)
-	w.exec(`UPDATE bookmarks SET notify_mode = 'pile', notify_pile = 50, notify_pile_days = 2 WHERE series_id = 'd'`)
+	storetest.SetBookmarks(w.ctx, t, w.st, storetest.BookmarkSet{IDs: []string{"n"}, NotifyMode: "pile", Pile: 3, PileDays: 7})
+	storetest.SetBookmarks(w.ctx, t, w.st, storetest.BookmarkSet{IDs: []string{"d"}, NotifyMode: "pile", Pile: 50, PileDays: 2})
 	w.read("mangapill", "n", "1")
 	w.read("mangapill", "d", "1")
 	w.read("mangapill", "n", "2")
@@ -154,10 +155,10 @@ func TestPileCountsOnlyUnread(t *testing.T) {
 	h := newHook(t)
 	r := w.reader("1", h, 0)
 	w.bookmark(r, "mangapill", "n")
-	w.exec(`UPDATE bookmarks SET notify_mode = 'pile', notify_pile = 2, notify_pile_days = 7`)
+	storetest.SetBookmarks(w.ctx, t, w.st, storetest.BookmarkSet{NotifyMode: "pile", Pile: 2, PileDays: 7})
 	w.read("mangapill", "n", "1")
 	w.read("mangapill", "n", "2")
-	w.exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES ($1, 'mangapill', 'n', 2, now())`, r)
+	storetest.Progress(w.ctx, t, w.st, storetest.ProgressOpts{ReaderID: r, Site: "mangapill", SeriesID: "n", Number: "2"})
 	w.read("mangapill", "n", "3")
 	w.run()
 	if n := len(h.received()); n != 0 {
@@ -177,10 +178,10 @@ func TestDigestNamesLateSites(t *testing.T) {
 	w.read("mangapill", "a", "1")
 	w.read("mangapill", "a", "2")
 	now := w.clk.Now()
-	w.exec(`INSERT INTO poll_lanes (site, paused_until) VALUES ('weebcentral', $1)`, now.Add(time.Hour))
-	w.exec(`INSERT INTO poll_lanes (site, refuse_until) VALUES ('mangadex', $1)`, now.Add(time.Hour))
-	w.exec(`INSERT INTO poll_passes (site, started_at, finished_at, skip) VALUES ('comix', $1, $1, 'browser_down')`, now.Add(-time.Minute))
-	w.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangapill', 'a', 'errors', $1)`, now.Add(-time.Hour))
+	storetest.Lane(w.ctx, t, w.st, storetest.LaneOpts{Site: "weebcentral", PausedUntil: storetest.At(now.Add(time.Hour))})
+	storetest.Lane(w.ctx, t, w.st, storetest.LaneOpts{Site: "mangadex", RefuseUntil: storetest.At(now.Add(time.Hour))})
+	storetest.Pass(w.ctx, t, w.st, storetest.PassOpts{Site: "comix", StartedAt: now.Add(-time.Minute), Skip: "browser_down"})
+	storetest.Failure(w.ctx, t, w.st, storetest.FailureOpts{Site: "mangapill", SeriesID: "a", Outcome: "errors", Since: now.Add(-time.Hour)})
 	w.run()
 	got := h.received()
 	if len(got) != 1 {

@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 )
 
 // clock is the tests' time seam.
@@ -141,7 +142,7 @@ func (w *world) bookmark(reader int64, site, id string) {
 	if _, err := w.st.AddBookmark(w.ctx, reader, site, id, "https://"+site+".example/"+id); err != nil {
 		w.t.Fatal(err)
 	}
-	w.exec(`UPDATE bookmarks SET created_at = now() - interval '1 day' WHERE reader_id = $1 AND site = $2 AND series_id = $3`, reader, site, id)
+	storetest.SetBookmarks(w.ctx, w.t, w.st, storetest.BookmarkSet{ReaderID: reader, Site: site, IDs: []string{id}, CreatedAt: storetest.At(time.Now().Add(-24 * time.Hour))})
 }
 
 func (w *world) exec(q string, args ...any) {
