@@ -20,7 +20,9 @@ type Reader struct {
 	Push     []string
 }
 
-func recipientOf(r store.Reader, s store.NotifySettings, push []string) Reader {
+// readerOf is the outlets' Reader for a stored Reader, their settings and
+// their push endpoints.
+func readerOf(r store.Reader, s store.NotifySettings, push []string) Reader {
 	return Reader{Reader: r, Settings: s, Push: push}
 }
 

@@ -77,7 +77,7 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 		d.Late = append(d.Late, Late{Site: l.Site, State: l.State, Since: l.Since.UTC(), SeriesID: l.SeriesID, Title: l.Title})
 	}
 	body, _ := json.Marshal(d) // plain structs: cannot fail
-	r := recipientOf(in.Reader, in.Settings, in.Push)
+	r := readerOf(in.Reader, in.Settings, in.Push)
 	for _, o := range outlets {
 		for _, target := range o.Targets(r) {
 			p.Deliveries = append(p.Deliveries, store.NewDelivery{Outlet: o.Name(), Target: target, Payload: body, FirstSeen: first})

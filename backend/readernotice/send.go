@@ -87,7 +87,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the Reader no longer exists")
 	}
 	o, ok := s.outlets[d.Outlet]
-	r := recipientOf(t.Reader, t.Settings, t.Push)
+	r := readerOf(t.Reader, t.Settings, t.Push)
 	if !ok || !contains(o.Targets(r), d.Target) {
 		// The Reader turned the outlet off (or the Owner removed it) since
 		// the Digest was made: nothing to send to.
@@ -135,7 +135,7 @@ func (s *Service) reader(ctx context.Context, id int64) (Reader, error) {
 	if err != nil {
 		return Reader{}, err
 	}
-	return recipientOf(rd, st, push), nil
+	return readerOf(rd, st, push), nil
 }
 
 func contains(ss []string, s string) bool {
