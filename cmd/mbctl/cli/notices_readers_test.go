@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 )
 
@@ -31,30 +32,24 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	hs := httptest.NewServer(srv)
 	defer hs.Close()
 	now := time.Now()
-	for _, id := range []string{"1", "2", "3"} {
-		r, err := st.UpsertReader(ctx, id, "", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := st.AddBookmark(ctx, r.ID, "mangapill", "a", "https://mangapill.com/manga/a"); err != nil {
-			t.Fatal(err)
-		}
+	readers := storetest.Readers(ctx, t, st, storetest.ReaderOpts{DiscordID: "1"}, storetest.ReaderOpts{DiscordID: "2"}, storetest.ReaderOpts{DiscordID: "3"})
+	storetest.Series(ctx, t, st, storetest.SeriesOpts{Site: "mangapill", ID: "a", URL: "https://mangapill.com/manga/a"})
+	for _, r := range readers {
+		storetest.Bookmarks(ctx, t, st, storetest.BookmarkOpts{ReaderID: r, Site: "mangapill", SeriesID: "a", CreatedAt: storetest.At(now.Add(-24 * time.Hour))})
 	}
-	exec := func(q string, args ...any) {
-		if _, err := st.Pool().Exec(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	exec(`UPDATE bookmarks SET created_at = now() - interval '1 day'`)
 	for _, n := range []string{"1", "2"} {
 		if _, err := st.RecordOK(ctx, "mangapill", "a", store.ReadFacts{Number: n}, now); err != nil {
 			t.Fatal(err)
 		}
 	}
-	exec(`INSERT INTO notify_outlets (reader_id, outlet, failing_since, last_error) SELECT id, 'ntfy', now(), 'HTTP 500' FROM readers WHERE discord_id IN ('1', '2')`)
-	exec(`INSERT INTO notify_outlets (reader_id, outlet, failing_since, last_error) SELECT id, 'webhook', now(), 'HTTP 500' FROM readers WHERE discord_id = '3'`)
-	exec(`INSERT INTO notice_deliveries (reader_id, outlet, payload, first_seen, created_at, next_at, sent_at)
-		SELECT id, 'webhook', '{}', now(), now(), now(), now() FROM readers WHERE discord_id = '3'`)
+	for i, r := range readers {
+		outlet := "ntfy" // Readers 1 and 2; Reader 3's webhook fails, though it sent once
+		if i == 2 {
+			outlet = "webhook"
+		}
+		storetest.Outlet(ctx, t, st, storetest.OutletOpts{ReaderID: r, Outlet: outlet, FailingSince: &now, LastError: "HTTP 500"})
+	}
+	storetest.Delivery(ctx, t, st, storetest.DeliveryOpts{ReaderID: readers[2], Outlet: "webhook", CreatedAt: &now, SentAt: &now})
 
 	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": admintest.OwnerToken}
 	r := mbctl(t, env, t.TempDir(), "notices")
