@@ -68,37 +68,15 @@ func Lane(ctx context.Context, tb testing.TB, st *store.Store, o LaneOpts) {
 	}
 }
 
-// PassOpts describe one finished Lane pass (a poll_passes row); Site and
-// StartedAt are required.
-type PassOpts struct {
-	Site        string
-	StartedAt   time.Time
-	FinishedAt  *time.Time // nil: StartedAt
-	Due         int
-	Checked     int
-	OK          int
-	NotFound    int
-	NoChapter   int
-	Unfetchable int
-	Errors      int
-	Refused     int
-	Unreachable int
-	Skip        string // why the pass read nothing (browser_down, paused, ...)
-}
-
-// Pass records a finished pass, failing the test on error.
-func Pass(ctx context.Context, tb testing.TB, st *store.Store, o PassOpts) {
+// Pass records a finished pass through the store's InsertPass (a zero
+// FinishedAt is StartedAt), failing the test on error.
+func Pass(ctx context.Context, tb testing.TB, st *store.Store, p store.Pass) {
 	tb.Helper()
-	finished := o.StartedAt
-	if o.FinishedAt != nil {
-		finished = *o.FinishedAt
+	if p.FinishedAt.IsZero() {
+		p.FinishedAt = p.StartedAt
 	}
-	if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_passes
-		(site, started_at, finished_at, due, checked, ok, not_found, no_chapter, unfetchable, errors, refused, unreachable, skip)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
-		o.Site, o.StartedAt, finished, o.Due, o.Checked, o.OK, o.NotFound, o.NoChapter, o.Unfetchable,
-		o.Errors, o.Refused, o.Unreachable, o.Skip); err != nil {
-		tb.Fatalf("storetest: pass %s: %v", o.Site, err)
+	if _, err := st.InsertPass(ctx, p); err != nil {
+		tb.Fatalf("storetest: pass %s: %v", p.Site, err)
 	}
 }
 

@@ -5,10 +5,12 @@
 // in one statement and fails the test on error:
 //
 //   - Series, Readers, Bookmarks, Progress, Cover, NotifySettings, Outlet,
-//     Delivery, Pass and Failure insert rows (Failure and Lane upsert);
-//   - SetSeries, SetBookmarks and NoticesSeen change rows a test made
-//     through the product (a Latest Chapter, a bookmark's age or notify
-//     mode, a notice's age), and fail the test when they match no row.
+//     Delivery, Pass and Failure insert rows (Failure and Lane upsert;
+//     Pass goes through the store's own InsertPass);
+//   - SetSeries, SetBookmarks, SetSeen and SetHolder change rows a test
+//     made through the product (a Latest Chapter, a bookmark's age or
+//     notify mode, a notice's age, a silent Lane holder), and fail the
+//     test when they match no row; ClearFailure ends a failure.
 //
 // Raw SQL stays in a test only where the row itself is the attack: text
 // the store would have cleaned, a secret in a shape it no longer writes.
