@@ -104,7 +104,7 @@ func (h *ntHarness) pass(site string, p ntPass) {
 
 func (h *ntHarness) insert(site string, p ntPass) {
 	h.t.Helper()
-	storetest.Pass(context.Background(), h.t, h.st, storetest.PassOpts{Site: site, StartedAt: h.now,
+	storetest.Pass(context.Background(), h.t, h.st, store.Pass{Site: site, StartedAt: h.now,
 		Due: p.due, Checked: p.checked, OK: p.ok, NotFound: p.notFound, NoChapter: p.noChapter,
 		Unfetchable: p.unfetchable, Errors: p.errors, Refused: p.refused, Unreachable: p.unreachable, Skip: p.skip})
 }

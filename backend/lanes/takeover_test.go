@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/ownernotice"
+	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/storetest"
 )
 
@@ -38,7 +39,7 @@ func TestHungHolderLosesTheLaneAndTheStallFires(t *testing.T) {
 	ctx := context.Background()
 	silentSince := t0.Add(-13 * time.Hour)
 	e.seedChecked(t, "s", 3, silentSince.Add(-2*time.Hour))
-	storetest.Pass(ctx, t, e.st, storetest.PassOpts{Site: "s", StartedAt: silentSince, Due: 3, Checked: 3})
+	storetest.Pass(ctx, t, e.st, store.Pass{Site: "s", StartedAt: silentSince, Due: 3, Checked: 3})
 	hung := e.st.NewLaneLock("s").WithHolder("hung")
 	defer hung.Release(ctx)
 	if ok, err := hung.TryAcquire(ctx); err != nil || !ok {
