@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/readernotice"
+	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/storetest"
 )
 
@@ -180,7 +181,7 @@ func TestDigestNamesLateSites(t *testing.T) {
 	now := w.clk.Now()
 	storetest.Lane(w.ctx, t, w.st, storetest.LaneOpts{Site: "weebcentral", PausedUntil: storetest.At(now.Add(time.Hour))})
 	storetest.Lane(w.ctx, t, w.st, storetest.LaneOpts{Site: "mangadex", RefuseUntil: storetest.At(now.Add(time.Hour))})
-	storetest.Pass(w.ctx, t, w.st, storetest.PassOpts{Site: "comix", StartedAt: now.Add(-time.Minute), Skip: "browser_down"})
+	storetest.Pass(w.ctx, t, w.st, store.Pass{Site: "comix", StartedAt: now.Add(-time.Minute), Skip: "browser_down"})
 	storetest.Failure(w.ctx, t, w.st, storetest.FailureOpts{Site: "mangapill", SeriesID: "a", Outcome: "errors", Since: now.Add(-time.Hour)})
 	w.run()
 	got := h.received()
