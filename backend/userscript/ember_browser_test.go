@@ -17,6 +17,7 @@ import (
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // The ember on the browser Sites (Kagane, Comix, natomanga): each Site's
@@ -57,9 +58,7 @@ func TestUserscriptEmberOnTheBrowserSites(t *testing.T) {
 			}
 		}
 		// The browser Lanes wake for Series created a while ago.
-		if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET created_at = $1 WHERE site = $2`, clock.Now().Add(-time.Hour), site); err != nil {
-			t.Fatal(err)
-		}
+		storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{Site: site, CreatedAt: storetest.At(clock.Now().Add(-time.Hour))})
 		clock.SetActors(1)
 		pctx, cancel := context.WithTimeout(ctx, 3*time.Minute)
 		pass, _ := m.RunPass(pctx, site)

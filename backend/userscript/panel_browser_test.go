@@ -9,6 +9,7 @@ import (
 	"github.com/go-rod/rod/lib/proto"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // panelAttack is a hostile Series page's script: it patches attachShadow
@@ -65,9 +66,7 @@ func TestThePanelIsClosedToThePage(t *testing.T) {
 	if _, err := e.st.AddBookmark(ctx, e.reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET latest_number = 1184 WHERE site = 'mangapill' AND series_id = '2'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{Site: "mangapill", IDs: []string{"2"}, LatestNumber: "1184"})
 	if _, err := e.st.ApplyReads(ctx, []store.Read{{ReaderID: e.reader.ID, Site: "mangapill", SeriesID: "2",
 		SeriesURL: "https://mangapill.com/manga/2", Number: "1180", URL: "https://mangapill.com/chapters/2-11180000/x", ReadAt: time.Now()}}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // mangadexRows are a simulated MangaDex Series' feed rows: id, chapter
@@ -88,9 +89,7 @@ func TestAReadFarPastTheLatestChapterIsRefused(t *testing.T) {
 	if _, err := e.st.AddBookmark(ctx, e.reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET latest_number = 1184 WHERE site = 'mangapill' AND series_id = '2'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{Site: "mangapill", IDs: []string{"2"}, LatestNumber: "1184"})
 	if _, err := e.st.ApplyReads(ctx, []store.Read{{ReaderID: e.reader.ID, Site: "mangapill", SeriesID: "2",
 		SeriesURL: "https://mangapill.com/manga/2", Number: "1183", URL: "https://mangapill.com/chapters/2-11183000/x", ReadAt: time.Now()}}); err != nil {
 		t.Fatal(err)

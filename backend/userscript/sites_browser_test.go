@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/store/storetest"
 )
 
 // sitePage is a chapter page of a real Site, served by request
@@ -59,9 +60,7 @@ func TestUserscriptRecognisesEverySite(t *testing.T) {
 	if _, err := st.AddBookmark(ctx, reader.ID, "mangapill", "2", "https://mangapill.com/manga/2"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Pool().Exec(ctx, `UPDATE series SET latest_number = 1184 WHERE series_id = '2'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, st, storetest.SeriesSet{IDs: []string{"2"}, LatestNumber: "1184"})
 
 	page := sharedPage(t)
 	byURL := map[string]string{}
