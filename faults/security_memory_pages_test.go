@@ -51,6 +51,8 @@ func TestSecurityMemoryListingAndForms(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("the import: %d", resp.StatusCode)
 	}
+	// Raw SQL on purpose: the real import's job copied 99 times is the
+	// volume under test, and a fault test has no store to seed through.
 	if _, err := d.pool.Exec(context.Background(), `INSERT INTO import_jobs (reader_id, kind, state, total, unsupported, unsupported_dropped, created_at, finished_at)
 		SELECT reader_id, kind, state, total, unsupported, unsupported_dropped, created_at, finished_at
 		FROM import_jobs, generate_series(1, 99)`); err != nil {

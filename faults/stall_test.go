@@ -64,6 +64,8 @@ func TestHungHolderStall(t *testing.T) {
 	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
 	time.Sleep(500 * time.Millisecond) // a statement A sent before it stopped commits
 	ctx := context.Background()
+	// Raw SQL on purpose: these are the stopped process's own rows moved
+	// 13 hours back (no factory forges a process's elapsed time).
 	for _, q := range []string{
 		`UPDATE lane_holders SET seen_at = seen_at - interval '13 hours', beat_at = beat_at - interval '13 hours' WHERE site = $1`,
 		`UPDATE poll_passes SET started_at = started_at - interval '13 hours', finished_at = finished_at - interval '13 hours' WHERE site = $1`,
