@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"mangabookmark/backend/sites/registry"
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
@@ -81,6 +80,7 @@ type deployment struct {
 	owner   string            // an Owner token
 	reader  string            // a Reader token
 	pool    *pgxpool.Pool
+	st      *store.Store // opened by store(), for seeding through storetest
 
 	mu       sync.Mutex
 	backends []*backend
@@ -185,15 +185,8 @@ func (d *deployment) envList(extra map[string]string) []string {
 func (d *deployment) seed(site string, n int) []string {
 	d.t.Helper()
 	ctx := context.Background()
-	reg, err := registry.FromEnv(d.sim.OriginsValue())
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	st, err := store.Open(ctx, d.dsn)
-	if err != nil {
-		d.t.Fatal(err)
-	}
-	defer st.Close()
+	reg := simtest.Registry(d.t, d.sim)
+	st := d.store()
 	var rid int64
 	if err := d.pool.QueryRow(ctx, `SELECT id FROM readers WHERE discord_id = $1`, ownerID).Scan(&rid); err != nil {
 		d.t.Fatalf("owner reader row: %v", err)
@@ -274,4 +267,19 @@ func (d *deployment) activity() string {
 		}
 	}
 	return b.String()
+}
+
+// store opens the deployment's database through the store, once, for
+// seeding rows (storetest) as the backends would find them.
+func (d *deployment) store() *store.Store {
+	d.t.Helper()
+	if d.st == nil {
+		st, err := store.Open(context.Background(), d.dsn)
+		if err != nil {
+			d.t.Fatal(err)
+		}
+		d.t.Cleanup(st.Close)
+		d.st = st
+	}
+	return d.st
 }

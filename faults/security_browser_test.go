@@ -16,6 +16,7 @@ import (
 
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 )
 
@@ -199,10 +200,8 @@ func TestSecurityBrowserSidecar(t *testing.T) {
 	// Created an hour ago, one second apart in attack order: past the wake
 	// gate, read in that order.
 	for i, id := range ids {
-		if _, err := d.pool.Exec(context.Background(), `UPDATE series SET created_at = now() - interval '1 hour' + $3 * interval '1 second'
-			WHERE site = $1 AND series_id = $2`, site, id, i); err != nil {
-			t.Fatal(err)
-		}
+		storetest.SetSeries(context.Background(), t, d.store(), storetest.SeriesSet{Site: site, IDs: []string{id},
+			CreatedAt: storetest.At(time.Now().Add(-time.Hour + time.Duration(i)*time.Second))})
 	}
 	origins := strings.Replace(d.sim.OriginsValue(), site+"="+d.sim.Origin(site), site+"="+proxy.srv.URL, 1)
 	if !strings.Contains(origins, proxy.srv.URL) {

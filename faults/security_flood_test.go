@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/storetest"
 )
 
 // floodAnswer is the decoded 200 of POST /api/progress.
@@ -96,16 +97,20 @@ func TestSecurityFlood(t *testing.T) {
 
 	// A Reader at the cap of 5000 bookmarks (put straight in the database).
 	capTok, _ := d.mintWith(nil, "--reader", "300000000000000005", "--reader-name", "Cap", "--name", "cap")
-	if _, err := d.pool.Exec(context.Background(), `
-		WITH s AS (
-			INSERT INTO series (site, series_id, url, latest_checked_at)
-			SELECT 'mangadex', 'cap-' || i, 'https://x/' || i, now() FROM generate_series(1, 5000) i
-		)
-		INSERT INTO bookmarks (reader_id, site, series_id)
-		SELECT r.id, 'mangadex', 'cap-' || i FROM readers r, generate_series(1, 5000) i
-		WHERE r.discord_id = '300000000000000005'`); err != nil {
+	st, ctx := d.store(), context.Background()
+	capReader, err := st.GetReaderByDiscordID(ctx, "300000000000000005")
+	if err != nil {
 		t.Fatal(err)
 	}
+	capSeries := make([]storetest.SeriesOpts, 5000)
+	capMarks := make([]storetest.BookmarkOpts, 5000)
+	for i := range capSeries {
+		id := fmt.Sprint("cap-", i+1)
+		capSeries[i] = storetest.SeriesOpts{Site: "mangadex", ID: id, URL: fmt.Sprint("https://x/", i+1), CheckedAt: storetest.At(time.Now())}
+		capMarks[i] = storetest.BookmarkOpts{ReaderID: capReader.ID, Site: "mangadex", SeriesID: id}
+	}
+	storetest.Series(ctx, t, st, capSeries...)
+	storetest.Bookmarks(ctx, t, st, capMarks...)
 	tried++
 	body, _ := json.Marshal(map[string]string{"url": d.sim.SeriesURL(site, d.sim.SeriesID(site, 20))})
 	if got := do("POST", api.url+"/api/bookmarks", capTok, body); got != http.StatusConflict {
@@ -121,9 +126,7 @@ func TestSecurityFlood(t *testing.T) {
 	// "chapter 999999"): each is refused as past_latest and Progress stays
 	// (docs/adr/0018-forged-reads-and-junk-series.md).
 	forged := "900000"
-	if _, err := d.pool.Exec(context.Background(), `UPDATE series SET latest_number = 40 WHERE site = $1 AND series_id = $2`, site, forged); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetSeries(ctx, t, st, storetest.SeriesSet{Site: site, IDs: []string{forged}, LatestNumber: "40"})
 	for _, n := range []string{"51", "999999", "41000.5", "50.0001"} {
 		tried++
 		reads := []map[string]string{{"site": site, "series_id": forged, "number": n,
