@@ -20,3 +20,7 @@ var ErrUnknownService = errors.New("trackersync: no such tracker")
 // ErrUnavailable wraps a tracker that could not answer a Reader's request
 // now (unreachable, rate limiting): the API answers 503.
 var ErrUnavailable = errors.New("trackersync: the tracker cannot answer now")
+
+// Services are the trackers this build knows, by their word in the API's
+// paths (/api/me/trackers/{service}).
+var Services = []string{"anilist"}
