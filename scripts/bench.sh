@@ -26,6 +26,7 @@ run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
+run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
 
