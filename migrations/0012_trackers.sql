@@ -51,14 +51,18 @@ CREATE TABLE tracker_remote (
 
 -- The push outbox, coalescing by its key: a media whose whole Progress
 -- stands above the remembered remote count gets a row when the push
--- worker first sees it (since); the row is taken (deleted) and pushed once
--- the window after since has passed, so every read in that window makes
--- one write, with the Progress of the moment it is sent.
+-- worker first sees it (since), with that whole number (n); each look that
+-- finds n moved sets moved_at. The row is taken (deleted) and pushed once
+-- Progress has rested a window (moved_at), or at the latest a few windows
+-- after since, so every read of a binge makes one write, with the
+-- Progress of the moment it is sent.
 CREATE TABLE tracker_pending (
     reader_id bigint      NOT NULL,
     service   text        NOT NULL,
     media_id  text        NOT NULL,
+    n         integer     NOT NULL,
     since     timestamptz NOT NULL,
+    moved_at  timestamptz NOT NULL,
     PRIMARY KEY (reader_id, service, media_id),
     FOREIGN KEY (reader_id, service) REFERENCES tracker_accounts (reader_id, service) ON DELETE CASCADE
 );

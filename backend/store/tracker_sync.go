@@ -267,35 +267,35 @@ func (s *Store) TrackerFailures(ctx context.Context, readerID int64, service str
 // token, not refused and not backing off at $3, each linked media's whole
 // Progress ($2 the id kind) where it stands above the remembered remote
 // count (or none is remembered). The links are trackerLinkedSQL's, over
-// those accounts.
+// those accounts' Progress rows (a Progress row exists only for a
+// bookmark).
 const trackerWantSQL = `
 	WITH acct AS (
 		SELECT reader_id FROM tracker_accounts
 		WHERE service = $1 AND push AND token_sealed IS NOT NULL AND state IN ('ok', 'failing')
 			AND (next_push_at IS NULL OR next_push_at <= $3)
 	), l AS (
-		SELECT b.reader_id, b.site, b.series_id, i.value AS media_id
-		FROM acct JOIN bookmarks b ON b.reader_id = acct.reader_id
-		JOIN series_ids i ON i.site = b.site AND i.series_id = b.series_id AND i.kind = $2
-		UNION
-		SELECT b.reader_id, b.site, b.series_id, i.value
-		FROM acct JOIN bookmarks b ON b.reader_id = acct.reader_id
-		JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
-		JOIN work_members o ON o.work_id = m.work_id
+		SELECT p.reader_id, i.value AS media_id, p.number
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id
+		JOIN series_ids i ON i.site = p.site AND i.series_id = p.series_id AND i.kind = $2
+		UNION ALL
+		SELECT p.reader_id, i.value, p.number
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id
+		JOIN work_members m ON m.site = p.site AND m.series_id = p.series_id
+		JOIN work_members o ON o.work_id = m.work_id AND (o.site, o.series_id) <> (m.site, m.series_id)
 		JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2
 	), want AS (
-		SELECT l.reader_id, l.media_id, floor(max(p.number))::int AS n
-		FROM l JOIN progress p ON p.reader_id = l.reader_id AND p.site = l.site AND p.series_id = l.series_id
-		WHERE p.number <= 100000
-		GROUP BY l.reader_id, l.media_id
+		SELECT reader_id, media_id, floor(max(number))::int AS n FROM l
+		WHERE number <= 100000 GROUP BY reader_id, media_id
 	)
-	SELECT w.reader_id, w.media_id FROM want w
+	SELECT w.reader_id, w.media_id, w.n FROM want w
 	LEFT JOIN tracker_remote r ON r.reader_id = w.reader_id AND r.service = $1 AND r.media_id = w.media_id
 	WHERE w.n >= 1 AND (r.progress IS NULL OR w.n > r.progress)`
 
 // RefreshTrackerPending brings the push outbox of service up to now: a
 // media whose whole Progress stands above the remembered remote count
-// gets a row (since now) when it has none, and a row whose media no
+// gets a row (since now) when it has none, or its moved_at set to now when
+// its whole number moved since the last look, and a row whose media no
 // longer needs a push (Progress lowered by hand, the remote caught up, the
 // token refused) goes. It returns how many media want a push.
 func (s *Store) RefreshTrackerPending(ctx context.Context, service, kind string, now time.Time) (int, error) {
@@ -303,9 +303,10 @@ func (s *Store) RefreshTrackerPending(ctx context.Context, service, kind string,
 	err := s.pool.QueryRow(ctx, `
 		WITH cand AS (`+trackerWantSQL+`),
 		ins AS (
-			INSERT INTO tracker_pending (reader_id, service, media_id, since)
-			SELECT reader_id, $1, media_id, $3 FROM cand
-			ON CONFLICT DO NOTHING
+			INSERT INTO tracker_pending AS t (reader_id, service, media_id, n, since, moved_at)
+			SELECT reader_id, $1, media_id, n, $3, $3 FROM cand
+			ON CONFLICT (reader_id, service, media_id) DO UPDATE SET n = excluded.n, moved_at = excluded.moved_at
+				WHERE t.n <> excluded.n
 		), del AS (
 			DELETE FROM tracker_pending t WHERE t.service = $1 AND NOT EXISTS
 				(SELECT 1 FROM cand c WHERE c.reader_id = t.reader_id AND c.media_id = t.media_id)
@@ -328,15 +329,18 @@ type TrackerPush struct {
 }
 
 // TakeTrackerPushes takes (deletes) up to limit outbox rows of service
-// whose window has passed (since at or before now-window) and returns
-// them with the Progress of this moment. Rows another process is taking
-// are skipped, so one push is sent once; a push that then fails is found
-// again by the next RefreshTrackerPending.
-func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now time.Time, window time.Duration, limit int) ([]TrackerPush, error) {
+// that are due: their Progress rested a window (moved_at at or before
+// now-window), or they waited maxWait since they opened (a Reader who
+// never pauses still pushes). It returns them with the Progress of this
+// moment. Rows another process is taking are skipped, so one push is sent
+// once; a push that then fails is found again by the next
+// RefreshTrackerPending.
+func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now time.Time, window, maxWait time.Duration, limit int) ([]TrackerPush, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH due AS (
 			SELECT reader_id, media_id FROM tracker_pending
-			WHERE service = $1 AND since <= $3::timestamptz - $4 * interval '1 millisecond'
+			WHERE service = $1 AND (moved_at <= $3::timestamptz - $4 * interval '1 millisecond'
+				OR since <= $3::timestamptz - $6 * interval '1 millisecond')
 			ORDER BY since, reader_id, media_id LIMIT $5 FOR UPDATE SKIP LOCKED
 		), taken AS (
 			DELETE FROM tracker_pending t USING due
@@ -357,7 +361,7 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 				WHERE i.kind = $2 AND i.value = k.media_id)
 		) lp ON true
 		WHERE a.push AND a.token_sealed IS NOT NULL AND a.state IN ('ok', 'failing')
-		ORDER BY k.reader_id, k.media_id`, service, kind, now, window.Milliseconds(), limit)
+		ORDER BY k.reader_id, k.media_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds())
 	if err != nil {
 		return nil, fmt.Errorf("store: take tracker pushes: %w", err)
 	}

@@ -12,9 +12,15 @@ import (
 // pushBatch is how many outbox rows one take holds.
 const pushBatch = 20
 
-// PushOnce brings the push outbox up to now and sends the pushes whose
-// window has passed: each reads the remote entry and writes only above it
-// (trackers.PushOne), so the reads of a window make one write and the
+// pushMaxWaits is how many windows a push waits at most for the Reader to
+// pause: a binge of one Series makes one write, a Reader who never pauses
+// still pushes every five minutes.
+const pushMaxWaits = 5
+
+// PushOnce brings the push outbox up to now and sends the pushes that
+// are due (Progress rested a window, or five windows passed since the
+// first look saw it): each reads the remote entry and writes only above
+// it (trackers.PushOne), so the reads of a binge make one write and the
 // remote never goes down. It returns how many writes went out. A refused
 // token turns its tracker to reconnect and drops the Reader's other
 // pushes; an unreachable or rate-limiting tracker holds the Reader's
@@ -26,7 +32,7 @@ func (s *Service) PushOnce(ctx context.Context) (int, error) {
 	}
 	wrote := 0
 	for {
-		batch, err := s.conf.Store.TakeTrackerPushes(ctx, s.name, s.kind, now, s.conf.PushWindow, pushBatch)
+		batch, err := s.conf.Store.TakeTrackerPushes(ctx, s.name, s.kind, now, s.conf.PushWindow, pushMaxWaits*s.conf.PushWindow, pushBatch)
 		if err != nil {
 			return wrote, fmt.Errorf("trackersync: push: %w", err)
 		}

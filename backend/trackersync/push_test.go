@@ -2,6 +2,7 @@ package trackersync_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -213,5 +214,27 @@ func TestTokenNeverInLogsNorExport(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"mangadex"`) || strings.Contains(out.String(), token[:12]) || strings.Contains(out.String(), `"ann"`) {
 		t.Fatalf("export holds the token or the tracker, or not the bookmark:\n%s", out.String())
+	}
+}
+
+func TestPushWaitsForAPauseButNotForever(t *testing.T) {
+	w, svc, r := pushWorld(t, entry("501", 10, trackers.StatusCurrent))
+	w.pull(svc)
+	// A chapter every 30 s, never resting a minute: no push until five
+	// windows since the first look, then one with the count of that moment.
+	n, pushedAt := 10, -1
+	for i := range 12 {
+		n++
+		w.read(r, "mangadex", "s", strconv.Itoa(n))
+		if w.push(svc) > 0 && pushedAt < 0 {
+			pushedAt = i
+		}
+		w.clock.Advance(30 * time.Second)
+	}
+	if pushedAt != 10 {
+		t.Fatalf("first push at read %d, want read 10 (five minutes after the first look)", pushedAt)
+	}
+	if e, _ := w.al.Entry("ann", "501"); e.Progress != 21 {
+		t.Fatalf("remote = %d, want 21 (the Progress when the push went)", e.Progress)
 	}
 }

@@ -76,7 +76,7 @@ func (b *syncBuffer) String() string {
 
 // world is one database, one AniList stand-in and a clock.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	ctx    context.Context
 	st     *store.Store
 	al     *anilisttest.Server
@@ -89,6 +89,11 @@ type world struct {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	t.Parallel()
+	return newWorldTB(t)
+}
+
+func newWorldTB(t testing.TB) *world {
+	t.Helper()
 	clock := &jumpClock{now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
 	al := anilisttest.New(anilisttest.Config{Now: clock.Now, ClientSecret: "secret", RedirectURL: "https://mb.test/trackers/anilist/callback"})
 	srv := httptest.NewServer(al)
