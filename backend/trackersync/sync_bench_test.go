@@ -55,7 +55,9 @@ func (m *minuteCounter) Request(_, _, _ string) {
 // that would lower the stand-in's count.
 type lowerWatch struct {
 	trackers.Service
-	al      interface{ Entry(string, string) (trackers.Entry, bool) }
+	al interface {
+		Entry(string, string) (trackers.Entry, bool)
+	}
 	users   map[string]string // token to user
 	mu      sync.Mutex
 	saves   int
