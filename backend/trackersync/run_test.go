@@ -58,4 +58,3 @@ func waitFor(t *testing.T, cond func() bool) {
 		runtime.Gosched() // each check is a database round trip; nothing spins hot
 	}
 }
-
