@@ -108,6 +108,19 @@ func TestPushRefusedTokenTurnsReconnect(t *testing.T) {
 	if w.al.Requests(trackers.KindProgress)+w.al.Requests(trackers.KindSave) != before {
 		t.Fatal("a push went out after reconnect")
 	}
+	// The Reader's next notice says so (a late line).
+	w.exec(`INSERT INTO chapter_events (site, series_id, number, title, url, seen_at) VALUES ('mangadex', 's', 50, 'c', 'https://mangadex.test/c', now())`)
+	w.exec(`INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at) SELECT $1, site, series_id, number, id, seen_at FROM chapter_events`, r)
+	var late []store.LateSite
+	if _, err := w.st.MakeDigests(w.ctx, time.Now().Add(time.Hour), 10, func(in store.DigestInput) store.DigestPlan {
+		late = in.Late
+		return store.DigestPlan{}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(late) != 1 || late[0].Site != anilist.Name || late[0].State != "tracker_reconnect" {
+		t.Fatalf("the notice's late part = %+v, want the tracker to reconnect", late)
+	}
 	// Pulls go on: they need no token.
 	w.clock.Advance(trackersync.DefaultPullEvery)
 	if pulled, _ := w.pull(svc); pulled != 1 {
