@@ -12,7 +12,10 @@
 -- process pulls this Reader now (lease_owner until lease_until), so two
 -- processes never pull one Reader at once; next_pull_at is when the next
 -- pull is due (a failure pushes it out: back off). unmatched holds the
--- last pull's entries no bookmark matches, at most 200.
+-- last pull's entries no bookmark matches, at most 200. push_since is when
+-- push was turned on (the database's clock, as progress.updated_at): only
+-- Progress that moved since then is pushed, so connecting never floods the
+-- tracker with the whole library.
 CREATE TABLE tracker_accounts (
     reader_id    bigint      NOT NULL REFERENCES readers (id) ON DELETE CASCADE,
     service      text        NOT NULL CHECK (service IN ('anilist')),
@@ -27,6 +30,7 @@ CREATE TABLE tracker_accounts (
     last_push_at timestamptz,
     next_pull_at timestamptz,
     next_push_at timestamptz,
+    push_since   timestamptz,
     lease_owner  text,
     lease_until  timestamptz,
     unmatched    jsonb       NOT NULL DEFAULT '[]' CHECK (jsonb_array_length(unmatched) <= 200),

@@ -130,10 +130,12 @@ func (s *Store) PutTrackerSettings(ctx context.Context, t TrackerSettings) error
 			}
 		}
 		_, err = tx.Exec(ctx, `
-			INSERT INTO tracker_accounts AS a (reader_id, service, username, pull, push, state, next_pull_at)
-			VALUES ($1, $2, $3, $4, $5, CASE WHEN $4 OR $5 THEN 'ok' ELSE 'off' END, $6)
+			INSERT INTO tracker_accounts AS a (reader_id, service, username, pull, push, state, next_pull_at, push_since)
+			VALUES ($1, $2, $3, $4, $5, CASE WHEN $4 OR $5 THEN 'ok' ELSE 'off' END, $6, CASE WHEN $5 THEN now() END)
 			ON CONFLICT (reader_id, service) DO UPDATE SET
 				username = excluded.username, pull = excluded.pull, push = excluded.push,
+				push_since = CASE WHEN NOT excluded.push THEN NULL
+					WHEN a.push AND a.push_since IS NOT NULL THEN a.push_since ELSE now() END,
 				state = CASE WHEN a.state = 'reconnect' THEN 'reconnect' ELSE excluded.state END,
 				error = CASE WHEN a.state = 'reconnect' THEN a.error ELSE '' END,
 				failures = 0,
@@ -150,14 +152,16 @@ func (s *Store) PutTrackerSettings(ctx context.Context, t TrackerSettings) error
 }
 
 // SetTrackerToken stores a Reader's token, sealed by the caller: the
-// tracker is connected (state ok), pushes are on, and the account's name
+// tracker is connected (state ok), pushes are on (for Progress that moves
+// from now on, or since push was first turned on), and the account's name
 // becomes the user name when none was set.
 func (s *Store) SetTrackerToken(ctx context.Context, readerID int64, service string, sealed []byte, account string) error {
 	_, err := s.pool.Exec(ctx, `
-		INSERT INTO tracker_accounts AS a (reader_id, service, username, push, token_sealed, state)
-		VALUES ($1, $2, $3, true, $4, 'ok')
+		INSERT INTO tracker_accounts AS a (reader_id, service, username, push, token_sealed, state, push_since)
+		VALUES ($1, $2, $3, true, $4, 'ok', now())
 		ON CONFLICT (reader_id, service) DO UPDATE SET
 			token_sealed = excluded.token_sealed, push = true,
+			push_since = CASE WHEN a.push AND a.push_since IS NOT NULL THEN a.push_since ELSE now() END,
 			username = CASE WHEN a.username = '' THEN excluded.username ELSE a.username END,
 			state = 'ok', error = '', next_push_at = NULL, updated_at = now()`,
 		readerID, service, account, sealed)

@@ -265,22 +265,23 @@ func (s *Store) TrackerFailures(ctx context.Context, readerID int64, service str
 
 // trackerWantSQL is, for the trackers of service ($1) with push on, a
 // token, not refused and not backing off at $3, each linked media's whole
-// Progress ($2 the id kind) where it stands above the remembered remote
-// count (or none is remembered). The links are trackerLinkedSQL's, over
+// Progress ($2 the id kind), of the Progress rows that moved since push
+// was turned on, where it stands above the remembered remote count (or
+// none is remembered). The links are trackerLinkedSQL's, over
 // those accounts' Progress rows (a Progress row exists only for a
 // bookmark).
 const trackerWantSQL = `
 	WITH acct AS (
-		SELECT reader_id FROM tracker_accounts
+		SELECT reader_id, coalesce(push_since, '-infinity') AS push_since FROM tracker_accounts
 		WHERE service = $1 AND push AND token_sealed IS NOT NULL AND state IN ('ok', 'failing')
 			AND (next_push_at IS NULL OR next_push_at <= $3)
 	), l AS (
 		SELECT p.reader_id, i.value AS media_id, p.number
-		FROM acct JOIN progress p ON p.reader_id = acct.reader_id
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
 		JOIN series_ids i ON i.site = p.site AND i.series_id = p.series_id AND i.kind = $2
 		UNION ALL
 		SELECT p.reader_id, i.value, p.number
-		FROM acct JOIN progress p ON p.reader_id = acct.reader_id
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
 		JOIN work_members m ON m.site = p.site AND m.series_id = p.series_id
 		JOIN work_members o ON o.work_id = m.work_id AND (o.site, o.series_id) <> (m.site, m.series_id)
 		JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2

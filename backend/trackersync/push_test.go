@@ -251,3 +251,28 @@ func TestPushWaitsForAPauseButNotForever(t *testing.T) {
 		t.Fatalf("remote = %d, want 21 (the Progress when the push went)", e.Progress)
 	}
 }
+
+func TestConnectPushesOnlyWhatMovesAfter(t *testing.T) {
+	w := newWorld(t)
+	svc := w.service("p1")
+	r := w.reader("ann")
+	w.series("mangadex", "old", "", "701")
+	w.series("mangadex", "new", "", "702")
+	w.bookmark(r, "mangadex", "old", "40") // read before the token: not AniList's business
+	w.bookmark(r, "mangadex", "new", "")
+	w.al.AddUser("ann") // an empty list
+	w.setUp(svc, r, "ann", token)
+	w.pull(svc)
+	w.read(r, "mangadex", "new", "3")
+	w.push(svc)
+	w.clock.Advance(2 * trackersync.DefaultPushWindow)
+	if got := w.push(svc); got != 1 {
+		t.Fatalf("pushed %d, want only the Series read after connecting", got)
+	}
+	if _, ok := w.al.Entry("ann", "701"); ok {
+		t.Fatal("connecting pushed the whole library")
+	}
+	if e, _ := w.al.Entry("ann", "702"); e.Progress != 3 {
+		t.Fatalf("remote 702 = %+v, want 3", e)
+	}
+}
