@@ -146,4 +146,7 @@ type NoticesResponse struct {
 	// Readers is the Reader notices' delivery health; nil when the server
 	// runs no notice service.
 	Readers *ReaderNotices `json:"readers,omitempty"`
+	// Trackers counts every Reader's trackers by state; nil from a server
+	// without trackers.
+	Trackers *TrackerStates `json:"trackers,omitempty"`
 }

@@ -3,7 +3,8 @@
 # report (printed and written to docs/benchmarks.md). Takes about 5 minutes on
 # two cores (the 1M-Series benchmarks seed their own databases), plus about
 # 10 minutes for the listing benchmarks' simulated days
-# (MB_LISTING_BENCH_SPAN=2h shortens them).
+# (MB_LISTING_BENCH_SPAN=2h shortens them) and up to 10 for the trackers'
+# (MB_TRACKER_BENCH_SPAN=2h shortens it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MB_BENCH_LARGE=1
@@ -26,6 +27,7 @@ run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
+run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
 

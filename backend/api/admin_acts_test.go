@@ -201,11 +201,15 @@ func TestAdminFailing(t *testing.T) {
 func TestAdminNotices(t *testing.T) {
 	t.Parallel()
 	f := admintest.Start(t)
-	raw := adminGet[map[string][]map[string]any](t, f, "/api/admin/notices")
-	if len(raw["notices"]) != 2 {
+	raw := adminGet[struct {
+		Notices  []map[string]any `json:"notices"`
+		Trackers map[string]any   `json:"trackers"`
+	}](t, f, "/api/admin/notices")
+	if len(raw.Notices) != 2 {
 		t.Fatalf("notices = %v", raw)
 	}
-	adminKeys(t, raw["notices"][0], "kind", "site", "since", "notified_at")
+	adminKeys(t, raw.Notices[0], "kind", "site", "since", "notified_at")
+	adminKeys(t, raw.Trackers, "ok", "reconnect", "failing", "off")
 	got := adminGet[client.NoticesResponse](t, f, "/api/admin/notices")
 	a, b := got.Notices[0], got.Notices[1]
 	if a.Kind != "adapter-broken" || a.Site != "weebcentral" || !a.Since.Equal(admintest.Now.Add(-30*time.Hour)) || a.NotifiedAt == nil {

@@ -89,6 +89,12 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Readers = rn
 	}
+	ts, err := s.Admin.TrackerStates(r.Context())
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	out.Trackers = &ts
 	writeJSON(w, http.StatusOK, out)
 }
 

@@ -26,7 +26,8 @@ type Metrics struct {
 	requests  *prometheus.CounterVec
 	latency   *prometheus.HistogramVec
 	laneReads *prometheus.HistogramVec
-	notice    noticeMetrics // Reader notices (metrics_notices.go)
+	notice    noticeMetrics  // Reader notices (metrics_notices.go)
+	tracker   trackerMetrics // tracker requests (metrics_trackers.go)
 }
 
 // NewMetrics builds the registry with every family but the Lane gauges,

@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/tokenbudget"
+	"mangabookmark/backend/trackersync"
 	"mangabookmark/backend/userscript"
 )
 
@@ -37,6 +38,7 @@ type Config struct {
 	Metrics       *Metrics              // the /metrics registry, for this server alone; nil: New makes one
 	ReaderNotices *readernotice.Service // Reader notices (settings, feed); nil: none here
 	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
+	Trackers      *trackersync.Service  // the Readers' trackers (/api/me/trackers); nil answers 503 there
 	// Budget is each token's in-flight bound and write budget, shared
 	// with the pages (cmd gives both faces the same one); nil: New makes
 	// one for this server alone.
@@ -106,6 +108,7 @@ func New(cfg Config) (*Server, error) {
 	s.noticeRoutes()
 	s.pushRoutes()
 	s.importRoutes()
+	s.trackerRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")

@@ -25,7 +25,9 @@ type Chapter struct {
 }
 
 // Late is one reason chapters may be late: a Site's Lane paused, refusing
-// or browser_down, or one failing Series (then SeriesID and Title name it).
+// or browser_down, or one failing Series (then SeriesID and Title name it);
+// or the Reader's tracker waiting for a new token (State
+// tracker_reconnect, Site the tracker's name).
 type Late struct {
 	Site     string    `json:"site"`
 	State    string    `json:"state"`
@@ -131,6 +133,9 @@ func (d Digest) LateText() string {
 	var b strings.Builder
 	for _, l := range d.Late {
 		switch l.State {
+		case "tracker_reconnect":
+			fmt.Fprintf(&b, "Your %s token was refused (since %s): your reads here wait to reach %s until you connect it again in your settings.\n",
+				trackerTitle(l.Site), l.Since.UTC().Format("2006-01-02 15:04 MST"), trackerTitle(l.Site))
 		case "failing":
 			fmt.Fprintf(&b, "%s on %s keeps failing to read since %s: chapters there may be late.\n", l.Title, l.Site, l.Since.UTC().Format("2006-01-02 15:04 MST"))
 		default:
@@ -138,6 +143,14 @@ func (d Digest) LateText() string {
 		}
 	}
 	return b.String()
+}
+
+// trackerTitle is a tracker's name in a sentence.
+func trackerTitle(service string) string {
+	if service == "anilist" {
+		return "AniList"
+	}
+	return service
 }
 
 // FirstURL is the link a click opens: the first chapter's page.

@@ -52,19 +52,28 @@ var progressMergeSQL = progressUpsert(`SELECT * FROM unnest($1::bigint[], $2::te
 // it is not known, within the Reader's limits (limits.go) and unless the
 // Reader turned that off (preferences.go).
 func progressUpsert(input string) string {
+	return progressUpsertFrom(input, pastLatestCaseSQL, "reader")
+}
+
+// progressUpsertFrom is progressUpsert with its past-Latest rule (an SQL
+// expression over u and s, NULL to accept the read) and the source the
+// Progress is stored with ('reader', or a tracker's name: a pulled count
+// may stand above the Latest Chapter, read elsewhere).
+func progressUpsertFrom(input, pastCase, source string) string {
 	return `
 	WITH u (reader_id, site, series_id, number, url, read_at, i) AS (
 		` + input + `
 	), b AS (
-		SELECT u.*, ` + pastLatestCaseSQL + ` AS past
+		SELECT u.*, ` + pastCase + ` AS past
 		FROM u JOIN bookmarks bk
 			ON bk.reader_id = u.reader_id AND bk.site = u.site AND bk.series_id = u.series_id
 		JOIN series s ON s.site = u.site AND s.series_id = u.series_id
 	), up AS (
-		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-		SELECT reader_id, site, series_id, number::numeric, url, read_at, now() FROM b WHERE past IS NULL
+		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at, source)
+		SELECT reader_id, site, series_id, number::numeric, url, read_at, now(), '` + source + `' FROM b WHERE past IS NULL
 		ON CONFLICT (reader_id, site, series_id) DO UPDATE
-			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
+			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now(),
+				source = excluded.source
 			WHERE excluded.number > progress.number
 		RETURNING reader_id, site, series_id
 	)

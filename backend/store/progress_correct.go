@@ -23,7 +23,8 @@ func (s *Store) SetProgress(ctx context.Context, readerID int64, site, seriesID,
 			INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
 			SELECT $1::bigint, $2::text, $3::text, $4::numeric, $5::text, $6::timestamptz, now() FROM b
 			ON CONFLICT (reader_id, site, series_id) DO UPDATE
-				SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
+				SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now(),
+					source = 'reader'
 		)
 		SELECT EXISTS (SELECT 1 FROM b)`, readerID, site, seriesID, number, safetext.URL(url), at).Scan(&have)
 	if err != nil {

@@ -111,7 +111,9 @@ const owedOf = `
 
 // lateOf lists why chapters of the Readers' bookmarks may be late: their
 // Sites' Lanes paused or refusing, the latest pass skipped as
-// browser_down, and their failing Series (at most 10 per Reader).
+// browser_down, and their failing Series (at most 10 per Reader); and a
+// tracker whose token was refused (tracker_reconnect, its name as the
+// site): their pushes wait for a new token.
 const lateOf = `
 	WITH mine AS (SELECT DISTINCT reader_id, site FROM bookmarks WHERE reader_id = ANY($1)),
 	sites AS (SELECT DISTINCT site FROM mine),
@@ -134,7 +136,10 @@ const lateOf = `
 		JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		WHERE b.reader_id = ANY($1)) x
-	WHERE k <= 10`
+	WHERE k <= 10
+	UNION ALL
+	SELECT reader_id, service, 'tracker_reconnect', updated_at, '', '' FROM tracker_accounts
+	WHERE reader_id = ANY($1) AND state = 'reconnect' AND push`
 
 // MakeDigests claims up to limit Readers whose owed notices are ready,
 // hands each Reader's facts to decide (which must do no I/O: it runs inside

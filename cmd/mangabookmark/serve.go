@@ -174,6 +174,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	trackerSvc, err := newTrackers(cfg, st, metrics.TrackerRecorder(), log)
+	if err != nil {
+		return nil, err
+	}
 	// One token's budget (in flight, writes) for both HTTP faces.
 	budget, err := tokenbudget.New(tokenbudget.Config{})
 	if err != nil {
@@ -183,6 +187,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Budget:        budget,
 		ReaderNotices: readerNotices,
 		Imports:       imp,
+		Trackers:      trackerSvc,
 		Store:         st,
 		Sites:         reg,
 		Auth:          authSvc,
@@ -210,8 +215,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			mgr.Start(ctx)
 			readerNotices.Start(ctx)
 			imp.Start(ctx)
+			if trackerSvc != nil {
+				trackerSvc.Start(ctx)
+			}
 		},
 		stop: func() {
+			if trackerSvc != nil {
+				trackerSvc.Stop()
+			}
 			imp.Stop()
 			readerNotices.Stop()
 			adm.Stop()

@@ -35,6 +35,11 @@ func (NoticesCmd) Run(d *Deps) error {
 	if err := t.write(d.Out(), d.Color()); err != nil {
 		return err
 	}
+	if tr := rep.Trackers; tr != nil {
+		if _, err := fmt.Fprintf(d.Out(), "\nTrackers: %d ok, %d reconnect, %d failing, %d off\n", tr.OK, tr.Reconnect, tr.Failing, tr.Off); err != nil {
+			return err
+		}
+	}
 	if rep.Readers == nil {
 		return nil
 	}

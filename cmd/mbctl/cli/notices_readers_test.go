@@ -37,6 +37,13 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	for _, r := range readers {
 		storetest.Bookmarks(ctx, t, st, storetest.BookmarkOpts{ReaderID: r, Site: "mangapill", SeriesID: "a", CreatedAt: storetest.At(now.Add(-24 * time.Hour))})
 	}
+	exec := func(q string, args ...any) {
+		if _, err := st.Pool().Exec(ctx, q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`INSERT INTO tracker_accounts (reader_id, service, username, pull, state) SELECT id, 'anilist', 'u' || id, true,
+		CASE discord_id WHEN '1' THEN 'ok' ELSE 'reconnect' END FROM readers WHERE discord_id IN ('1', '2', '3')`)
 	for _, n := range []string{"1", "2"} {
 		if _, err := st.RecordOK(ctx, "mangapill", "a", store.ReadFacts{Number: n}, now); err != nil {
 			t.Fatal(err)
@@ -56,7 +63,8 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("mbctl notices = %d: %s", r.code, r.stderr)
 	}
-	for _, want := range []string{"Reader notices: 3 owed, 1 sent in 24h", "ntfy", "webhook", "FAILING FOR READERS"} {
+	for _, want := range []string{"Reader notices: 3 owed, 1 sent in 24h", "ntfy", "webhook", "FAILING FOR READERS",
+		"Trackers: 1 ok, 2 reconnect, 0 failing, 0 off"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("mbctl notices lacks %q:\n%s", want, r.stdout)
 		}
@@ -73,7 +81,8 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	r = mbctl(t, env, t.TempDir(), "--json", "notices")
 	var rep client.NoticesResponse
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Readers == nil || rep.Readers.Owed != 3 ||
-		len(rep.Readers.FailingOutlets) != 2 || rep.Readers.FailingOutlets[0] != (client.FailingOutlet{Outlet: "ntfy", Readers: 2}) {
+		len(rep.Readers.FailingOutlets) != 2 || rep.Readers.FailingOutlets[0] != (client.FailingOutlet{Outlet: "ntfy", Readers: 2}) ||
+		rep.Trackers == nil || *rep.Trackers != (client.TrackerStates{OK: 1, Reconnect: 2}) {
 		t.Fatalf("--json notices: %v %s", err, r.stdout)
 	}
 }

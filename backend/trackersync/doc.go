@@ -1,0 +1,12 @@
+// Package trackersync puts the tracker room (backend/trackers) to work for
+// the Readers: their trackers' settings (a user name, the pull and push
+// switches, a token sealed at rest), the pull worker (every Reader's list
+// by user name, every 15 minutes and on demand, moving Progress forward
+// only, one process per Reader at a time by a lease in PostgreSQL) and the
+// push worker (a durable outbox in PostgreSQL: a media whose whole
+// Progress stands above the tracker's remembered count waits a minute, so
+// the reads of that minute make one write, which is sent only when the
+// tracker's count is lower). Service is what the API, the pages and `serve`
+// use; its workers run under Start/Stop. Why a pull goes by name and a
+// push never lowers: docs/adr/0027-trackers-pull-by-name-push-never-lowers.md.
+package trackersync

@@ -1,0 +1,39 @@
+package trackersync
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"mangabookmark/backend/config"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/trackers"
+	"mangabookmark/backend/trackers/anilist"
+)
+
+// FromConfig builds the process's Service from the validated config: the
+// one AniList client (TRACKER_ORIGINS, the shared Limiter), the Connect
+// flow when ANILIST_CLIENT_ID is set, tokens sealed and states signed
+// under keys derived from TOKEN_KEY (required). rec counts the requests
+// (mangabookmark_tracker_requests_total).
+func FromConfig(c config.Config, st *store.Store, rec trackers.Recorder, log *slog.Logger) (*Service, error) {
+	if len(c.TokenKey) == 0 {
+		return nil, errors.New("trackersync: from config: TOKEN_KEY is unset; tracker tokens are sealed under it")
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	al, oauth, err := anilist.FromConfig(c, rec, log.With("service", anilist.Name))
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: from config: %w", err)
+	}
+	sealer, err := trackers.NewSealer(c.TokenKey)
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: from config: %w", err)
+	}
+	states, err := trackers.NewStates(trackers.StatesConfig{TokenKey: c.TokenKey})
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: from config: %w", err)
+	}
+	return New(Config{Store: st, Tracker: al, OAuth: oauth, Sealer: sealer, States: states, Log: log})
+}
