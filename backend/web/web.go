@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/tokenbudget"
+	"mangabookmark/backend/trackers"
 	"mangabookmark/client"
 )
 
@@ -55,6 +56,13 @@ type Deps struct {
 	// with the API (cmd gives both faces the same one); nil: New makes
 	// one for the pages alone.
 	Budget *tokenbudget.Budget
+	// Trackers is the tracker sync behind the settings page's Trackers
+	// card and the /trackers/ routes; nil hides the card and answers 404
+	// there.
+	Trackers Trackers
+	// TrackerStates makes and checks the Connect flow's OAuth state
+	// (bound to the session); nil hides the Connect button.
+	TrackerStates *trackers.States
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -64,6 +72,9 @@ type Handler struct {
 	mux      *http.ServeMux
 	patterns []string
 	logins   *loginThrottle // failed logins per client address (login_throttle.go)
+	// usedStates are the Connect callbacks' states already taken
+	// (trackers_oauth.go).
+	usedStates usedStates
 }
 
 // New builds the pages' handler.
@@ -91,6 +102,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
+	h.trackerRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
