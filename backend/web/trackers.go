@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"mangabookmark/backend/trackers"
 	"mangabookmark/client"
 )
 
@@ -37,6 +39,23 @@ type Refusal interface {
 	Refused() string
 }
 
+// trackerDeps tidies Deps.Trackers: a nil pointer in the interface (cmd's
+// service when the server runs none) is no service, and the Connect
+// flow's states default to the service's own (trackersync's States()),
+// so a state is made and checked under one key.
+func trackerDeps(t Trackers, states *trackers.States) (Trackers, *trackers.States) {
+	if t == nil {
+		return nil, states
+	}
+	if v := reflect.ValueOf(t); v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil, states
+	}
+	if s, ok := t.(interface{ States() *trackers.States }); ok && states == nil {
+		states = s.States()
+	}
+	return t, states
+}
+
 // refusedReason is err's Reader-facing sentence, when it has one.
 func refusedReason(err error) (string, bool) {
 	var rf Refusal
@@ -45,6 +64,14 @@ func refusedReason(err error) (string, bool) {
 	}
 	return "", false
 }
+
+// A tracker's states (client.Tracker.State), as docs/api.md names them.
+const (
+	trackerOK        = "ok"        // pulls (and pushes, with a token) work
+	trackerReconnect = "reconnect" // the token was refused: nothing is pushed until a new one
+	trackerFailing   = "failing"   // the last exchanges failed; Error says why
+	trackerOff       = "off"       // no user name and no token
+)
 
 // trackerServices are the trackers the card shows, in order; the routes
 // under /trackers/ are registered for each.
@@ -128,7 +155,7 @@ func (h *Handler) trackerCards(ctx context.Context, readerID int64, in *trackerI
 	}
 	out := make([]trackerCard, 0, len(trackerServices))
 	for _, svc := range trackerServices {
-		t := client.Tracker{Service: svc, State: client.TrackerOff}
+		t := client.Tracker{Service: svc, State: trackerOff}
 		for _, got := range list {
 			if got.Service == svc {
 				t = got
@@ -162,7 +189,7 @@ func (h *Handler) trackerCards(ctx context.Context, readerID int64, in *trackerI
 func trackerSentence(c trackerCard) string {
 	t := c.T
 	switch t.State {
-	case client.TrackerOK:
+	case trackerOK:
 		s := "Working."
 		if t.Pull {
 			s += " Your " + c.Name + " list is read regularly and moves your Progress forward, never back."
@@ -171,12 +198,12 @@ func trackerSentence(c trackerCard) string {
 			s += " What you read here is written to " + c.Name + ", never lowering its count."
 		}
 		return s
-	case client.TrackerReconnect:
+	case trackerReconnect:
 		return c.Name + " refused the token (it expired or was revoked): nothing is written to " + c.Name +
 			" until you connect again or paste a new token. Reading your list by user name goes on."
-	case client.TrackerFailing:
+	case trackerFailing:
 		return "The last exchanges with " + c.Name + " failed; they are tried again later."
-	case client.TrackerOff, "":
+	case trackerOff, "":
 		return "Off: type your " + c.Name + " user name to read your list from there."
 	}
 	return "State: " + t.State + "."

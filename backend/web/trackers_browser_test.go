@@ -21,7 +21,7 @@ func TestBrowserTrackerCard(t *testing.T) {
 	chromiumtest.Require(t)
 	src := axeSource(t)
 	w := newTrackerWorld(t, true)
-	w.tr.set(readerID, client.Tracker{Service: "anilist", Username: "aki", Pull: true, State: client.TrackerReconnect,
+	w.tr.set(readerID, client.Tracker{Service: "anilist", Username: "aki", Pull: true, State: "reconnect",
 		LastPullAt: &lastPull, Error: "AniList refused the token (HTTP 401)."})
 	w.tr.unmatched = someUnmatched(3)
 	p := openPage(t).CancelTimeout().Timeout(4 * time.Minute)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -95,7 +96,7 @@ func (f *fakeTrackers) Save(_ context.Context, readerID int64, service, username
 	if push && !t.Connected {
 		return &refusal{"Push needs a token: connect AniList or paste a token first."}
 	}
-	t.Service, t.Username, t.Pull, t.Push, t.State = service, username, pull, push, client.TrackerOK
+	t.Service, t.Username, t.Pull, t.Push, t.State = service, username, pull, push, "ok"
 	f.t[readerID] = t
 	return nil
 }
@@ -115,7 +116,7 @@ func (f *fakeTrackers) connect(readerID int64, service, token string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	t := f.t[readerID]
-	t.Service, t.Connected, t.State = service, true, client.TrackerOK
+	t.Service, t.Connected, t.State = service, true, "ok"
 	f.t[readerID] = t
 	f.tokens[readerID] = token
 }
@@ -224,7 +225,7 @@ const readerID = 2
 func someUnmatched(n int) []client.TrackerEntry {
 	out := make([]client.TrackerEntry, n)
 	for i := range out {
-		out[i] = client.TrackerEntry{MediaID: int64(900000 + i), Title: "Elsewhere " + string(rune('A'+i%26)), Progress: float64(i)}
+		out[i] = client.TrackerEntry{MediaID: strconv.Itoa(900000 + i), Title: "Elsewhere " + string(rune('A'+i%26)), Progress: i}
 	}
 	return out
 }

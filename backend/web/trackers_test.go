@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/trackers"
+	"mangabookmark/backend/web"
 	"mangabookmark/client"
 )
 
@@ -35,7 +37,7 @@ func TestTrackerCardShowsState(t *testing.T) {
 	t.Parallel()
 	w := newTrackerWorld(t, true)
 	w.tr.set(readerID, client.Tracker{Service: "anilist", Username: "aki", Pull: true, Push: true, Connected: true,
-		State: client.TrackerReconnect, LastPullAt: &lastPull, Error: "AniList refused the token (HTTP 401)."})
+		State: "reconnect", LastPullAt: &lastPull, Error: "AniList refused the token (HTTP 401)."})
 	w.tr.unmatched = someUnmatched(60)
 	c := w.login(t, w.readerToken)
 	page := w.get(t, c, "/settings")
@@ -329,5 +331,45 @@ func TestTrackerCallbackRefusals(t *testing.T) {
 	}
 	if a := w.get(t, anon, "/trackers/anilist/connect"); a.code != http.StatusSeeOther || a.header.Get("Location") != "/" {
 		t.Errorf("connect without a session: %d", a.code)
+	}
+}
+
+// statesService is the fake with the States() trackersync's Service has.
+type statesService struct {
+	*fakeTrackers
+	states *trackers.States
+}
+
+func (s statesService) States() *trackers.States { return s.states }
+
+func TestTrackerDepsFromTheService(t *testing.T) {
+	t.Parallel()
+	// A nil *Service in the interface (cmd without TOKEN_KEY) is no
+	// service: the card hides and the routes answer 404.
+	f := newFixtureWith(t, "", func(d *web.Deps) { var none *fakeTrackers; d.Trackers = none })
+	c := f.login(t, f.readerToken)
+	if page := f.get(t, c, "/settings"); page.code != http.StatusOK || strings.Contains(page.body, `id="trackers"`) {
+		t.Fatalf("a nil service: %d, card shown %v", page.code, strings.Contains(page.body, `id="trackers"`))
+	}
+	if a := f.get(t, c, "/trackers/anilist/connect"); a.code != http.StatusNotFound {
+		t.Errorf("connect with a nil service: %d", a.code)
+	}
+	// Without Deps.TrackerStates, the service's own States() make the state.
+	tr := newFakeTrackers()
+	tr.oauth = true
+	f = newFixtureWith(t, "", func(d *web.Deps) {
+		states, err := trackers.NewStates(trackers.StatesConfig{TokenKey: []byte(testKey), Now: d.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Trackers = statesService{tr, states}
+	})
+	tr.origin, tr.redirect = "http://127.0.0.1:1", f.srv.URL+"/trackers/anilist/callback"
+	c = f.login(t, f.readerToken)
+	if page := f.get(t, c, "/settings"); !strings.Contains(page.body, `href="/trackers/anilist/connect"`) {
+		t.Error("no Connect button with the service's states")
+	}
+	if a := f.get(t, c, "/trackers/anilist/connect"); a.code != http.StatusSeeOther || !strings.Contains(a.header.Get("Location"), "state=") {
+		t.Errorf("connect with the service's states: %d %s", a.code, a.header.Get("Location"))
 	}
 }

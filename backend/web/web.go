@@ -61,7 +61,8 @@ type Deps struct {
 	// there.
 	Trackers Trackers
 	// TrackerStates makes and checks the Connect flow's OAuth state
-	// (bound to the session); nil hides the Connect button.
+	// (bound to the session); nil: Trackers' own States() when it has
+	// one, else the Connect button hides.
 	TrackerStates *trackers.States
 }
 
@@ -91,6 +92,7 @@ func New(d Deps) *Handler {
 	if d.Budget == nil {
 		d.Budget, _ = tokenbudget.New(tokenbudget.Config{Now: d.Now})
 	}
+	d.Trackers, d.TrackerStates = trackerDeps(d.Trackers, d.TrackerStates)
 	h := &Handler{Deps: d, mux: http.NewServeMux(), logins: newLoginThrottle(d.Now)}
 	h.handle("GET /{$}", h.home)
 	h.handle("POST /login", h.login)

@@ -196,14 +196,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	states, err := trackerStates(cfg)
-	if err != nil {
-		return nil, err
-	}
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		ReaderNotices: readerNotices, Budget: budget, TrackerStates: states,
+		ReaderNotices: readerNotices, Budget: budget,
 	})
 	srv.MountWeb(pages)
 	return &app{
