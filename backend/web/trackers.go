@@ -103,6 +103,7 @@ type trackerCard struct {
 	Unmatched      []client.TrackerEntry
 	UnmatchedTotal int
 	UnmatchedErr   bool // the list could not be read
+	Titled         bool // some unmatched entry has a title: the column shows
 }
 
 // trackerInput is a posted form's values, shown again with its refusal.
@@ -179,6 +180,9 @@ func (h *Handler) trackerCards(ctx context.Context, readerID int64, in *trackerI
 			}
 			c.UnmatchedTotal = len(um)
 			c.Unmatched = um[:min(len(um), maxUnmatchedShown)]
+			for _, e := range c.Unmatched {
+				c.Titled = c.Titled || e.Title != ""
+			}
 		}
 		out = append(out, c)
 	}

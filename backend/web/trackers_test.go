@@ -57,6 +57,17 @@ func TestTrackerCardShowsState(t *testing.T) {
 	if strings.Contains(page.body, "<td>900050</td>") {
 		t.Error("the card lists more than 50 unmatched entries")
 	}
+	if !strings.Contains(page.body, `<th scope="col">title</th>`) {
+		t.Error("titled entries without the title column")
+	}
+	// An untitled list (the pull's document asks no titles) has no
+	// title column.
+	w.tr.mu.Lock()
+	w.tr.unmatched = []client.TrackerEntry{{MediaID: "777", Progress: 4}}
+	w.tr.mu.Unlock()
+	if p := w.get(t, c, "/settings"); strings.Contains(p.body, `<th scope="col">title</th>`) || !strings.Contains(p.body, "<td>777</td><td class=\"num\">4</td>") {
+		t.Error("an untitled list's table is not id and count")
+	}
 	// /notices is the same page.
 	if n := w.get(t, c, "/notices"); !strings.Contains(n.body, `id="trackers"`) {
 		t.Error("/notices lacks the card")
@@ -98,6 +109,15 @@ func TestTrackerSaveRedirectsWithFlash(t *testing.T) {
 	page := w.get(t, c, "/settings?tracker=anilist&done=saved")
 	if !strings.Contains(page.body, `role="status" id="flash">AniList settings saved.`) {
 		t.Error("no flash after the save")
+	}
+	if !strings.Contains(page.body, "Your list has not been read yet") {
+		t.Error("before the first pull, the card does not say the list is unread")
+	}
+	got := w.tr.get(readerID)
+	got.LastPullAt = &lastPull
+	w.tr.set(readerID, got)
+	if page := w.get(t, c, "/settings"); !strings.Contains(page.body, "None: every entry of your list is a Series we read.") {
+		t.Error("after a pull with nothing unmatched, the card does not say so")
 	}
 	// The flash is picked from a fixed list; nothing of the URL is echoed.
 	for _, q := range []string{"?tracker=anilist&done=%3Cscript%3E", "?tracker=%3Cb%3E&done=saved"} {
