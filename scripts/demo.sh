@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make demo: a local database, the Site simulator with a seeded library, the
 # backend pointed at it (with a headless Chromium sidecar when one is
-# installed), an Owner token, a one-time web login link for the Owner, and
-# the dashboard in the foreground. Quitting
-# the dashboard stops everything this script started.
+# installed), a local AniList stand-in (the demo command starts it and
+# sets TRACKER_ORIGINS and a demo ANILIST_* client), an Owner token, a
+# one-time web login link for the Owner, and the dashboard in the
+# foreground. Quitting the dashboard stops everything this script started.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -62,6 +63,7 @@ echo "  status (Owner):     $MBCTL_SERVER/admin"
 echo "  log in as the Owner with one click (works once): $MBCTL_SERVER$(cat "$state/login-link")"
 echo "  the Owner's New Chapters feed (Chapter Events within a minute): $(cat "$state/feed-url" 2>/dev/null)"
 echo "  notice settings:    $MBCTL_SERVER/notices"
+echo "  Trackers card:      $MBCTL_SERVER/settings#trackers (a local AniList stand-in: type the user name 'demo'; Connect approves at once)"
 echo "try in another shell:"
 echo "  MBCTL_SERVER=$MBCTL_SERVER MBCTL_TOKEN=\$(cat $state/owner-token) bin/mbctl lanes"
 if [ -t 0 ] && [ -t 1 ]; then

@@ -11,7 +11,7 @@ import (
 // webPrefixes are the paths the web pages answer, routed to MountWeb's
 // handler; everything else stays the JSON API's.
 var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/series/", "/admin", "/admin/", "/web/", "/auth/discord/",
-	"/import", "/import/", "/export.json", "/export.csv", "/notices", "/notices/", "/settings",
+	"/import", "/import/", "/export.json", "/export.csv", "/notices", "/notices/", "/settings", "/trackers/",
 	"/sw.js", "/manifest.webmanifest"}
 
 // MountWeb routes the web pages' paths to h (the backend/web handler).

@@ -5,6 +5,13 @@
 // A page authenticates by the mb_session cookie only, and every POST
 // carries the page's csrf field. The JSON API stays Bearer-only.
 //
+// The settings page also holds the Trackers card (trackers.go), over the
+// Trackers interface the tracker sync service implements, and the
+// trackers' Connect flow (trackers_oauth.go): a state bound to the
+// session by trackers.States, checked and taken once at the callback
+// before any code is exchanged. Only an error that implements Refusal
+// shows its words to the Reader.
+//
 // Templates: templates/layout.html is the one skeleton ("layout": the
 // "top" partial, the page's "content" block, the "bottom" partial);
 // templates/partials/ holds one shared template a file (top, bottom,

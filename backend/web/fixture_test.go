@@ -78,6 +78,13 @@ type fixture struct {
 
 func newFixture(t testing.TB, baseURL string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, baseURL, nil)
+}
+
+// newFixtureWith is newFixture with the pages' Deps changed by with
+// before the handler is built (nil: none).
+func newFixtureWith(t testing.TB, baseURL string, with func(*web.Deps)) *fixture {
+	t.Helper()
 	ctx := context.Background()
 	st := dbtest.New(t)
 	if err := admintest.Seed(ctx, st, admintest.Now); err != nil {
@@ -111,7 +118,11 @@ func newFixture(t testing.TB, baseURL string) *fixture {
 		t.Fatal(err)
 	}
 	srv := mustAPI(t, api.Config{Store: st, Sites: reg, Auth: f.svc, Admin: adm, Now: f.clock.Now, BaseURL: baseURL, Imports: f.imports, ReaderNotices: f.notices, Budget: budget})
-	f.pages = web.New(web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, ReaderNotices: f.notices, Budget: budget})
+	deps := web.Deps{Store: st, Sites: reg, Admin: adm, Auth: f.svc, OwnerDiscordID: "100", BaseURL: baseURL, Now: f.clock.Now, Imports: f.imports, ReaderNotices: f.notices, Budget: budget}
+	if with != nil {
+		with(&deps)
+	}
+	f.pages = web.New(deps)
 	srv.MountWeb(f.pages)
 	f.srv = httptest.NewServer(srv)
 	t.Cleanup(f.srv.Close)

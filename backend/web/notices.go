@@ -18,14 +18,21 @@ type noticesView struct {
 	Secret  string
 	Results []readernotice.TestResult
 	Error   string
+	// Notices is false when the server runs no notice service: the page
+	// shows the Trackers card alone.
+	Notices bool
+	// Trackers are the Trackers card's trackers (nil: the server syncs
+	// none), and Flash what the last tracker form did.
+	Trackers []trackerCard
+	Flash    string
 }
 
 // noticeRoutes registers the notices settings page and its forms, and the
 // library cards' notify control. The contract's name for the page is
 // /settings; /notices, which the forms post to, serves the same page.
 func (h *Handler) noticeRoutes() {
-	h.handle("GET /settings", h.reader(h.noticesPage))
-	h.handle("GET /notices", h.reader(h.noticesPage))
+	h.handle("GET /settings", h.settings(h.noticesPage))
+	h.handle("GET /notices", h.settings(h.noticesPage))
 	h.handle("POST /notices", h.reader(h.post(h.saveNotices)))
 	h.handle("POST /notices/feed/rotate", h.reader(h.post(h.rotateFeed)))
 	h.handle("POST /notices/test", h.reader(h.post(h.testNotice)))
@@ -44,18 +51,47 @@ func (h *Handler) reader(fn http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
+// settings is reader for the settings page itself, which also shows the
+// Trackers card: 404 only when the server runs neither.
+func (h *Handler) settings(fn http.HandlerFunc) http.HandlerFunc {
+	return h.session(func(w http.ResponseWriter, r *http.Request) {
+		if h.ReaderNotices == nil && h.Trackers == nil {
+			h.errorPage(w, r, http.StatusNotFound, "Not found", "This server sends no notices.")
+			return
+		}
+		fn(w, r)
+	})
+}
+
 func (h *Handler) noticesPage(w http.ResponseWriter, r *http.Request) {
-	h.showNotices(w, r, http.StatusOK, &noticesView{})
+	h.showSettings(w, r, http.StatusOK, &noticesView{Flash: trackerFlash(r)}, nil)
 }
 
 func (h *Handler) showNotices(w http.ResponseWriter, r *http.Request, status int, nv *noticesView) {
+	h.showSettings(w, r, status, nv, nil)
+}
+
+// showSettings renders the settings page: the notice settings and the
+// Trackers card, with in (a refused tracker form's values and reason) on
+// its tracker.
+func (h *Handler) showSettings(w http.ResponseWriter, r *http.Request, status int, nv *noticesView, in *trackerInput) {
 	v := viewerFrom(r.Context())
-	st, err := h.ReaderNotices.Settings(r.Context(), v.ReaderID)
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
+	if h.ReaderNotices != nil {
+		st, err := h.ReaderNotices.Settings(r.Context(), v.ReaderID)
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		nv.S, nv.Notices = st, true
 	}
-	nv.S = st
+	if h.Trackers != nil {
+		cards, err := h.trackerCards(r.Context(), v.ReaderID, in)
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		nv.Trackers = cards
+	}
 	h.render(w, r, status, "notices", page{Title: "Notices", V: v, Notify: nv})
 }
 

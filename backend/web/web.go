@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/tokenbudget"
+	"mangabookmark/backend/trackers"
 	"mangabookmark/client"
 )
 
@@ -55,6 +56,14 @@ type Deps struct {
 	// with the API (cmd gives both faces the same one); nil: New makes
 	// one for the pages alone.
 	Budget *tokenbudget.Budget
+	// Trackers is the tracker sync behind the settings page's Trackers
+	// card and the /trackers/ routes; nil hides the card and answers 404
+	// there.
+	Trackers Trackers
+	// TrackerStates makes and checks the Connect flow's OAuth state
+	// (bound to the session); nil: Trackers' own States() when it has
+	// one, else the Connect button hides.
+	TrackerStates *trackers.States
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -64,6 +73,9 @@ type Handler struct {
 	mux      *http.ServeMux
 	patterns []string
 	logins   *loginThrottle // failed logins per client address (login_throttle.go)
+	// usedStates are the Connect callbacks' states already taken
+	// (trackers_oauth.go).
+	usedStates usedStates
 }
 
 // New builds the pages' handler.
@@ -80,6 +92,7 @@ func New(d Deps) *Handler {
 	if d.Budget == nil {
 		d.Budget, _ = tokenbudget.New(tokenbudget.Config{Now: d.Now})
 	}
+	d.Trackers, d.TrackerStates = trackerDeps(d.Trackers, d.TrackerStates)
 	h := &Handler{Deps: d, mux: http.NewServeMux(), logins: newLoginThrottle(d.Now)}
 	h.handle("GET /{$}", h.home)
 	h.handle("POST /login", h.login)
@@ -91,6 +104,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
+	h.trackerRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
