@@ -19,7 +19,7 @@ var browserListingSites = []string{sitesim.Kagane, sitesim.Natomanga}
 
 // newBrowserRoute is a Browser on chrome whose challenge wait is wait
 // (wall time, the browser's own bound), closed at cleanup.
-func newBrowserRoute(t *testing.T, chrome *chromiumtest.Chromium, wait time.Duration) sites.Fetcher {
+func newBrowserRoute(t testing.TB, chrome *chromiumtest.Chromium, wait time.Duration) sites.Fetcher {
 	t.Helper()
 	b, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ChallengeWait: wait, ReadTimeout: 30 * time.Second,
 		PollInterval: 50 * time.Millisecond})
