@@ -22,10 +22,14 @@ import (
 const tabCostSamples = 12
 
 // tabCosts is the wall time one route fetch holds the tab, per Site: a
-// read's fetch, a listing's fetch, and the Site's first fetch (the
-// simulator's script challenge passed, once: the clearance cookie stays).
+// read's fetch and a listing's fetch; and a first fetch that passes the
+// simulator's script challenge (once per Site: the clearance cookie stays).
+// The simulator serves every Site on one host, and a cookie is the host's,
+// so only the first Site measured meets the challenge: its first fetch is
+// what each Site's first fetch of the day is charged.
 type tabCosts struct {
-	read, list, clear map[string]time.Duration
+	read, list map[string]time.Duration
+	clear      time.Duration
 }
 
 func (c tabCosts) of(site string, listing bool) time.Duration {
@@ -63,7 +67,7 @@ func measureTabCosts(b *testing.B) tabCosts {
 	sim, reg := startSim(b, sitesim.Config{SeriesPerSite: 200})
 	route := newBrowserRoute(b, chrome, 15*time.Second)
 	ctx := context.Background()
-	c := tabCosts{read: map[string]time.Duration{}, list: map[string]time.Duration{}, clear: map[string]time.Duration{}}
+	c := tabCosts{read: map[string]time.Duration{}, list: map[string]time.Duration{}}
 	for _, site := range browserSites {
 		sim.SetSite(site, sitesim.Behavior{Mode: sitesim.JSChallenge})
 		s := reg.Get(site)
@@ -73,7 +77,9 @@ func measureTabCosts(b *testing.B) tabCosts {
 				b.Fatalf("%s read %s: %s %v", site, id, r.Outcome, r.Err)
 			}
 		}
-		c.clear[site] = reads.got[0]
+		if c.clear == 0 {
+			c.clear = reads.got[0]
+		}
 		n := len(reads.got) / (tabCostSamples + 1) // fetches a read makes
 		c.read[site] = medianOf(reads.got[n:])
 		if l := s.ListerOf(); l != nil {
@@ -117,7 +123,7 @@ func (t *sharedTab) Fetch(ctx context.Context, req sites.Request) (*sites.Respon
 	t.mu.Lock()
 	if !t.cleared[site] {
 		t.cleared[site] = true
-		cost = t.costs.clear[site]
+		cost = t.costs.clear
 	}
 	now := t.clock.Now()
 	start := t.free
@@ -145,10 +151,10 @@ type browserLaneRun struct {
 
 // browserDayRun is one simulated day of the three browser Lanes.
 type browserDayRun struct {
-	lanes              map[string]browserLaneRun
-	tabPerHour         float64 // all three Lanes
-	listingTabPerHour  float64
-	listingReadsPerDay int
+	lanes             map[string]browserLaneRun
+	tabPerHour        float64 // all three Lanes
+	listingTabPerHour float64
+	listingReads      int
 }
 
 // runBrowserDay runs the three browser Lanes for span on one clock, one
@@ -223,7 +229,7 @@ func runBrowserDay(b *testing.B, costs tabCosts, listings bool, span time.Durati
 		}
 		out.lanes[h.site] = r
 		out.tabPerHour += r.tabPerHour
-		out.listingReadsPerDay += len(h.listings(1)) + len(h.listings(2))
+		out.listingReads += len(h.listings(1)) + len(h.listings(2))
 	}
 	return out
 }
@@ -263,13 +269,13 @@ func BenchmarkBrowserListingDetection(b *testing.B) {
 			b.ReportMetric(w.tabPerHour, "with_tab_s/h")
 			b.ReportMetric(wo.tabPerHour, "without_tab_s/h")
 			b.ReportMetric(float64(costs.read[site].Microseconds())/1000, "fetch_ms")
-			b.ReportMetric(float64(costs.clear[site].Microseconds())/1000, "challenge_ms")
 		})
 	}
 	b.Run("tab", func(b *testing.B) {
 		b.ReportMetric(with.tabPerHour, "with_tab_s/h")
 		b.ReportMetric(without.tabPerHour, "without_tab_s/h")
 		b.ReportMetric(with.listingTabPerHour, "listing_tab_s/h")
-		b.ReportMetric(float64(with.listingReadsPerDay)/span.Hours(), "listing_reads/h")
+		b.ReportMetric(float64(with.listingReads)/span.Hours(), "listing_reads/h")
+		b.ReportMetric(float64(costs.clear.Microseconds())/1000, "challenge_ms")
 	})
 }
