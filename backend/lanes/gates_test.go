@@ -7,6 +7,7 @@ import (
 
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
 )
 
 // An unreachable sidecar gates every browser Lane for 15 minutes and then
@@ -177,6 +178,22 @@ func TestEffectiveGap(t *testing.T) {
 		if g != c.gap || f != c.floor {
 			t.Errorf("EffectiveGap(%d) = %v %v, want %v %v", c.n, g, f, c.gap, c.floor)
 		}
+	}
+	// A Site with a listing shares the hour with its listing reads too:
+	// 1,000 Series and 12 listing reads an hour.
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kg := reg.Get("kagane")
+	if n := lanes.ListingSlots(kg); n != 12 {
+		t.Fatalf("ListingSlots = %d, want 12 at %v", n, kg.ListingEvery)
+	}
+	if g, _ := lanes.EffectiveGap(kg, 1000); g != time.Hour/1012 {
+		t.Errorf("EffectiveGap(kagane, 1000) = %v, want %v", g, time.Hour/1012)
+	}
+	if n := lanes.ListingSlots(reg.Get("comix")); n != 0 {
+		t.Errorf("Comix (no listing) has %d listing slots", n)
 	}
 }
 
