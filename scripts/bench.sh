@@ -2,9 +2,9 @@
 # make bench: every benchmark the issues ask for, on this machine, then one
 # report (printed and written to docs/benchmarks.md). Takes about 5 minutes on
 # two cores (the 1M-Series benchmarks seed their own databases), plus about
-# 10 minutes for the listing benchmarks' simulated days
-# (MB_LISTING_BENCH_SPAN=2h shortens them) and up to 10 for the trackers'
-# (MB_TRACKER_BENCH_SPAN=2h shortens it).
+# 10 minutes for the listing benchmarks' simulated days (MB_LISTING_BENCH_SPAN=2h
+# shortens them; the browser one times the tab through Chromium first) and up
+# to 10 for the trackers' (MB_TRACKER_BENCH_SPAN=2h shortens it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MB_BENCH_LARGE=1

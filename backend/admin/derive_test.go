@@ -3,6 +3,8 @@ package admin
 import (
 	"testing"
 	"time"
+
+	"mangabookmark/backend/sites"
 )
 
 func TestEffectiveGap(t *testing.T) {
@@ -19,7 +21,7 @@ func TestEffectiveGap(t *testing.T) {
 		{500 * time.Millisecond, 1, time.Second},
 	}
 	for _, c := range cases {
-		if got := effectiveGap(c.gap, c.series); got != c.want {
+		if got := effectiveGap(&sites.Site{Gap: c.gap}, c.series); got != c.want {
 			t.Errorf("effectiveGap(%v, %d) = %v, want %v", c.gap, c.series, got, c.want)
 		}
 	}

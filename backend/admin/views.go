@@ -81,7 +81,7 @@ func (s *Service) view(now time.Time, site *sites.Site, snap store.AdminLaneSnap
 		State:         lanes.State(in),
 		RestS:         seconds(site.Rest),
 		GapS:          seconds(site.Gap),
-		EffectiveGapS: seconds(effectiveGap(site.Gap, n.Series)),
+		EffectiveGapS: seconds(effectiveGap(site, n.Series)),
 		Series:        n.Series,
 		Due:           due,
 		BehindByS:     seconds(behind),
@@ -103,10 +103,11 @@ func (s *Service) view(now time.Time, site *sites.Site, snap store.AdminLaneSnap
 	return l
 }
 
-// effectiveGap is the pace a Lane of that many Series fetches at, as the
-// Lanes reckon it (lanes.EffectiveGap for a Site with that Gap).
-func effectiveGap(gap time.Duration, series int) time.Duration {
-	eff, _ := lanes.EffectiveGap(&sites.Site{Gap: gap}, series)
+// effectiveGap is the pace the Site's Lane of that many Series fetches
+// at, as the Lanes reckon it (lanes.EffectiveGap: its Gap, or the hour
+// shared among the Series and the listing reads).
+func effectiveGap(site *sites.Site, series int) time.Duration {
+	eff, _ := lanes.EffectiveGap(site, series)
 	return eff
 }
 

@@ -12,16 +12,19 @@ import (
 var gapCountCap = int(time.Hour/GapFloor) + 1
 
 // EffectiveGap is the Lane's wait between fetches: the Site's Gap, or one
-// hour shared among its eligible Series when that is shorter, never below
-// GapFloor. floored reports that the floor engaged (the Site has more
-// Series than one hour can poll at one per GapFloor).
+// hour shared among its eligible Series and its listing reads when that is
+// shorter, never below GapFloor. floored reports that the floor engaged
+// (the Site has more Series than one hour can poll at one per GapFloor).
+// The listing reads get their own share: a Lane whose hour is full of Rest
+// reads would otherwise push every Rest read one gap later per listing
+// read, and fall further behind each hour (ADR 0015).
 func EffectiveGap(s *sites.Site, eligible int) (gap time.Duration, floored bool) {
 	gap = s.Gap
 	if gap <= 0 {
 		gap = sites.DefaultGap
 	}
 	if eligible > 0 {
-		if share := time.Hour / time.Duration(eligible); share < gap {
+		if share := time.Hour / time.Duration(eligible+ListingSlots(s)); share < gap {
 			gap = share
 		}
 	}
@@ -54,4 +57,14 @@ func clampPace(d time.Duration) time.Duration {
 		return sites.DefaultRest
 	}
 	return d
+}
+
+// ListingSlots is how many listing reads an hour the Site's Lane makes
+// (page 1 every ListingEvery; page 2 only when page 1 overflows), zero
+// without a listing.
+func ListingSlots(s *sites.Site) int {
+	if s.ListingEvery <= 0 || s.ListerOf() == nil {
+		return 0
+	}
+	return int((time.Hour + s.ListingEvery - 1) / s.ListingEvery)
 }

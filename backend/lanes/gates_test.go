@@ -7,6 +7,7 @@ import (
 
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sites/registry"
 )
 
 // An unreachable sidecar gates every browser Lane for 15 minutes and then
@@ -92,6 +93,30 @@ func TestWakeGate(t *testing.T) {
 	}
 }
 
+// The gate also opens by count: a Lane held with three Series due sleeps
+// only until the fifth falls due by Rest, not until the oldest has waited
+// 15 minutes (in a Lane of many Series the long sleep would add the gate's
+// wait to every Series' Rest, each time round).
+func TestWakeGateOpensWhenTheFifthFallsDue(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil, siteSpec{name: "b", browser: true})
+	now := e.clock.Now()
+	e.seedChecked(t, "b", 3, now.Add(-sites.DefaultRest-time.Minute))
+	if _, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at)
+		VALUES ('b', '4', 'https://x/4', $1, $2), ('b', '5', 'https://x/5', $1, $3), ('b', '6', 'https://x/6', $1, $4)`,
+		now.Add(-48*time.Hour), now.Add(-sites.DefaultRest+2*time.Minute), now.Add(-sites.DefaultRest+3*time.Minute), now.Add(-10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	res, pace := e.runPass(t, "b")
+	if res.Skip != lanes.SkipAsleep || res.Due != 3 || pace != 3*time.Minute {
+		t.Fatalf("asleep: %+v pace %v, want 3m (the fifth falls due then)", res, pace)
+	}
+	e.clock.Advance(pace)
+	if res, _ := e.runPass(t, "b"); res.Skip != "" || res.Checked != 5 {
+		t.Fatalf("five due: %+v", res)
+	}
+}
+
 func TestPauseAndResume(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil, siteSpec{name: "s"})
@@ -153,6 +178,22 @@ func TestEffectiveGap(t *testing.T) {
 		if g != c.gap || f != c.floor {
 			t.Errorf("EffectiveGap(%d) = %v %v, want %v %v", c.n, g, f, c.gap, c.floor)
 		}
+	}
+	// A Site with a listing shares the hour with its listing reads too:
+	// 1,000 Series and 12 listing reads an hour.
+	reg, err := registry.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kg := reg.Get("kagane")
+	if n := lanes.ListingSlots(kg); n != 12 {
+		t.Fatalf("ListingSlots = %d, want 12 at %v", n, kg.ListingEvery)
+	}
+	if g, _ := lanes.EffectiveGap(kg, 1000); g != time.Hour/1012 {
+		t.Errorf("EffectiveGap(kagane, 1000) = %v, want %v", g, time.Hour/1012)
+	}
+	if n := lanes.ListingSlots(reg.Get("comix")); n != 0 {
+		t.Errorf("Comix (no listing) has %d listing slots", n)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/admin"
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/lanes"
@@ -21,7 +22,7 @@ var browserListingSites = []string{sitesim.Kagane, sitesim.Natomanga}
 
 // newBrowserRoute is a Browser on chrome whose challenge wait is wait
 // (wall time, the browser's own bound), closed at cleanup.
-func newBrowserRoute(t *testing.T, chrome *chromiumtest.Chromium, wait time.Duration) sites.Fetcher {
+func newBrowserRoute(t testing.TB, chrome *chromiumtest.Chromium, wait time.Duration) sites.Fetcher {
 	t.Helper()
 	b, err := browser.New(browser.Config{WSURL: chrome.HTTPURL(), ChallengeWait: wait, ReadTimeout: 30 * time.Second,
 		PollInterval: 50 * time.Millisecond})
@@ -151,11 +152,54 @@ func TestBrowserListings(t *testing.T) {
 			if err != nil || st.LastOutcome != string(sites.NoChapter) || !listing.Failing(st) || st.Hinted != 0 || len(h.listings(1)) < listing.FailuresToSay {
 				t.Fatalf("listing state %+v %v after %d reads", st, err, len(h.listings(1)))
 			}
+			// The Lane's listing object (the admin API's) says so.
+			if v := admin.ListingView(h.s, st); v == nil || !v.Failing || v.LastOutcome != string(sites.NoChapter) || v.Failures < listing.FailuresToSay {
+				t.Fatalf("the Lane's listing shows %+v", v)
+			}
 			if r := h.reads()[h.followed[2]]; len(r) != 0 {
 				t.Fatalf("Series 2 read at %v: a changed listing hinted it", r[0].Sub(t0))
 			}
 			if c := h.checkedAt(t)[h.followed[2]]; !c.Equal(initial[h.followed[2]]) {
 				t.Fatalf("Series 2's check time moved to %v", c.Sub(t0))
+			}
+			if f := h.failureRows(t); f != 0 {
+				t.Fatalf("%d failure rows", f)
+			}
+		})
+	}
+
+	// No Series less due: over 75 minutes of chapters on most followed
+	// Series, every followed Series is read within Rest (plus what the
+	// Lane fell behind and the hints queued before it) of its last read,
+	// listed or not, and nothing writes a failure row.
+	for _, site := range browserListingSites {
+		t.Run(site+"/no_series_less_due", func(t *testing.T) {
+			h := newListHarness(t, listSpec{site: site, perSite: 80, followed: 30, perDay: 2000, route: newBrowserRoute(t, chrome, 15*time.Second)})
+			h.sim.SetSite(site, sitesim.Behavior{Mode: sitesim.JSChallenge})
+			h.drive(t, 75*time.Minute)
+			end := h.clock.Now()
+			passes, err := h.st.ListPasses(context.Background(), site, 10000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var behind time.Duration
+			hints, most := 0, 0
+			for _, p := range passes {
+				behind, hints, most = max(behind, p.BehindBy), hints+p.Hinted, max(most, p.Hinted)
+			}
+			if hints == 0 {
+				t.Fatal("the listing hinted nothing: the test proves nothing")
+			}
+			slack := behind + time.Duration(most+2)*h.s.Gap
+			reads := h.reads()
+			for i, id := range h.followed {
+				prev := t0.Add(-h.s.Rest + time.Duration(i+1)*h.s.Rest/time.Duration(len(h.followed)+1))
+				for _, r := range append(reads[id], end) {
+					if r.Sub(prev) > h.s.Rest+slack {
+						t.Fatalf("Series %s waited %v between reads (Rest %v, slack %v): made less due", id, r.Sub(prev), h.s.Rest, slack)
+					}
+					prev = r
+				}
 			}
 			if f := h.failureRows(t); f != 0 {
 				t.Fatalf("%d failure rows", f)

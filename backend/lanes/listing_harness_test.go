@@ -71,22 +71,6 @@ type listSpec struct {
 	rest     time.Duration // zero: the default Rest
 	perDay   float64       // Poisson publication rate over the Site; zero: none
 	route    sites.Fetcher // the browser route for a browser Site; nil: the plain route stands in
-	tabCost  time.Duration // Lane time each fetch holds the tab (a browser page load); zero: none
-}
-
-// tabFetcher charges each fetch a page load's time on the Lane clock
-// before passing it on: the browser tab's cost, modelled.
-type tabFetcher struct {
-	inner sites.Fetcher
-	clock lanes.Clock
-	cost  time.Duration
-}
-
-func (f tabFetcher) Fetch(ctx context.Context, req sites.Request) (*sites.Response, error) {
-	if err := f.clock.Sleep(ctx, f.cost); err != nil {
-		return nil, err
-	}
-	return f.inner.Fetch(ctx, req)
 }
 
 func newListHarness(t testing.TB, sp listSpec) *listHarness {
@@ -111,26 +95,32 @@ func newListHarness(t testing.TB, sp listSpec) *listHarness {
 	if sp.route == nil {
 		h.rec.inner = sitestest.Plain(t, sites.PlainOptions{TotalTimeout: 10 * time.Second})
 	}
-	if sp.tabCost > 0 {
-		h.rec.inner = tabFetcher{inner: h.rec.inner, clock: h.clock, cost: sp.tabCost}
-	}
 	m, err := lanes.New(lanes.Config{Store: h.st, Sites: reg, Plain: h.rec, Browser: h.rec, Clock: h.clock, Enabled: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Stop)
 	h.m = m
-	h.followed = sim.SeriesIDs(sp.site, sp.followed)
+	h.follow(t, sp.followed)
+	return h
+}
+
+// follow stores the first n Series of the Site as followed, read within
+// the last Rest and evenly spread (the steady state), each with the
+// number the Site shows.
+func (h *listHarness) follow(t testing.TB, n int) {
+	t.Helper()
+	site, sim := h.site, h.sim
+	h.followed = sim.SeriesIDs(site, n)
 	rows := make([]storetest.SeriesOpts, len(h.followed))
 	rest := h.s.Rest
 	for i, id := range h.followed {
 		// Read within the last Rest, evenly spread: the steady state.
 		checked := t0.Add(-rest + time.Duration(i+1)*rest/time.Duration(len(h.followed)+1))
-		rows[i] = storetest.SeriesOpts{Site: sp.site, ID: id, URL: sim.SeriesURL(sp.site, id), CreatedAt: storetest.At(t0.Add(-24 * time.Hour)),
-			CheckedAt: &checked, LatestNumber: sim.Latest(sp.site, id), SeenAt: &checked}
+		rows[i] = storetest.SeriesOpts{Site: site, ID: id, URL: sim.SeriesURL(site, id), CreatedAt: storetest.At(t0.Add(-24 * time.Hour)),
+			CheckedAt: &checked, LatestNumber: sim.Latest(site, id), SeenAt: &checked}
 	}
 	storetest.Series(context.Background(), t, h.st, rows...)
-	return h
 }
 
 // drive runs the Lane's passes back to back on the fake clock for span.

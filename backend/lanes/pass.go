@@ -84,6 +84,11 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 		res.Skip = skip
 		wait := m.gateWait(state, in, lr, due)
 		if state == StateAsleep {
+			// The gate holds fewer than WakeGateDue Series: wake when the
+			// WakeGateDue-th falls due, not only when the oldest has
+			// waited WakeGateWait (a Lane of many Series would otherwise
+			// add WakeGateWait to every Series' Rest, each time round).
+			wait = min(wait, m.gateFullPace(ctx, l, now))
 			// The wake gate holds reads, not the listing: wake for it
 			// when it falls due (a Site without one waits as before).
 			wait = min(wait, gatePace(m.listingWait(l, now)))
@@ -262,6 +267,21 @@ func (m *Manager) gateWait(state string, in StateInput, lr store.Lane, due store
 		return gatePace(WakeGateWait - in.Now.Sub(*due.OldestDueSince))
 	}
 	return sites.DefaultRest
+}
+
+// gateFullPace is how long until the wake gate opens by count: until the
+// WakeGateDue-th Series in Rest order falls due (the default Rest when the
+// Site has fewer, or on a store error, which the next pass meets again).
+func (m *Manager) gateFullPace(ctx context.Context, l *lane, now time.Time) time.Duration {
+	at, ok, err := m.cfg.Store.RestedDueAt(ctx, l.site.Name, l.site.Rest, WakeGateDue)
+	if err != nil {
+		l.log.Error("cannot read when the wake gate fills", "error", err)
+		return sites.DefaultRest
+	}
+	if !ok {
+		return sites.DefaultRest
+	}
+	return gatePace(at.Sub(now))
 }
 
 // gap computes the effective gap and warns, at most hourly, while the floor

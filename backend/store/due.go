@@ -209,6 +209,37 @@ func (s *Store) NextDueAt(ctx context.Context, site string, rest time.Duration, 
 	return next, true, nil
 }
 
+// RestedDueAt returns when the n-th Series of the Site in Rest order
+// falls due (n counts from 1, the Series already due by Rest included):
+// latest_checked_at + Rest, or + SlowRest for a slow Series. Never-checked
+// Series and Forced Polls are not counted (they open a browser Lane's wake
+// gate by themselves). ok is false when the Site has fewer than n checked
+// Series. A browser Lane held by its wake gate sleeps until the
+// WakeGateDue-th falls due, not longer.
+func (s *Store) RestedDueAt(ctx context.Context, site string, rest time.Duration, n int) (at time.Time, ok bool, err error) {
+	if n < 1 {
+		n = 1
+	}
+	slow := slowRest(rest)
+	err = s.pool.QueryRow(ctx, `
+		SELECT d FROM (
+			(SELECT latest_checked_at + $2 * interval '1 microsecond' AS d FROM series
+				WHERE site = $1 AND latest_checked_at IS NOT NULL AND NOT slow
+				ORDER BY latest_checked_at LIMIT $4)
+			UNION ALL
+			(SELECT latest_checked_at + $3 * interval '1 microsecond' FROM series
+				WHERE site = $1 AND slow AND latest_checked_at IS NOT NULL
+				ORDER BY latest_checked_at LIMIT $4)
+		) x ORDER BY d OFFSET $4 - 1 LIMIT 1`, site, rest.Microseconds(), slow.Microseconds(), n).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return time.Time{}, false, nil
+	}
+	if err != nil {
+		return time.Time{}, false, fmt.Errorf("store: rested due: %w", err)
+	}
+	return at, true, nil
+}
+
 // Stamp is what StampChecked replaced: the Series' last check and its
 // pending Forced Poll before the stamp, for RestoreChecked.
 type Stamp struct {

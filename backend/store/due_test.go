@@ -105,6 +105,34 @@ func TestNextDueAt(t *testing.T) {
 	}
 }
 
+func TestRestedDueAt(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	seedAt(t, st, "s", "a", now, ptr(now.Add(-70*time.Minute)), nil) // due 10 minutes ago
+	seedAt(t, st, "s", "b", now, ptr(now.Add(-20*time.Minute)), nil)
+	seedAt(t, st, "s", "c", now, ptr(now.Add(-10*time.Minute)), nil)
+	seedAt(t, st, "s", "new", now, nil, nil) // never checked: not counted
+	for _, c := range []struct {
+		n    int
+		want time.Time
+		ok   bool
+	}{{1, now.Add(-10 * time.Minute), true}, {2, now.Add(40 * time.Minute), true}, {3, now.Add(50 * time.Minute), true}, {4, time.Time{}, false}} {
+		at, ok, err := st.RestedDueAt(ctx, "s", time.Hour, c.n)
+		if err != nil || ok != c.ok || !at.Equal(c.want) {
+			t.Errorf("n=%d: %v %v %v, want %v %v", c.n, at, ok, err, c.want, c.ok)
+		}
+	}
+	// A slow Series rests SlowRest.
+	if _, err := st.Pool().Exec(ctx, `UPDATE series SET slow = true WHERE site = 's' AND series_id = 'b'`); err != nil {
+		t.Fatal(err)
+	}
+	if at, ok, err := st.RestedDueAt(ctx, "s", time.Hour, 3); err != nil || !ok || !at.Equal(now.Add(-20*time.Minute).Add(store.SlowRest)) {
+		t.Errorf("slow: %v %v %v", at, ok, err)
+	}
+}
+
 func TestRecordOK(t *testing.T) {
 	t.Parallel()
 	st := dbtest.New(t)
