@@ -164,22 +164,13 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
 		return res, err
 	}
-	b := &pgx.Batch{}
-	for _, p := range fresh {
-		b.Queue(`SELECT link_by_id($1, $2)`, p.kind, p.value)
+	kinds, values := make([]string, len(fresh)), make([]string, len(fresh))
+	for i, p := range fresh {
+		kinds[i], values[i] = p.kind, p.value
 	}
-	br := tx.SendBatch(ctx, b)
-	for range fresh {
-		var w *int64
-		if err := br.QueryRow().Scan(&w); err != nil {
-			_ = br.Close()
-			return res, err
-		}
-		if w != nil {
-			res.Linked++
-		}
-	}
-	return res, br.Close()
+	n, err := linkFresh(ctx, tx, kinds, values)
+	res.Linked = n
+	return res, err
 }
 
 // SeriesExternalIDs returns a Series' external ids by kind and value.
