@@ -177,6 +177,7 @@ func render(res map[string]result, now time.Time) string {
 			ref: "BenchmarkResidentMemory", refUnit: "idle_rss_MB", refScale: 1, ratioNote: "polling / idle", target: valueBelow(80, "MB")},
 	}
 	figs = append(figs, listingFigures()...)
+	figs = append(figs, worksFigures()...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
 		now.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
