@@ -82,12 +82,15 @@ func CheckExternalID(id ExternalID) error {
 const worksLockSQL = `SELECT pg_advisory_xact_lock(21, 1)`
 
 // insertIDsSQL stores ids for Series that exist and answers the (kind,
-// value) pairs new to the table: only those can link anything.
+// value) pairs new to the table: only those can link anything. The
+// LIMIT keeps the look for each Series a lookup of the primary key: as a
+// plain join, a batch of a thousand ids was planned as a hash join over
+// the whole series table, a scan per batch.
 const insertIDsSQL = `
 	INSERT INTO series_ids (site, series_id, kind, value, source)
 	SELECT u.site, u.series_id, u.kind, u.value, u.source
 	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(site, series_id, kind, value, source)
-	JOIN series s ON s.site = u.site AND s.series_id = u.series_id
+	CROSS JOIN LATERAL (SELECT FROM series s WHERE s.site = u.site AND s.series_id = u.series_id LIMIT 1) s
 	ON CONFLICT DO NOTHING
 	RETURNING kind, value`
 
