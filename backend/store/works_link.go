@@ -123,7 +123,7 @@ func (s *Store) AddSeriesIDs(ctx context.Context, items []SeriesIDs) (LinkResult
 
 // addSeriesIDs is AddSeriesIDs inside tx: one statement stores every id,
 // and only when some (kind, value) is new does it take the works lock and
-// link each new pair (one pipelined batch).
+// link the new pairs (works_link_set.go).
 func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult, error) {
 	var site, sid, kind, value, source []string
 	for _, it := range items {
