@@ -19,6 +19,8 @@ func worksFigures() []figure {
 		{what: "Works, simulated day: Site requests", bench: day, unit: "requests", scale: 1, show: "req/day",
 			ref: day, refUnit: "without_requests", refScale: 1, ratioNote: "with / without Works", target: ratioAtMost(1.01, "≤ +1%")},
 		{what: "Id-linking 100,000 Series (time)", bench: link, unit: "s/100k_series", scale: 1, show: "s"},
+		{what: "Id-linking 20,000 Series, set-based", bench: link, unit: "set_20k_s", scale: 1, show: "s",
+			ref: link, refUnit: "per_pair_20k_s", refScale: 1, ratioNote: "set-based / link_by_id per pair"},
 		{what: "Id-linking 100,000 Series (Site requests)", bench: link, unit: "site_requests", scale: 1, show: "requests", target: valueIs(0, "0")},
 		{what: "Title suggestions on labelled real pairs: precision", bench: sugg, unit: "precision", scale: 1, show: ""},
 		{what: "Title suggestions on labelled real pairs: recall", bench: sugg, unit: "recall", scale: 1, show: ""},
