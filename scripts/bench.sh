@@ -3,8 +3,9 @@
 # report (printed and written to docs/benchmarks.md). Takes about 5 minutes on
 # two cores (the 1M-Series benchmarks seed their own databases), plus about
 # 10 minutes for the listing benchmarks' simulated days (MB_LISTING_BENCH_SPAN=2h
-# shortens them; the browser one times the tab through Chromium first) and up
-# to 10 for the trackers' (MB_TRACKER_BENCH_SPAN=2h shortens it).
+# shortens them; the browser one times the tab through Chromium first), up to
+# 10 for the trackers' (MB_TRACKER_BENCH_SPAN=2h shortens it) and about a
+# minute for the Works day (MB_WORKS_DAY_SPAN=6h shortens it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MB_BENCH_LARGE=1
@@ -25,6 +26,8 @@ run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
 run ./backend/imports -bench 'Import(Plan|Walk)5000' -benchtime 10x
 run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
+run ./backend/store -bench 'WorksDay' -benchtime 1x -timeout 20m
+run ./backend/store -bench 'LinkByIDs|SuggestionQuality' -benchtime 1x
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m

@@ -82,12 +82,15 @@ func CheckExternalID(id ExternalID) error {
 const worksLockSQL = `SELECT pg_advisory_xact_lock(21, 1)`
 
 // insertIDsSQL stores ids for Series that exist and answers the (kind,
-// value) pairs new to the table: only those can link anything.
+// value) pairs new to the table: only those can link anything. The
+// LIMIT keeps the look for each Series a lookup of the primary key: as a
+// plain join, a batch of a thousand ids was planned as a hash join over
+// the whole series table, a scan per batch.
 const insertIDsSQL = `
 	INSERT INTO series_ids (site, series_id, kind, value, source)
 	SELECT u.site, u.series_id, u.kind, u.value, u.source
 	FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) AS u(site, series_id, kind, value, source)
-	JOIN series s ON s.site = u.site AND s.series_id = u.series_id
+	CROSS JOIN LATERAL (SELECT FROM series s WHERE s.site = u.site AND s.series_id = u.series_id LIMIT 1) s
 	ON CONFLICT DO NOTHING
 	RETURNING kind, value`
 
@@ -120,7 +123,7 @@ func (s *Store) AddSeriesIDs(ctx context.Context, items []SeriesIDs) (LinkResult
 
 // addSeriesIDs is AddSeriesIDs inside tx: one statement stores every id,
 // and only when some (kind, value) is new does it take the works lock and
-// link each new pair (one pipelined batch).
+// link the new pairs (works_link_set.go).
 func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult, error) {
 	var site, sid, kind, value, source []string
 	for _, it := range items {
@@ -164,22 +167,13 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
 		return res, err
 	}
-	b := &pgx.Batch{}
-	for _, p := range fresh {
-		b.Queue(`SELECT link_by_id($1, $2)`, p.kind, p.value)
+	kinds, values := make([]string, len(fresh)), make([]string, len(fresh))
+	for i, p := range fresh {
+		kinds[i], values[i] = p.kind, p.value
 	}
-	br := tx.SendBatch(ctx, b)
-	for range fresh {
-		var w *int64
-		if err := br.QueryRow().Scan(&w); err != nil {
-			_ = br.Close()
-			return res, err
-		}
-		if w != nil {
-			res.Linked++
-		}
-	}
-	return res, br.Close()
+	n, err := linkFresh(ctx, tx, kinds, values)
+	res.Linked = n
+	return res, err
 }
 
 // SeriesExternalIDs returns a Series' external ids by kind and value.
