@@ -92,19 +92,45 @@ func (s *Store) ReaderChapters(ctx context.Context, readerID int64, since time.T
 // FeedChapters is ReaderChapters less the events seen before the Reader
 // bookmarked their Series: the rule that owes a notice (owedInsert: the
 // bookmark older than the event), so the feed, like the notices, tells of
-// nothing out before a bookmark or an import made it.
+// nothing out before a bookmark or an import made it; and, like the
+// notices, tells a Work's chapter number once, from the first member
+// that showed it.
 func (s *Store) FeedChapters(ctx context.Context, readerID int64, since time.Time, limit int) ([]ChapterEvent, error) {
 	return s.readerChapters(ctx, readerID, since, limit, true)
 }
 
-func (s *Store) readerChapters(ctx context.Context, readerID int64, since time.Time, limit int, owedOnly bool) ([]ChapterEvent, error) {
-	rows, err := s.pool.Query(ctx, `
-		SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
+// readerChaptersSQL lists the Chapter Events of a Reader's bookmarks ($1)
+// seen at or after $2, newest first, at most $3.
+const readerChaptersSQL = `
+	SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
+	FROM bookmarks b
+	JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
+	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+	WHERE b.reader_id = $1 AND e.seen_at >= $2
+	ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`
+
+// feedChaptersSQL is readerChaptersSQL for the feed: events after the
+// bookmark, and of the events of one shared Work and number (in Work
+// numbers) only the first seen, as the notices tell it once.
+const feedChaptersSQL = `
+	SELECT id, site, series_id, stitle, number::text, title, url, seen_at FROM (
+		SELECT DISTINCT ON (coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0))
+			e.id, e.site, e.series_id, s.title AS stitle, e.number, e.title, e.url, e.seen_at
 		FROM bookmarks b
 		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND (NOT $4 OR b.created_at < e.seen_at)
-		ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`, readerID, since, limit, owedOnly)
+		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
+		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND b.created_at < e.seen_at
+		ORDER BY coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0), e.seen_at, e.id
+	) x
+	ORDER BY seen_at DESC, id DESC LIMIT $3`
+
+func (s *Store) readerChapters(ctx context.Context, readerID int64, since time.Time, limit int, owedOnly bool) ([]ChapterEvent, error) {
+	q := readerChaptersSQL
+	if owedOnly {
+		q = feedChaptersSQL
+	}
+	rows, err := s.pool.Query(ctx, q, readerID, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader chapters: %w", err)
 	}
