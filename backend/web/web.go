@@ -23,7 +23,7 @@ const SessionTTL = auth.SessionTTL
 
 // Admin is what the Owner's pages need of the Owner's read model: the
 // Lanes as GET /api/admin/lanes shows them, their passes, the failing
-// worklist and the open notices, and the acts with the admin API's rules.
+// worklist, the open notices and the Works' counts, and the acts with the admin API's rules.
 // The Owner's pages read nothing else (no store call of their own). *admin.Service implements it; cmd gives the same Service to
 // both HTTP faces.
 type Admin interface {
@@ -34,6 +34,7 @@ type Admin interface {
 	Passes(ctx context.Context, site string, limit int) ([]store.Pass, error)
 	Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error)
 	Notices(ctx context.Context) ([]store.Notice, error)
+	WorkCounts(ctx context.Context) (client.AdminWorks, error)
 }
 
 var _ Admin = (*admin.Service)(nil)
