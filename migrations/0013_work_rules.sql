@@ -89,6 +89,10 @@ CREATE TRIGGER work_members_thin_del AFTER DELETE ON work_members
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
 CREATE TRIGGER work_members_thin_upd AFTER UPDATE ON work_members
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
+-- A Work of one Reader's hand links is thin when one of them goes (its
+-- Series removed).
+CREATE TRIGGER work_hand_links_thin_del AFTER DELETE ON work_hand_links
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
 
 -- Works already thin are dissolved now.
 SELECT dissolve_work(id) FROM works;
@@ -206,6 +210,7 @@ END
 $$;
 -- +goose StatementEnd
 
+DROP TRIGGER work_hand_links_thin_del ON work_hand_links;
 DROP TRIGGER work_members_thin_upd ON work_members;
 DROP TRIGGER work_members_thin_del ON work_members;
 DROP FUNCTION work_members_thin();

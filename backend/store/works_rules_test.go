@@ -52,6 +52,11 @@ func TestHandLinkCollapsesOwedNotices(t *testing.T) {
 	if n := w.count(`SELECT count(DISTINCT number) FROM reader_notices WHERE reader_id = $1`, r); n != 2 {
 		t.Fatalf("%d numbers owed, want 2", n)
 	}
+	// One of the two Series removed: the hand-made Work is dissolved.
+	w.exec(`DELETE FROM series WHERE site = 'weebcentral' AND series_id = 'q'`)
+	if n := w.count(`SELECT count(*) FROM work_hand_links`); n != 0 {
+		t.Fatalf("%d hand links left in a Work of one Series", n)
+	}
 }
 
 // A Work left with one member is dissolved: the member is a Series of no
