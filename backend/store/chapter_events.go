@@ -62,11 +62,17 @@ const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, numb
 // heldRelease is RecordOK's step for a preferred member showing a number
 // another member showed first: each Reader who prefers this member's Site
 // and still owes the Work's notice of the number has it point at this
-// chapter and no longer held (docs/adr/0021-works-link-by-ids.md, "Hold").
+// chapter (and at their bookmark of this member, when they have one) and
+// no longer held (docs/adr/0021-works-link-by-ids.md, "Hold").
 // The later member owes nothing new, so the notice stays one.
-const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NULL
+const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NULL,
+				site = coalesce(pb.site, n.site), series_id = coalesce(pb.series_id, n.series_id),
+				number = CASE WHEN pb.site IS NULL THEN n.number ELSE ev.number END
 			FROM ev CROSS JOIN wk
 			JOIN work_prefs wp ON wp.work_id = wk.work_id
+			LEFT JOIN bookmarks pb ON pb.reader_id = wp.reader_id AND pb.site = ev.site AND pb.series_id = ev.series_id
+				AND NOT EXISTS (SELECT 1 FROM reader_notices x WHERE x.reader_id = wp.reader_id
+					AND x.site = ev.site AND x.series_id = ev.series_id AND x.number = ev.number)
 			WHERE wp.site = ev.site AND n.reader_id = wp.reader_id AND n.work_id = wk.work_id
 				AND n.work_number = ev.number + wk.off AND n.held_until IS NOT NULL AND n.done_at IS NULL
 			RETURNING 1`

@@ -62,7 +62,7 @@ func TestHoldPreferredArrivesInTime(t *testing.T) {
 		t.Fatalf("the preferred member owes %d more, want 0", got.Owed)
 	}
 	got := w.owedNow(r, at.Add(41*time.Minute), true)
-	if len(got) != 1 || got[0].URL != "https://comix.example/b/21" {
+	if len(got) != 1 || got[0].URL != "https://comix.example/b/21" || got[0].Site != "comix" {
 		t.Fatalf("after the preferred member showed 21: %+v, want one notice of comix's chapter", got)
 	}
 	if n := w.count(`SELECT count(*) FROM reader_notices WHERE reader_id = $1`, r); n != 1 {
