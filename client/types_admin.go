@@ -150,3 +150,14 @@ type NoticesResponse struct {
 	// without trackers.
 	Trackers *TrackerStates `json:"trackers,omitempty"`
 }
+
+// AdminWorks is the body of GET /api/admin/works: how many Works and
+// links exist and how they were made.
+type AdminWorks struct {
+	Works     int `json:"works"`      // Works with a member or a Reader's hand link
+	Links     int `json:"links"`      // shared members
+	ByID      int `json:"by_id"`      // members linked by a shared external id
+	ByReaders int `json:"by_readers"` // members two Readers linked by hand
+	HandLinks int `json:"hand_links"` // hand links one Reader holds, not confirmed yet
+	Dissolved int `json:"dissolved"`  // Works left with fewer than two members
+}

@@ -84,6 +84,26 @@ type Work struct {
 	// Offer is a member to follow instead, when every member the Reader
 	// bookmarks has failed for over a day; null otherwise.
 	Offer *WorkMember `json:"offer"`
+	// Prefer is the Reader's preferred Site for the Work's notices (an
+	// addition beyond the contract: PUT /api/works/{id}/prefer); absent
+	// when none.
+	Prefer *WorkPrefer `json:"prefer,omitempty"`
+}
+
+// WorkPrefer is the body of PUT /api/works/{id}/prefer and the Work's
+// "prefer": hold a notice of a number another member shows first up to
+// HoldMinutes (1..1440, default 60) for the member on Site. An empty
+// Site clears it.
+type WorkPrefer struct {
+	Site        string `json:"site"`
+	HoldMinutes int    `json:"hold_minutes"`
+}
+
+// WorkFollow is the body of POST /api/works/{id}/follow: bookmark this
+// member instead, Progress carried by number.
+type WorkFollow struct {
+	Site     string `json:"site"`
+	SeriesID string `json:"series_id"`
 }
 
 // WorksResponse is the body of GET /api/works.

@@ -17,6 +17,7 @@ type snapshotMsg struct {
 	lanes      []client.Lane
 	failing    client.FailingResponse
 	notices    []client.Notice
+	works      *client.AdminWorks // nil from a server without the Works' counts
 	passes     []client.Pass
 	passesSite string
 	err        error
@@ -54,6 +55,11 @@ func (m Model) fetch() tea.Cmd {
 		}
 		if out.notices, out.err = c.Notices(ctx); out.err != nil {
 			return out
+		}
+		// A server from before Works has no counts of them: the notices
+		// screen then shows none, and the rest of the dashboard works.
+		if w, err := c.AdminWorks(ctx); err == nil {
+			out.works = &w
 		}
 		if site != "" {
 			out.passesSite = site

@@ -54,6 +54,7 @@ type Model struct {
 	filter    views.FailingFilter
 
 	notices []client.Notice
+	works   *client.AdminWorks
 
 	err      error
 	errSince time.Time

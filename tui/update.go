@@ -74,6 +74,7 @@ func (m *Model) apply(s snapshotMsg) {
 	m.failAll, m.failTotal = s.failing.Failing, s.failing.Total
 	m.refilter()
 	m.notices = s.notices
+	m.works = s.works
 	if s.passesSite != "" && s.passesSite == m.detailSite {
 		m.passes = s.passes
 	}

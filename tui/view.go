@@ -26,7 +26,7 @@ func (m Model) View() string {
 	case m.screen == ScreenFailing:
 		body = views.Failing(f, m.failShown, m.failList.sel, m.failList.off, m.filter, len(m.failAll), m.failTotal)
 	case m.screen == ScreenNotices:
-		body = views.Notices(f, m.notices)
+		body = views.Notices(f, m.notices, m.works)
 	default:
 		body = views.Lanes(f, m.lanes, m.laneList.sel, m.laneList.off,
 			views.Attention{Notices: m.notices, Failing: m.failAll, FailTotal: m.failTotal})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/client"
 )
 
 // Passes is a Lane's last passes, newest first, at most limit, or an
@@ -37,4 +38,15 @@ func (s *Service) Notices(ctx context.Context) ([]store.Notice, error) {
 		return nil, fmt.Errorf("admin: notices: %w", err)
 	}
 	return ns, nil
+}
+
+// WorkCounts is how many Works and links exist, by how they were made,
+// as GET /api/admin/works answers it and /admin and mbctl show it.
+func (s *Service) WorkCounts(ctx context.Context) (client.AdminWorks, error) {
+	c, err := s.cfg.Store.CountWorks(ctx)
+	if err != nil {
+		return client.AdminWorks{}, fmt.Errorf("admin: work counts: %w", err)
+	}
+	return client.AdminWorks{Works: c.Works, Links: c.Members, ByID: c.ByID, ByReaders: c.ByReaders,
+		HandLinks: c.HandLinks, Dissolved: c.Dissolved}, nil
 }

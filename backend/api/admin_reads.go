@@ -98,6 +98,16 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// adminWorks answers how many Works and links exist, by how made.
+func (s *Server) adminWorks(w http.ResponseWriter, r *http.Request) {
+	out, err := s.Admin.WorkCounts(r.Context())
+	if err != nil {
+		s.adminInternalError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
 // adminLimit reads ?limit=, answering 400 itself when it is not a whole
 // number from 1 to max.
 func adminLimit(w http.ResponseWriter, r *http.Request, def, max int) (int, bool) {

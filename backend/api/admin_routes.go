@@ -10,4 +10,5 @@ func (s *Server) adminRoutes() {
 	s.mux.HandleFunc("GET /api/admin/failing", s.admin(s.adminFailing))
 	s.mux.HandleFunc("POST /api/admin/series/{site}/{series_id}/force", s.admin(s.adminForce))
 	s.mux.HandleFunc("GET /api/admin/notices", s.admin(s.adminNotices))
+	s.mux.HandleFunc("GET /api/admin/works", s.admin(s.adminWorks))
 }

@@ -25,6 +25,7 @@ func (s *Server) worksRoutes() {
 	s.mux.HandleFunc("POST /api/works/link", s.reader(s.limitWrites(capBody(smallBodyBytes, s.linkWork))))
 	s.mux.HandleFunc("DELETE /api/works/{id}/members/{site}/{series_id}", s.reader(s.limitWrites(s.unlinkMember)))
 	s.mux.HandleFunc("PUT /api/works/{id}/members/{site}/{series_id}", s.reader(s.limitWrites(capBody(smallBodyBytes, s.putMemberOffset))))
+	s.worksRulesRoutes()
 }
 
 func (s *Server) listWorks(w http.ResponseWriter, r *http.Request) {

@@ -23,6 +23,9 @@ func workJSON(wk store.Work) client.Work {
 		o := memberJSON(*wk.Offer)
 		out.Offer = &o
 	}
+	if wk.Prefer != nil {
+		out.Prefer = &client.WorkPrefer{Site: wk.Prefer.Site, HoldMinutes: wk.Prefer.HoldMinutes}
+	}
 	return out
 }
 

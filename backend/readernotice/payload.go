@@ -36,13 +36,29 @@ type Late struct {
 	Title    string    `json:"title,omitempty"`
 }
 
+// Offer is a Work's offer to follow another member instead of a failing
+// one: POST /api/works/{work_id}/follow takes it, Progress carried.
+type Offer struct {
+	WorkID     int64     `json:"work_id"`
+	Site       string    `json:"site"`
+	SeriesID   string    `json:"series_id"`
+	Title      string    `json:"title"`
+	Since      time.Time `json:"since"`
+	ToSite     string    `json:"to_site"`
+	ToSeriesID string    `json:"to_series_id"`
+	ToURL      string    `json:"to_url"`
+}
+
 // Digest is everything one Reader is told at once. It is stored as the
 // delivery's payload when the Digest is made, so a retry sends the same.
 type Digest struct {
 	Reader   Recipient `json:"reader"`
 	Chapters []Chapter `json:"chapters"`
 	Late     []Late    `json:"late"`
-	Test     bool      `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
+	// Offers are "follow on {Site} instead" offers, each told once
+	// (docs/adr/0021-works-link-by-ids.md, "Follow instead").
+	Offers []Offer `json:"offers,omitempty"`
+	Test   bool    `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
@@ -127,10 +143,15 @@ func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
 	return clip(join([]string{more(len(lines))}), limit), len(lines)
 }
 
-// LateText is the degraded part: each late Site or failing Series named
-// with "chapters there may be late"; "" when nothing is late.
+// LateText is the degraded part: one line per "follow on {Site} instead"
+// offer, then each late Site or failing Series named with "chapters there
+// may be late"; "" when nothing is late.
 func (d Digest) LateText() string {
 	var b strings.Builder
+	for _, o := range d.Offers {
+		fmt.Fprintf(&b, "%s on %s has failed since %s: follow on %s instead, your Progress carried: %s\n",
+			o.Title, o.Site, o.Since.UTC().Format("2006-01-02"), o.ToSite, o.ToURL)
+	}
 	for _, l := range d.Late {
 		switch l.State {
 		case "tracker_reconnect":

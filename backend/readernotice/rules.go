@@ -76,6 +76,10 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 	for _, l := range in.Late {
 		d.Late = append(d.Late, Late{Site: l.Site, State: l.State, Since: l.Since.UTC(), SeriesID: l.SeriesID, Title: l.Title})
 	}
+	for _, o := range in.Offers {
+		d.Offers = append(d.Offers, Offer{WorkID: o.WorkID, Site: o.Site, SeriesID: o.SeriesID, Title: o.Title,
+			Since: o.Since.UTC(), ToSite: o.ToSite, ToSeriesID: o.ToSeriesID, ToURL: o.ToURL})
+	}
 	body, _ := json.Marshal(d) // plain structs: cannot fail
 	r := readerOf(in.Reader, in.Settings, in.Push)
 	for _, o := range outlets {

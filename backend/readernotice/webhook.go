@@ -44,6 +44,7 @@ type webhookBody struct {
 	Reader   Recipient `json:"reader"`
 	Chapters []Chapter `json:"chapters"`
 	Late     []Late    `json:"late"`
+	Offers   []Offer   `json:"offers,omitempty"`
 	Test     bool      `json:"test,omitempty"`
 }
 
@@ -64,7 +65,7 @@ func (webhook) Targets(r Reader) []string {
 }
 
 func (w webhook) Send(ctx context.Context, r Reader, _ string, d Digest) error {
-	body, err := json.Marshal(webhookBody{Event: "new_chapters", Reader: d.Reader, Chapters: d.Chapters, Late: d.Late, Test: d.Test})
+	body, err := json.Marshal(webhookBody{Event: "new_chapters", Reader: d.Reader, Chapters: d.Chapters, Late: d.Late, Offers: d.Offers, Test: d.Test})
 	if err != nil {
 		return err
 	}

@@ -30,19 +30,24 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // member one notice, on their bookmark of the member that showed it when
 // they have one, whose Progress on the Work is below the number; the
 // unique (reader, work, number) index keeps a concurrent Lane's read of
-// another member from owing it twice.
-const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at, work_id, work_number)
-			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric
+// another member from owing it twice. A Reader who prefers another Site
+// for the Work (work_prefs) is owed it held up to their hold minutes
+// (held_until): heldRelease hands it the preferred member's chapter if
+// that member shows the number first.
+const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at, work_id, work_number, held_until)
+			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric, NULL::timestamptz
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
 			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
 			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + wk.off - bm."offset",
-				ev.id, ev.seen_at, wk.work_id, ev.number + wk.off
+				ev.id, ev.seen_at, wk.work_id, ev.number + wk.off,
+				CASE WHEN wp.site <> ev.site THEN ev.seen_at + wp.hold_minutes * interval '1 minute' END
 			FROM ev CROSS JOIN wk
 			JOIN work_members bm ON bm.work_id = wk.work_id
 			JOIN bookmarks b ON b.site = bm.site AND b.series_id = bm.series_id
+			LEFT JOIN work_prefs wp ON wp.reader_id = b.reader_id AND wp.work_id = wk.work_id
 			WHERE (wk.others_max IS NULL OR ev.number + wk.off > wk.others_max)
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
 					AND ev.number + wk.off > wk.others_latest + ` + driftMarginSQL + `, false)
@@ -52,6 +57,24 @@ const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, numb
 					WHERE m3.work_id = wk.work_id AND p3.number + m3."offset" >= ev.number + wk.off)
 			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
 			ON CONFLICT DO NOTHING
+			RETURNING 1`
+
+// heldRelease is RecordOK's step for a preferred member showing a number
+// another member showed first: each Reader who prefers this member's Site
+// and still owes the Work's notice of the number has it point at this
+// chapter (and at their bookmark of this member, when they have one) and
+// no longer held (docs/adr/0021-works-link-by-ids.md, "Hold").
+// The later member owes nothing new, so the notice stays one.
+const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NULL,
+				site = coalesce(pb.site, n.site), series_id = coalesce(pb.series_id, n.series_id),
+				number = CASE WHEN pb.site IS NULL THEN n.number ELSE ev.number END
+			FROM ev CROSS JOIN wk
+			JOIN work_prefs wp ON wp.work_id = wk.work_id
+			LEFT JOIN bookmarks pb ON pb.reader_id = wp.reader_id AND pb.site = ev.site AND pb.series_id = ev.series_id
+				AND NOT EXISTS (SELECT 1 FROM reader_notices x WHERE x.reader_id = wp.reader_id
+					AND x.site = ev.site AND x.series_id = ev.series_id AND x.number = ev.number)
+			WHERE wp.site = ev.site AND n.reader_id = wp.reader_id AND n.work_id = wk.work_id
+				AND n.work_number = ev.number + wk.off AND n.held_until IS NOT NULL AND n.done_at IS NULL
 			RETURNING 1`
 
 // ChapterEvent is one row of chapter_events joined with its Series' title.
@@ -75,19 +98,45 @@ func (s *Store) ReaderChapters(ctx context.Context, readerID int64, since time.T
 // FeedChapters is ReaderChapters less the events seen before the Reader
 // bookmarked their Series: the rule that owes a notice (owedInsert: the
 // bookmark older than the event), so the feed, like the notices, tells of
-// nothing out before a bookmark or an import made it.
+// nothing out before a bookmark or an import made it; and, like the
+// notices, tells a Work's chapter number once, from the first member
+// that showed it.
 func (s *Store) FeedChapters(ctx context.Context, readerID int64, since time.Time, limit int) ([]ChapterEvent, error) {
 	return s.readerChapters(ctx, readerID, since, limit, true)
 }
 
-func (s *Store) readerChapters(ctx context.Context, readerID int64, since time.Time, limit int, owedOnly bool) ([]ChapterEvent, error) {
-	rows, err := s.pool.Query(ctx, `
-		SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
+// readerChaptersSQL lists the Chapter Events of a Reader's bookmarks ($1)
+// seen at or after $2, newest first, at most $3.
+const readerChaptersSQL = `
+	SELECT e.id, e.site, e.series_id, s.title, e.number::text, e.title, e.url, e.seen_at
+	FROM bookmarks b
+	JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
+	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+	WHERE b.reader_id = $1 AND e.seen_at >= $2
+	ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`
+
+// feedChaptersSQL is readerChaptersSQL for the feed: events after the
+// bookmark, and of the events of one shared Work and number (in Work
+// numbers) only the first seen, as the notices tell it once.
+const feedChaptersSQL = `
+	SELECT id, site, series_id, stitle, number::text, title, url, seen_at FROM (
+		SELECT DISTINCT ON (coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0))
+			e.id, e.site, e.series_id, s.title AS stitle, e.number, e.title, e.url, e.seen_at
 		FROM bookmarks b
 		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND (NOT $4 OR b.created_at < e.seen_at)
-		ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`, readerID, since, limit, owedOnly)
+		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
+		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND b.created_at < e.seen_at
+		ORDER BY coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0), e.seen_at, e.id
+	) x
+	ORDER BY seen_at DESC, id DESC LIMIT $3`
+
+func (s *Store) readerChapters(ctx context.Context, readerID int64, since time.Time, limit int, owedOnly bool) ([]ChapterEvent, error) {
+	q := readerChaptersSQL
+	if owedOnly {
+		q = feedChaptersSQL
+	}
+	rows, err := s.pool.Query(ctx, q, readerID, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader chapters: %w", err)
 	}

@@ -389,6 +389,8 @@ const recordOKSQL = `
 			` + driftUpdate + `
 		), owed AS (
 			` + owedInsert + `
+		), released AS (
+			` + heldRelease + `
 		)
 		SELECT coalesce(old.latest_number <> $5::numeric, false), old.new_cover,
 			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c

@@ -49,6 +49,9 @@ type DigestInput struct {
 	Push     []string // the endpoints of the Reader's push subscriptions
 	Owed     []OwedNotice
 	Late     []LateSite
+	// Offers are "follow on {Site} instead" offers not told yet
+	// (works_offers.go); a plan with deliveries tells them, once.
+	Offers []FollowOffer
 }
 
 // NewDelivery is one Digest to one outlet, to be written with its payload.
@@ -84,7 +87,7 @@ const readyReaders = `
 		FROM reader_notices n
 		JOIN bookmarks b ON b.reader_id = n.reader_id AND b.site = n.site AND b.series_id = n.series_id
 		LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id` + noticeWorkProgress + `
-		WHERE n.done_at IS NULL
+		WHERE n.done_at IS NULL AND ` + noticeNotHeldSQL + `
 	), ready AS (
 		SELECT reader_id, min(seen_at) AS first FROM owed
 		WHERE caught OR notify_mode <> 'pile' OR held >= notify_pile
@@ -98,6 +101,12 @@ const readyReaders = `
 	ORDER BY r.id LIMIT $2
 	FOR UPDATE OF r SKIP LOCKED`
 
+// noticeNotHeldSQL leaves out an owed notice n still held for a
+// preferred Site ($1 is now in the statements using it).
+const noticeNotHeldSQL = `(n.held_until IS NULL OR n.held_until <= $1::timestamptz)`
+
+// owedOf reads the claimed Readers' owed notices ready to be judged
+// ($2 the Readers, $1 now: a notice held for a preferred Site waits).
 const owedOf = `
 	SELECT n.reader_id, n.site, n.series_id, s.title, n.number::text, e.title, e.url, n.seen_at,
 		b.notify_mode, b.notify_pile, b.notify_pile_days, ` + noticeCaughtSQL + `
@@ -106,7 +115,7 @@ const owedOf = `
 	JOIN series s ON s.site = n.site AND s.series_id = n.series_id
 	JOIN bookmarks b ON b.reader_id = n.reader_id AND b.site = n.site AND b.series_id = n.series_id
 	LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id` + noticeWorkProgress + `
-	WHERE n.reader_id = ANY($1) AND n.done_at IS NULL
+	WHERE n.reader_id = ANY($2) AND n.done_at IS NULL AND ` + noticeNotHeldSQL + `
 	ORDER BY n.reader_id, n.seen_at, n.site, n.series_id, n.number`
 
 // lateOf lists why chapters of the Readers' bookmarks may be late: their
@@ -181,7 +190,7 @@ func collectIDs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]int64,
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// digestInputs reads the claimed Readers' facts in five statements,
+// digestInputs reads the claimed Readers' facts in six statements,
 // whatever their number.
 func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([]DigestInput, error) {
 	if len(ids) == 0 {
@@ -240,7 +249,7 @@ func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([
 		err := r.Scan(&id, &o.Site, &o.SeriesID, &o.SeriesTitle, &o.Number, &o.ChapterTitle, &o.URL, &o.SeenAt, &o.Mode, &o.Pile, &o.PileDays, &o.CaughtUp)
 		at[id].Owed = append(at[id].Owed, o)
 		return err
-	}, ids)
+	}, now, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +260,16 @@ func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([
 		at[id].Late = append(at[id].Late, l)
 		return err
 	}, ids, now)
+	if err != nil {
+		return nil, err
+	}
+	err = each(offersOf, func(r pgx.Rows) error {
+		var id int64
+		var o FollowOffer
+		err := r.Scan(&id, &o.WorkID, &o.Site, &o.SeriesID, &o.Title, &o.Since, &o.ToSite, &o.ToSeriesID, &o.ToURL)
+		at[id].Offers = append(at[id].Offers, o)
+		return err
+	}, ids, now.Add(-FailingShownAfter))
 	return out, err
 }
 
@@ -261,6 +280,9 @@ func queuePlan(b *pgx.Batch, in DigestInput, p DigestPlan, now time.Time) {
 		b.Queue(`UPDATE reader_notices SET done_at = $5, outcome = $6
 			WHERE reader_id = $1 AND site = $2 AND series_id = $3 AND number = $4::numeric AND done_at IS NULL`,
 			in.Reader.ID, o.Site, o.SeriesID, o.Number, now, outcome)
+	}
+	if len(p.Deliveries) > 0 {
+		queueOffersTold(b, in.Reader.ID, in.Offers, now)
 	}
 	for _, d := range p.Deliveries {
 		b.Queue(`INSERT INTO notice_deliveries

@@ -80,7 +80,8 @@ func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) 
 				return err
 			}
 		}
-		return nil
+		_, err = tx.Exec(ctx, collapseOwedSQL, work)
+		return err
 	})
 	if err != nil {
 		return 0, notFound("link by hand", err)
@@ -107,3 +108,27 @@ const confirmHandLinkSQL = `
 	)
 	DELETE FROM work_hand_links WHERE work_id = $2 AND site = $3 AND series_id = $4 AND reader_id <> $1
 		AND EXISTS (SELECT 1 FROM two)`
+
+// collapseOwedSQL keeps one owed notice per Reader and number (in Work
+// numbers) over Work $1's members as each Reader sees them: two Series a
+// Reader links by hand may each already owe the same number, told once
+// from now on like any Work's. A number told already (sent, caught up)
+// drops the owed one; else the first seen stays.
+const collapseOwedSQL = `
+	WITH mem AS (
+		SELECT NULL::bigint AS reader_id, site, series_id, "offset" AS off FROM work_members WHERE work_id = $1
+		UNION ALL
+		SELECT h.reader_id, h.site, h.series_id, 0 FROM work_hand_links h
+		WHERE h.work_id = $1 AND NOT EXISTS (SELECT 1 FROM work_members m
+			WHERE m.work_id = $1 AND m.site = h.site AND m.series_id = h.series_id)
+	), ranked AS (
+		SELECT n.reader_id, n.site, n.series_id, n.number, n.done_at,
+			row_number() OVER (PARTITION BY n.reader_id, n.number + mem.off
+				ORDER BY n.done_at IS NULL, n.seen_at, n.site, n.series_id) AS k
+		FROM reader_notices n
+		JOIN mem ON mem.site = n.site AND mem.series_id = n.series_id
+			AND (mem.reader_id IS NULL OR mem.reader_id = n.reader_id)
+	)
+	DELETE FROM reader_notices n USING ranked r
+	WHERE r.k > 1 AND r.done_at IS NULL AND n.reader_id = r.reader_id AND n.site = r.site
+		AND n.series_id = r.series_id AND n.number = r.number AND n.done_at IS NULL`

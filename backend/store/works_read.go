@@ -24,6 +24,9 @@ type Work struct {
 	// bookmarks has failed for over a day (the working member showing the
 	// Work's Latest, else the first working one); nil otherwise.
 	Offer *WorkMember
+	// Prefer is the Reader's preferred Site for the Work's notices
+	// (works_prefs.go); nil when none.
+	Prefer *WorkPref
 }
 
 // WorkLatest is where a Work's Latest Chapter was seen.
@@ -167,8 +170,22 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, 
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
+	prefs, err := s.workPrefs(ctx, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: reader works: %w", err)
+	}
+	offers, err := s.offerStates(ctx, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: reader works: %w", err)
+	}
 	for i := range out {
-		out[i].Offer = followOffer(out[i])
+		if p, ok := prefs[out[i].ID]; ok {
+			out[i].Prefer = &p
+		}
+		// An offer declined or accepted is not made again.
+		if st := offers[out[i].ID]; st != OfferDeclined && st != OfferAccepted {
+			out[i].Offer = followOffer(out[i])
+		}
 	}
 	return out, nil
 }

@@ -31,6 +31,7 @@ type adminView struct {
 	Sites        []string
 	Outcomes     []string
 	Back         string // where an act on this page returns to
+	Works        *client.AdminWorks
 }
 
 // noticeView is one open Owner notice with its page, the same path its
@@ -51,7 +52,12 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	av := &adminView{Lanes: lanes, Back: "/admin"}
+	wc, err := h.Admin.WorkCounts(r.Context())
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	av := &adminView{Lanes: lanes, Back: "/admin", Works: &wc}
 	for _, n := range ns {
 		av.Notices = append(av.Notices, noticeView{Notice: n, Link: ownernotice.PagePath(n.Kind, n.Site)})
 	}

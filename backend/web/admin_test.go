@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -56,6 +57,14 @@ func TestAdminShowsTheAPIsLanes(t *testing.T) {
 	}
 	if strings.Contains(a.body, "badge new") || strings.Contains(a.body, "ember") {
 		t.Error("the admin page uses the New Chapter ember")
+	}
+	wc, err := f.pages.Admin.WorkCounts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`%d links: %d by ids, %d by Readers`, wc.Links, wc.ByID, wc.ByReaders); !strings.Contains(a.body, want) ||
+		!strings.Contains(a.body, fmt.Sprintf(`data-works="%d"`, wc.Works)) {
+		t.Errorf("/admin lacks the Works' counts %q", want)
 	}
 }
 

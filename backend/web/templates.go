@@ -37,6 +37,7 @@ var funcs = template.FuncMap{
 	"static":    staticPath,
 	"fault":     client.IsFault,
 	"cardArgs":  func(it libraryItem, csrf string) cardArgs { return cardArgs{It: it, CSRF: csrf} },
+	"workOffer": workOffer,
 }
 
 // cardArgs is what the card partial renders: one card and the form token.

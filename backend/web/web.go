@@ -24,7 +24,7 @@ const SessionTTL = auth.SessionTTL
 
 // Admin is what the Owner's pages need of the Owner's read model: the
 // Lanes as GET /api/admin/lanes shows them, their passes, the failing
-// worklist and the open notices, and the acts with the admin API's rules.
+// worklist, the open notices and the Works' counts, and the acts with the admin API's rules.
 // The Owner's pages read nothing else (no store call of their own). *admin.Service implements it; cmd gives the same Service to
 // both HTTP faces.
 type Admin interface {
@@ -35,6 +35,7 @@ type Admin interface {
 	Passes(ctx context.Context, site string, limit int) ([]store.Pass, error)
 	Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error)
 	Notices(ctx context.Context) ([]store.Notice, error)
+	WorkCounts(ctx context.Context) (client.AdminWorks, error)
 }
 
 var _ Admin = (*admin.Service)(nil)
@@ -105,6 +106,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
 	h.trackerRoutes()
+	h.workOfferRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))

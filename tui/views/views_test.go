@@ -58,7 +58,7 @@ func TestEveryViewFillsItsFrame(t *testing.T) {
 		"lanes":   Lanes(f, lanes, 0, 0, Attention{}),
 		"detail":  Detail(f, lanes[0], nil, 0),
 		"failing": Failing(f, nil, 0, 0, FailingFilter{}, 0, 0),
-		"notices": Notices(f, nil),
+		"notices": Notices(f, nil, &client.AdminWorks{Works: 123456, Links: 1234567}),
 		"banner":  Banner(f, strings.Repeat("x", 100), f.Now, f.Now),
 	} {
 		lines := strings.Split(out, "\n")

@@ -60,6 +60,7 @@ type CLI struct {
 	Pause     PauseCmd     `cmd:"" help:"Pause a Lane for a while (2h, 90m, 1d, 1d12h)."`
 	Resume    ResumeCmd    `cmd:"" help:"Lift a Lane's pause."`
 	Notices   NoticesCmd   `cmd:"" help:"Open owner notices."`
+	Works     WorksCmd     `cmd:"" help:"How many Works and links exist, made by ids or by Readers."`
 	Login     LoginCmd     `cmd:"" help:"Check a server and token and save them to the config file."`
 	Health    HealthCmd    `cmd:"" help:"Check that the server and its database answer (no token needed)."`
 	Version   VersionCmd   `cmd:"" help:"Print mbctl's version."`

@@ -1,0 +1,57 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/client"
+)
+
+func TestWorksCountsByHowLinked(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := dbtest.New(t)
+	srv, err := api.New(api.Config{Store: st, Auth: admintest.Auth{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv)
+	defer hs.Close()
+	r, err := st.UpsertReader(ctx, "1", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if _, err := st.AddBookmark(ctx, r.ID, "mangapill", id, "https://mangapill.com/manga/"+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	al := []store.ExternalID{{Kind: "al", Value: "5", Source: store.IDFromSite}}
+	if _, err := st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "mangapill", SeriesID: "a", IDs: al}, {Site: "mangapill", SeriesID: "b", IDs: al}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.LinkByHand(ctx, r.ID, store.SeriesRef{Site: "mangapill", SeriesID: "c"}, store.SeriesRef{Site: "mangapill", SeriesID: "d"}); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": admintest.OwnerToken}
+	out := mbctl(t, env, t.TempDir(), "works")
+	if out.code != 0 {
+		t.Fatalf("mbctl works = %d: %s", out.code, out.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out.stdout), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "BY IDS") || strings.Join(strings.Fields(lines[1]), " ") != "2 2 2 0 2 0" {
+		t.Fatalf("mbctl works:\n%s\nwant 2 Works, 2 links by ids, 2 hand links", out.stdout)
+	}
+	out = mbctl(t, env, t.TempDir(), "--json", "works")
+	var w client.AdminWorks
+	if err := json.Unmarshal([]byte(out.stdout), &w); err != nil || w.Works != 2 || w.ByID != 2 || w.HandLinks != 2 {
+		t.Fatalf("mbctl --json works: %+v (%v) from %s", w, err, out.stdout)
+	}
+}
