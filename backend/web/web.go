@@ -91,6 +91,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
+	h.worksRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
