@@ -1,7 +1,9 @@
 package web
 
 import (
+	"cmp"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -155,6 +157,8 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 			li.LatestTitle = chapterTitle(m.LatestTitle, m.LatestNumber)
 		}
 	}
+	// A member in trouble first: on a phone the chips' line is cut short.
+	slices.SortStableFunc(li.Chips, func(a, b memberChip) int { return cmp.Compare(len(b.State), len(a.State)) })
 	if l := wk.Latest; l != nil {
 		li.LatestNumber, li.LatestURL, li.LatestSite = l.Number, siteLink(l.URL), l.Site
 		if l.SeenAt != nil {
