@@ -53,9 +53,14 @@ func groupCards(list []store.LibraryItem, works map[int64]*store.Work) []library
 			continue
 		}
 		at[wk.ID] = len(cards)
+		// Each member's Site and id, and its title once (members mostly
+		// share one): the key is in every card's markup.
 		key := strings.ToLower(wk.Title)
 		for _, m := range wk.Members {
-			key += " " + searchKey(m.Title, m.Site, m.SeriesID)
+			if t := strings.ToLower(m.Title); !strings.Contains(key, t) {
+				key += " " + t
+			}
+			key += " " + strings.ToLower(m.Site+" "+m.SeriesID)
 		}
 		cards = append(cards, libraryCard{items: []store.LibraryItem{it}, work: wk, key: key})
 	}

@@ -275,3 +275,25 @@ func TestSeriesPageShowsWorkIDsAndSuggestions(t *testing.T) {
 		t.Errorf("a bad kind on the Series page: %d", a.code)
 	}
 }
+
+// A member's hostile title and chapter link are text on the Work's card and
+// page, never markup or a script link.
+func TestWorkCardAndPageEscapeHostileText(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	wk := seedWork(t, f)
+	if _, err := f.st.Pool().Exec(context.Background(), `UPDATE series SET title = '<img src=x onerror=alert(1)>',
+		latest_url = 'javascript:alert(1)' WHERE site = 'mangadex' AND series_id = 'w1'`); err != nil {
+		t.Fatal(err)
+	}
+	c := f.login(t, f.readerToken)
+	for _, path := range []string{"/", "/works/" + strconv.FormatInt(wk, 10)} {
+		b := f.get(t, c, path).body
+		if strings.Contains(b, "<img src=x") || strings.Contains(b, `href="javascript:`) {
+			t.Errorf("%s carries the hostile title or link as markup", path)
+		}
+		if !strings.Contains(b, "&lt;img src=x onerror=alert(1)&gt;") {
+			t.Errorf("%s does not show the hostile title as text", path)
+		}
+	}
+}
