@@ -46,8 +46,11 @@ func TestBrowserLibraryShowsOneCardPerWork(t *testing.T) {
 		t.Errorf("the library scrolls sideways at 360 px: %d px", w)
 	}
 	p.MustSetViewport(1280, 900, 1, false) // the Work page's members table at a desktop's width
+	// The card moved with the new width: find its title again once the
+	// layout has settled, then click it.
+	open := p.MustElement(`li.item[data-work-id="` + id + `"] a.open`).MustWaitStable()
 	wait := p.MustWaitNavigation()
-	card.MustElement("a.open").MustClick()
+	open.MustClick()
 	wait()
 	p.MustWaitLoad()
 	if u := p.MustInfo().URL; !strings.HasSuffix(u, "/works/"+id) {
