@@ -10,7 +10,7 @@ import (
 
 // webPrefixes are the paths the web pages answer, routed to MountWeb's
 // handler; everything else stays the JSON API's.
-var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/series/", "/admin", "/admin/", "/web/", "/auth/discord/",
+var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/series/", "/works/", "/admin", "/admin/", "/web/", "/auth/discord/",
 	"/import", "/import/", "/export.json", "/export.csv", "/notices", "/notices/", "/settings", "/trackers/",
 	"/sw.js", "/manifest.webmanifest"}
 

@@ -455,7 +455,12 @@
     render();
   }
   // isNew mirrors the server: a Latest Chapter beyond the Reader's Progress.
-  function isNew(b) { return !!(b && b.latest && b.progress && cmpNumber(b.latest.number, b.progress.number) > 0); }
+  // A member of a Work (work_id) is new by the Work's numbers, which only the
+  // server knows (a read on another member ends it): its "new" is the answer,
+  // and a read here that reaches this member's Latest ends it until the next
+  // refresh says otherwise.
+  function seriesNew(b) { return !!(b && b.latest && b.progress && cmpNumber(b.latest.number, b.progress.number) > 0); }
+  function isNew(b) { return b && b.work_id != null ? !!b.new && seriesNew(b) : seriesNew(b); }
   // noteLocally moves the cached Progress so the ember answers offline too.
   function noteLocally(read) {
     const c = cachedBookmarks();

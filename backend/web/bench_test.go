@@ -138,6 +138,30 @@ func (s *benchServer) cardBytes(b *testing.B, path string) (int, float64) {
 	return n, float64(to-from) / float64(n)
 }
 
+// workCardBytes reads the page at path once and reports how many of its
+// cards are Works' and their mean size in bytes (each from its start to
+// the next card's, the last to the end of the list).
+func (s *benchServer) workCardBytes(b *testing.B, path string) (int, float64) {
+	req := httptest.NewRequest("GET", path, nil)
+	req.AddCookie(s.cookie)
+	rec := httptest.NewRecorder()
+	s.h.ServeHTTP(rec, req)
+	body := rec.Body.String()
+	body = body[:strings.LastIndex(body, "</ul>")]
+	cards := strings.Split(body, `<li class="item"`)[1:]
+	n, size := 0, 0
+	for _, c := range cards {
+		if strings.Contains(c, "data-work-id=") {
+			n++
+			size += len(`<li class="item"`) + len(c)
+		}
+	}
+	if n == 0 {
+		b.Fatalf("GET %s has no Work cards", path)
+	}
+	return n, float64(size) / float64(n)
+}
+
 // cpuTime is the process's user and system CPU time so far.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -195,6 +219,44 @@ func BenchmarkWebLibrary2000(b *testing.B) {
 		cards, perCard := s.cardBytes(b, "/")
 		b.ReportMetric(float64(cards), "cards")
 		b.ReportMetric(perCard, "card_bytes")
+	})
+	b.Run("json", func(b *testing.B) { s.serve(b, "/api/bookmarks", false) })
+}
+
+// seedLibrary2000Works is seedLibrary2000 with a third of the Series, in
+// pairs on two Sites (i and i+1 for i % 3 == 1), one Work each, both
+// members bookmarked: 2000 bookmarks on 1333 cards.
+func seedLibrary2000Works(ctx context.Context, st *store.Store) error {
+	if err := seedLibrary2000(ctx, st); err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`INSERT INTO works (id) SELECT i FROM generate_series(1, 2000) AS i WHERE i % 3 = 1`,
+		`INSERT INTO work_members (site, series_id, work_id, linked_by)
+			SELECT s.site, s.series_id, w.id, 'id:al' FROM works w
+			JOIN series s ON s.series_id IN (w.id::text, (w.id + 1)::text)`,
+		`VACUUM ANALYZE`,
+	} {
+		if _, err := st.Pool().Exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkWebLibrary2000Works: the library page of a Reader with 2000
+// bookmarks of which two thirds are members of Works (one card per Work),
+// beside GET /api/bookmarks of the same Reader.
+func BenchmarkWebLibrary2000Works(b *testing.B) {
+	s := newBenchServer(b, seedLibrary2000Works)
+	b.Run("page", func(b *testing.B) {
+		s.serve(b, "/", true)
+		cards, perCard := s.cardBytes(b, "/")
+		b.ReportMetric(float64(cards), "cards")
+		b.ReportMetric(perCard, "card_bytes")
+		works, perWork := s.workCardBytes(b, "/")
+		b.ReportMetric(float64(works), "work_cards")
+		b.ReportMetric(perWork, "work_card_bytes")
 	})
 	b.Run("json", func(b *testing.B) { s.serve(b, "/api/bookmarks", false) })
 }

@@ -32,8 +32,8 @@ const viewCookie = "mb_view"
 // libraryView is the Reader's library page.
 type libraryView struct {
 	Items    []libraryItem
-	Total    int // bookmarks before the filters
-	Matched  int // bookmarks the filters keep, over every page
+	Total    int // cards before the filters (a Work is one card)
+	Matched  int // cards the filters keep, over every page
 	NewCount int
 	Sites    []string // the Sites the Reader has bookmarks on, for the filter
 	Site     string   // the Site filter ("" for all)
@@ -56,10 +56,13 @@ type libraryView struct {
 // here so the template only places them.
 type libraryItem struct {
 	Site, SeriesID, Title, URL string
-	CoverPath                  string // our /covers/ path, "" when no cover is stored
-	ActionPath                 string // /library/{site}/{series_id}, for the forms
-	PagePath                   string // /series/{site}/{series_id}, the Series page
-	Initial                    string // shown when no cover is stored
+	CoverPath                  string       // our /covers/ path, "" when no cover is stored
+	ActionPath                 string       // /library/{site}/{series_id}, for the forms
+	PagePath                   string       // /series/{site}/{series_id}, the Series page; /works/{id} for a Work
+	WorkID                     string       // the Work's id, "" for a Series in no Work
+	Chips                      []memberChip // a Work's members (works_cards.go)
+	LatestSite                 string       // the Site showing the Latest (a Work's member that has it)
+	Initial                    string       // shown when no cover is stored
 	New                        bool
 	Unread                     string // "3 new", or "new" when the numbers do not count
 	LatestNumber, LatestTitle  string // LatestTitle is "" when it only repeats the number
@@ -88,8 +91,14 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
+	works, err := h.libraryWorks(r, v.ReaderID, list)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	all := groupCards(list, works)
 	q := r.URL.Query()
-	lv := &libraryView{Total: len(list), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
+	lv := &libraryView{Total: len(all), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
 		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r)}
 	if lv.Sort != sortUpdated && lv.Sort != sortTitle {
 		lv.Sort = sortNew
@@ -97,30 +106,25 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.Grid = h.gridView(w, r)
 	needle := strings.ToLower(lv.Query)
 	seen := map[string]bool{}
-	kept := make([]store.LibraryItem, 0, len(list))
-	keys := make([]string, 0, len(list))
 	for _, it := range list {
 		seen[it.Site] = true
-		if it.New {
+	}
+	kept := make([]libraryCard, 0, len(all))
+	for _, c := range all {
+		if c.isNew() {
 			lv.NewCount++
 		}
-		key := strings.ToLower(it.Title + " " + it.Site + " " + it.SeriesID)
-		if (lv.Site != "" && it.Site != lv.Site) || (needle != "" && !strings.Contains(key, needle)) || (lv.OnlyNew && !it.New) {
+		if (lv.Site != "" && !c.onSite(lv.Site)) || (needle != "" && !strings.Contains(c.key, needle)) || (lv.OnlyNew && !c.isNew()) {
 			continue
 		}
-		kept = append(kept, it)
-		keys = append(keys, key)
-	}
-	order := make([]int, len(kept))
-	for i := range order {
-		order[i] = i
+		kept = append(kept, c)
 	}
 	switch lv.Sort {
 	case sortUpdated: // the store's order without New first
-		slices.SortStableFunc(order, func(a, b int) int { return appeared(kept[b]).Compare(appeared(kept[a])) })
+		slices.SortStableFunc(kept, func(a, b libraryCard) int { return b.appeared().Compare(a.appeared()) })
 	case sortTitle:
-		slices.SortStableFunc(order, func(a, b int) int {
-			return strings.Compare(strings.ToLower(kept[a].Title), strings.ToLower(kept[b].Title))
+		slices.SortStableFunc(kept, func(a, b libraryCard) int {
+			return strings.Compare(strings.ToLower(a.title()), strings.ToLower(b.title()))
 		})
 	}
 	for _, s := range h.Sites.All() {
@@ -131,8 +135,8 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.Matched = len(kept)
 	from, to := lv.paginate(q)
 	now := h.Now()
-	for _, i := range order[from:to] {
-		lv.Items = append(lv.Items, cardOf(kept[i], keys[i], now))
+	for _, c := range kept[from:to] {
+		lv.Items = append(lv.Items, c.view(now))
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
@@ -206,6 +210,23 @@ func (lv *libraryView) paginate(q url.Values) (from, to int) {
 	return from, to
 }
 
+// libraryWorks reads the Reader's Works when any bookmark is a member of
+// one (a library of lone Series costs no second query).
+func (h *Handler) libraryWorks(r *http.Request, readerID int64, list []store.LibraryItem) (map[int64]*store.Work, error) {
+	if !slices.ContainsFunc(list, func(it store.LibraryItem) bool { return it.WorkID != nil }) {
+		return nil, nil
+	}
+	ws, err := h.Store.ReaderWorks(r.Context(), readerID, h.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]*store.Work, len(ws))
+	for i := range ws {
+		out[ws[i].ID] = &ws[i]
+	}
+	return out, nil
+}
+
 // cardOf is one bookmark as its card shows it.
 func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 	path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
@@ -213,7 +234,7 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 		Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: siteLink(it.URL),
 		ActionPath: "/library/" + path, PagePath: "/series/" + path,
 		New: it.New, LatestNumber: it.LatestNumber, LatestTitle: chapterTitle(it.LatestTitle, it.LatestNumber),
-		LatestURL: siteLink(it.LatestURL), ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
 	}
 	if it.HasCover {
 		li.CoverPath = "/covers/" + path
@@ -305,10 +326,10 @@ func (h *Handler) bookmarkActFailed(w http.ResponseWriter, r *http.Request, err 
 }
 
 // readerBack is where a Reader's library act returns to: the form's
-// local library or Series page (its "back" field), else the library.
+// local library, Series or Work page (its "back" field), else the library.
 func readerBack(r *http.Request) string {
 	b := r.PostFormValue("back")
-	if (b == "/" || strings.HasPrefix(b, "/?") || strings.HasPrefix(b, "/series/")) &&
+	if (b == "/" || strings.HasPrefix(b, "/?") || strings.HasPrefix(b, "/series/") || strings.HasPrefix(b, "/works/")) &&
 		!strings.ContainsAny(b, "\\\r\n\t") && !strings.HasPrefix(b, "//") {
 		return b
 	}

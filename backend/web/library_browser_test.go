@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -146,12 +147,14 @@ func axeSerious(t *testing.T, p *rod.Page, src string) []string {
 }
 
 // TestBrowserAccessibility runs axe-core on the Reader's pages (library,
-// list and grid, a Series page, notices, import) and the Owner's /admin,
+// list and grid, with a Work's card; a Series page, a Work page, notices,
+// import) and the Owner's /admin,
 // in light and dark: no serious or critical violation.
 func TestBrowserAccessibility(t *testing.T) {
 	chromiumtest.Require(t)
 	src := axeSource(t)
 	f := newFixture(t, "")
+	work := "/works/" + strconv.FormatInt(seedWork(t, f), 10)
 	p := openPage(t).CancelTimeout().Timeout(8 * time.Minute)
 	check := func(path string, schemes ...string) {
 		t.Helper()
@@ -170,6 +173,9 @@ func TestBrowserAccessibility(t *testing.T) {
 	check("/?view=grid", "light", "dark")
 	check("/?view=list", "light")
 	check("/series/mangapill/2", "light", "dark")
+	check("/series/mangadex/w1", "light")
+	check(work, "light", "dark")
+	check(work+"?done=offset", "light")
 	check("/notices", "light")
 	check("/import", "light")
 	p.MustSetCookies() // log out: the Owner's pages next

@@ -24,6 +24,7 @@ type page struct {
 	DiscordLogin bool
 	Lib          *libraryView
 	Series       *seriesView // a Series page (series.go)
+	Work         *workView   // a Work page (works.go)
 	Adm          *adminView
 	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,8 +40,10 @@ func coverPNG(hue int) []byte {
 }
 
 // seedShowcase gives the Owner (Reader 1) a library that shows every state
-// the page draws: New Chapters, read, checking, failing, with covers.
-func seedShowcase(t *testing.T, st *store.Store) {
+// the page draws: New Chapters, read, checking, failing, with covers, and
+// a Work of three members (two bookmarked, one failing) on one card. It
+// returns the Work's id.
+func seedShowcase(t *testing.T, st *store.Store) int64 {
 	t.Helper()
 	ctx := context.Background()
 	now := admintest.Now
@@ -78,6 +81,35 @@ func seedShowcase(t *testing.T, st *store.Store) {
 	if err := st.UpsertFailure(ctx, admintest.SiteNames[4], "sc4", "not_found", now.Add(-52*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
+	// "The Lighthouse Keeper's Apprentice" (sc0, Latest 20, read to 19) is
+	// on mangadex too, a chapter ahead and bookmarked, and on weebcentral,
+	// failing: one story, one card, three chips.
+	for _, m := range []struct {
+		site, id string
+		latest   int
+	}{{"mangadex", "sc0md", 21}, {"weebcentral", "sc0wc", 18}} {
+		if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_number, latest_url, latest_seen_at, latest_checked_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, m.site, m.id, "https://"+m.site+".test/series/"+m.id, titles[0], m.latest,
+			"https://"+m.site+".test/chapter/"+m.id, now.Add(-90*time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.AddBookmark(ctx, 1, "mangadex", "sc0md", "https://mangadex.test/series/sc0md"); err != nil {
+		t.Fatal(err)
+	}
+	al := []store.ExternalID{{Kind: "al", Value: "30002", Source: store.IDFromSite}}
+	if _, err := st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: admintest.SiteNames[0], SeriesID: "sc0", IDs: al},
+		{Site: "mangadex", SeriesID: "sc0md", IDs: al}, {Site: "weebcentral", SeriesID: "sc0wc", IDs: al}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.UpsertFailure(ctx, "weebcentral", "sc0wc", "not_found", now.Add(-72*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wk, err := st.WorkOf(ctx, "mangadex", "sc0md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wk
 }
 
 // TestScreenshots renders the library and /admin at a phone's 360 px and a
@@ -86,7 +118,7 @@ func seedShowcase(t *testing.T, st *store.Store) {
 func TestScreenshots(t *testing.T) {
 	chromiumtest.Require(t)
 	f := newFixture(t, "")
-	seedShowcase(t, f.st)
+	wk := "/works/" + strconv.FormatInt(seedShowcase(t, f.st), 10)
 	dir := t.TempDir()
 	if os.Getenv("MB_SCREENSHOTS") == "1" {
 		dir = filepath.Join("..", "..", "docs", "images")
@@ -101,6 +133,7 @@ func TestScreenshots(t *testing.T) {
 		{"library-360", "/", 360, false}, {"library-1280", "/", 1280, false}, {"library-360-dark", "/", 360, true},
 		{"library-1280-dark", "/", 1280, true}, {"library-grid-1280", "/?view=grid", 1280, false}, {"library-grid-360", "/?view=grid", 360, false},
 		{"series-360", "/series/" + admintest.SiteNames[0] + "/sc0", 360, false}, {"series-1280-dark", "/series/" + admintest.SiteNames[0] + "/sc0", 1280, true},
+		{"work-360", wk, 360, false}, {"work-1280-dark", wk, 1280, true},
 		{"admin-360", "/admin", 360, false}, {"admin-1280", "/admin", 1280, false}, {"lane-1280", "/admin/lanes/weebcentral", 1280, false},
 	} {
 		p.MustSetViewport(shot.width, 800, 1, shot.width < 500)

@@ -3,6 +3,8 @@ package web
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"time"
 
 	"mangabookmark/backend/store"
 )
@@ -12,24 +14,38 @@ import (
 const seriesChapters = 10
 
 // seriesView is a Series page: the card's facts and every control the
-// card keeps one step away (Progress correction, notice mode, Remove).
+// card keeps one step away (Progress correction, notice mode, Remove), its
+// external ids, its Work and the Series whose titles look like it.
 type seriesView struct {
-	Item     libraryItem
-	Failing  string // the outcome word of the failure row, "" when none
-	Chapters []seriesChapter
-	Back     string // this page's path, for the forms' "back"
+	Item        libraryItem
+	Failing     string // the outcome word of the failure row, "" when none
+	Chapters    []seriesChapter
+	Back        string // this page's path, for the forms' "back"
+	IDs         []idRow
+	WorkPath    string // the Work page when the Series is a member of one, else ""
+	Suggestions []suggestionRow
+	Kinds       []string // the external id kinds, for the "name an id" form
+	Flash       string
+	Error       string
 }
 
-// seriesChapter is one of the Series' latest Chapter Events.
+// seriesChapter is one of the Series' latest Chapter Events (on a Work
+// page, of one of its members: Site says which).
 type seriesChapter struct {
 	Number, Title, URL, Seen string
+	Site                     string
+	at                       time.Time
 }
 
 // seriesPage shows one bookmark of the session's Reader; a Series they do
 // not bookmark is a 404, as in the API.
 func (h *Handler) seriesPage(w http.ResponseWriter, r *http.Request) {
+	h.showSeries(w, r, http.StatusOK, r.PathValue("site"), r.PathValue("series_id"), flashes[r.URL.Query().Get("done")], "")
+}
+
+// showSeries renders a Series page with a flash or an error.
+func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int, site, id, flash, problem string) {
 	v := viewerFrom(r.Context())
-	site, id := r.PathValue("site"), r.PathValue("series_id")
 	it, err := h.Store.LibraryEntry(r.Context(), v.ReaderID, site, id)
 	if errors.Is(err, store.ErrNotFound) {
 		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You have no bookmark for that Series.")
@@ -44,12 +60,28 @@ func (h *Handler) seriesPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
+	card, err := h.Store.ReaderSeries(r.Context(), v.ReaderID, site, id)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
 	now := h.Now()
-	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome}
+	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
 	for _, e := range evs {
 		sv.Chapters = append(sv.Chapters, seriesChapter{Number: e.Number, Title: chapterTitle(e.ChapterTitle, e.Number),
 			URL: siteLink(e.URL), Seen: ago(now, e.SeenAt)})
 	}
-	h.render(w, r, http.StatusOK, "series", page{Title: sv.Item.Title, V: v, Series: sv})
+	for _, x := range card.IDs {
+		sv.IDs = append(sv.IDs, idRow{Site: site, Kind: x.Kind, Value: x.Value, Source: x.Source})
+	}
+	// The Work as the Reader sees it (their own hand link first), as the
+	// library's card: only a Work that holds this bookmark.
+	if it.WorkID != nil {
+		sv.WorkPath = workPath(store.Work{ID: *it.WorkID})
+	}
+	for _, g := range card.Suggestions {
+		sv.Suggestions = append(sv.Suggestions, suggestionOf(g, now, "/series/"+url.PathEscape(site)+"/"+url.PathEscape(id)))
+	}
+	h.render(w, r, status, "series", page{Title: sv.Item.Title, V: v, Series: sv})
 }

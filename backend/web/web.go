@@ -107,6 +107,7 @@ func New(d Deps) *Handler {
 	h.noticeRoutes()
 	h.trackerRoutes()
 	h.workOfferRoutes()
+	h.worksRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
