@@ -11,6 +11,10 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return "trackersync: refused: " + r.Reason }
 
+// Refused is the sentence the Reader is shown (the web pages show an
+// error's text only when it has this method).
+func (r *Refusal) Refused() string { return r.Reason }
+
 func refuse(reason string) error { return &Refusal{Reason: reason} }
 
 // ErrUnknownService is returned for a tracker this build does not know

@@ -27,6 +27,7 @@ const workChapters = 10
 // workView is a Work page.
 type workView struct {
 	Item        libraryItem // the Work's card: title, cover, Latest, Progress, Continue
+	Work        store.Work  // as the store reads it: the follow-instead offer's partial draws from it
 	Path        string      // /works/{id}, the forms' "back"
 	Members     []workMemberRow
 	IDs         []idRow
@@ -150,7 +151,7 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 	}
 	now := h.Now()
 	c := libraryCard{items: items, work: &wk}
-	wv := &workView{Item: workCardOf(c, now), Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
+	wv := &workView{Item: workCardOf(c, now), Work: wk, Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
 	wv.Path = wv.Item.PagePath
 	members := map[[2]string]bool{}
 	for i, m := range wk.Members {

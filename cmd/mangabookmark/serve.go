@@ -204,7 +204,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		ReaderNotices: readerNotices, Budget: budget,
+		ReaderNotices: readerNotices, Budget: budget, Trackers: trackerSvc,
 	})
 	srv.MountWeb(pages)
 	return &app{
