@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -182,13 +181,6 @@ type offsetBody struct {
 	Offset *string `json:"offset"`
 }
 
-// offsetRE is a member offset: a whole or decimal number, signed, within
-// the schema's bound.
-var offsetRE = regexp.MustCompile(`^[+-]?[0-9]{1,6}(\.[0-9]{1,4})?$`)
-
-// maxOffset is the largest offset the store keeps (work_members' CHECK).
-const maxOffset = 100000
-
 // putMemberOffset sets a member's offset: 200 with the Work.
 func (s *Server) putMemberOffset(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
@@ -208,12 +200,12 @@ func (s *Server) putMemberOffset(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `field "offset" is required: send the number to add to this member's chapters, such as {"offset":"-100"}`)
 		return
 	}
-	off := strings.TrimSpace(*body.Offset)
-	if v, err := strconv.ParseFloat(off, 64); !offsetRE.MatchString(off) || err != nil || v > maxOffset || v < -maxOffset {
-		writeError(w, http.StatusBadRequest, fmt.Sprintf(`offset must be a number between -%d and %d, such as "-100" or "0.5"`, maxOffset, maxOffset))
+	off, err := store.ParseOffset(*body.Offset)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	err := s.Store.SetMemberOffset(r.Context(), wk.ID, site.Name, r.PathValue("series_id"), off)
+	err = s.Store.SetMemberOffset(r.Context(), wk.ID, site.Name, r.PathValue("series_id"), off)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("that Series on %s is no member of Work %d", site.Name, wk.ID))
 		return
