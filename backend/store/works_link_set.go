@@ -12,15 +12,23 @@ import (
 // yet: every group of them joined by shared ids becomes one new Work,
 // which is what link_by_id (migration 0010) would make of them one pair
 // at a time, in a few statements for the whole batch instead of several
-// per pair. A group that reaches a Series already in a Work may merge
+// per pair. A group that reaches a Series with a Work's history (a member,
+// a former member, an unlinked one, a hand link) may merge or rebuild
 // Works and meets work_unlinks, hand links and told notices: its pairs go
 // through link_by_id in order, as before, so those rules live in one
 // place.
 
 // carriersSQL lists, for each new pair ($1, $2 by ordinal), the Series
-// carrying it and whether each is a member of a Work already.
+// carrying it and whether each has a Work's history: a member of a Work
+// already, a former member of a dissolved Work (ids rebuild that Work),
+// a member unlinked from one (never linked back) or held by a Reader's
+// hand link. Such a Series' group goes through link_by_id, which keeps
+// those rules.
 const carriersSQL = `
 	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL
+		OR EXISTS (SELECT 1 FROM work_former_members x WHERE x.site = i.site AND x.series_id = i.series_id)
+		OR EXISTS (SELECT 1 FROM work_unlinks x WHERE x.site = i.site AND x.series_id = i.series_id)
+		OR EXISTS (SELECT 1 FROM work_hand_links x WHERE x.site = i.site AND x.series_id = i.series_id)
 	FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS f(kind, value, ord)
 	JOIN series_ids i ON i.kind = f.kind AND i.value = f.value
 	LEFT JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
@@ -99,7 +107,7 @@ func linkFresh(ctx context.Context, tx pgx.Tx, kinds, values []string) (int, err
 			groups.join(cs[0], k)
 		}
 	}
-	tainted := map[seriesKey]bool{} // groups reaching a Series in a Work
+	tainted := map[seriesKey]bool{} // groups reaching a Series with a Work's history
 	for _, cs := range carriers {
 		if len(cs) < 2 {
 			continue
