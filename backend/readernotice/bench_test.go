@@ -144,7 +144,7 @@ func BenchmarkNoticeLatency(b *testing.B) {
 			series[e] = storetest.SeriesOpts{Site: "mangapill", ID: ids[e], URL: fmt.Sprint("https://mangapill.com/manga/", e+1), MaxNumber: "0"}
 		}
 		storetest.Series(ctx, b, st, series...)
-		seedReaders(ctx, b, st, readers, ids, recv.URL+"/h", "x")
+		seedReaders(ctx, b, st, readers, ids, recv.URL+"/h", benchSecret)
 		svc, err := readernotice.New(readernotice.Config{Store: st, Guard: netguard.Guard{AllowNets: netguard.Loopback()}})
 		if err != nil {
 			b.Fatal(err)
