@@ -16,18 +16,23 @@ type FailureOpts struct {
 	Since          time.Time
 }
 
-// Failure records a Series as failing with o.Outcome since o.Since,
-// replacing the failure it had, failing the test on error.
-func Failure(ctx context.Context, tb testing.TB, st *store.Store, o FailureOpts) {
+// Failure records Series as failing with o.Outcome since o.Since, in one
+// statement, replacing the failure each had, failing the test on error.
+func Failure(ctx context.Context, tb testing.TB, st *store.Store, os ...FailureOpts) {
 	tb.Helper()
-	if o.Outcome == "" {
-		o.Outcome = "errors"
+	n := len(os)
+	site, id, outcome, since := make([]string, n), make([]string, n), make([]string, n), make([]time.Time, n)
+	for i, o := range os {
+		if o.Outcome == "" {
+			o.Outcome = "errors"
+		}
+		site[i], id[i], outcome[i], since[i] = o.Site, o.SeriesID, o.Outcome, o.Since
 	}
 	if _, err := st.Pool().Exec(ctx, `INSERT INTO poll_failures (site, series_id, outcome, failing_since)
-		VALUES ($1, $2, $3, $4)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[])
 		ON CONFLICT (site, series_id) DO UPDATE SET outcome = EXCLUDED.outcome, failing_since = EXCLUDED.failing_since`,
-		o.Site, o.SeriesID, o.Outcome, o.Since); err != nil {
-		tb.Fatalf("storetest: failure %s/%s: %v", o.Site, o.SeriesID, err)
+		site, id, outcome, since); err != nil {
+		tb.Fatalf("storetest: %d failures from %s/%s: %v", n, first(site), first(id), err)
 	}
 }
 

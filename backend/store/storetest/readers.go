@@ -94,6 +94,7 @@ type BookmarkSet struct {
 	CreatedAt      *time.Time
 	NotifyMode     string // each, off or pile
 	Pile, PileDays int
+	AddedBy        string // reader, or read (a bookmark a read made)
 }
 
 // SetBookmarks changes the bookmarks o names, failing the test on error or
@@ -104,9 +105,10 @@ func SetBookmarks(ctx context.Context, tb testing.TB, st *store.Store, o Bookmar
 			created_at = coalesce($4, created_at),
 			notify_mode = coalesce(nullif($5, ''), notify_mode),
 			notify_pile = coalesce(nullif($6::int, 0), notify_pile),
-			notify_pile_days = coalesce(nullif($7::int, 0), notify_pile_days)
+			notify_pile_days = coalesce(nullif($7::int, 0), notify_pile_days),
+			added_by = coalesce(nullif($8, ''), added_by)
 		WHERE ($1 = 0 OR reader_id = $1) AND ($2 = '' OR site = $2) AND ($3::text[] IS NULL OR series_id = ANY($3))`,
-		o.ReaderID, o.Site, o.IDs, o.CreatedAt, o.NotifyMode, o.Pile, o.PileDays)
+		o.ReaderID, o.Site, o.IDs, o.CreatedAt, o.NotifyMode, o.Pile, o.PileDays, o.AddedBy)
 	if err != nil {
 		tb.Fatalf("storetest: set bookmarks %d %s %v: %v", o.ReaderID, o.Site, o.IDs, err)
 	}
@@ -125,13 +127,21 @@ type ProgressOpts struct {
 }
 
 // Progress records Progress as it is, with none of the product's rules
-// (past-latest, the bookmark cap), failing the test on error.
-func Progress(ctx context.Context, tb testing.TB, st *store.Store, o ProgressOpts) {
+// (past-latest, the bookmark cap), in one statement, failing the test on
+// error. Each bookmark must exist.
+func Progress(ctx context.Context, tb testing.TB, st *store.Store, os ...ProgressOpts) {
 	tb.Helper()
+	n := len(os)
+	reader, site, id := make([]int64, n), make([]string, n), make([]string, n)
+	number, url, read := make([]string, n), make([]string, n), make([]*time.Time, n)
+	for i, o := range os {
+		reader[i], site[i], id[i], number[i], url[i], read[i] = o.ReaderID, o.Site, o.SeriesID, o.Number, o.URL, o.ReadAt
+	}
 	if _, err := st.Pool().Exec(ctx, `INSERT INTO progress (reader_id, site, series_id, number, url, read_at)
-		VALUES ($1, $2, $3, $4::numeric, $5, coalesce($6, now()))`,
-		o.ReaderID, o.Site, o.SeriesID, o.Number, o.URL, o.ReadAt); err != nil {
-		tb.Fatalf("storetest: progress %d %s/%s: %v", o.ReaderID, o.Site, o.SeriesID, err)
+		SELECT r, s, i, n::numeric, u, coalesce(a, now())
+		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[]) AS x(r, s, i, n, u, a)`,
+		reader, site, id, number, url, read); err != nil {
+		tb.Fatalf("storetest: %d progress from %s: %v", n, first(id), err)
 	}
 }
 
@@ -144,23 +154,31 @@ type CoverOpts struct {
 	FetchedAt      time.Time // default now
 }
 
-// Cover stores a cover image, failing the test on error.
-func Cover(ctx context.Context, tb testing.TB, st *store.Store, o CoverOpts) {
+// Cover stores cover images in one statement, failing the test on error.
+func Cover(ctx context.Context, tb testing.TB, st *store.Store, os ...CoverOpts) {
 	tb.Helper()
-	if o.SourceURL == "" {
-		o.SourceURL = "https://cdn.test/" + o.Site + "/" + o.SeriesID
-	}
-	if o.ContentType == "" {
-		o.ContentType = "image/png"
-	}
-	if o.Body == nil {
-		o.Body = []byte("\x89PNG")
-	}
-	if o.FetchedAt.IsZero() {
-		o.FetchedAt = time.Now()
+	n := len(os)
+	site, id, src, ctype := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	body, fetched := make([][]byte, n), make([]time.Time, n)
+	now := time.Now()
+	for i, o := range os {
+		if o.SourceURL == "" {
+			o.SourceURL = "https://cdn.test/" + o.Site + "/" + o.SeriesID
+		}
+		if o.ContentType == "" {
+			o.ContentType = "image/png"
+		}
+		if o.Body == nil {
+			o.Body = []byte("\x89PNG")
+		}
+		if o.FetchedAt.IsZero() {
+			o.FetchedAt = now
+		}
+		site[i], id[i], src[i], ctype[i], body[i], fetched[i] = o.Site, o.SeriesID, o.SourceURL, o.ContentType, o.Body, o.FetchedAt
 	}
 	if _, err := st.Pool().Exec(ctx, `INSERT INTO covers (site, series_id, source_url, content_type, body, fetched_at)
-		VALUES ($1, $2, $3, $4, $5, $6)`, o.Site, o.SeriesID, o.SourceURL, o.ContentType, o.Body, o.FetchedAt); err != nil {
-		tb.Fatalf("storetest: cover %s/%s: %v", o.Site, o.SeriesID, err)
+		SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bytea[], $6::timestamptz[])`,
+		site, id, src, ctype, body, fetched); err != nil {
+		tb.Fatalf("storetest: %d covers from %s/%s: %v", n, first(site), first(id), err)
 	}
 }

@@ -33,6 +33,8 @@ type SeriesOpts struct {
 	CheckedAt    *time.Time // latest_checked_at; nil: never checked
 	CreatedAt    *time.Time // nil: the database's now()
 	LatestNumber string     // the Latest Chapter's number ("10.5"); "": none
+	LatestTitle  string     // the Latest Chapter's title; default ""
+	LatestURL    string     // the Latest Chapter's link; default ""
 	SeenAt       *time.Time // latest_seen_at; nil: none
 	MaxNumber    string     // the highest number ever read, past which a read is a Chapter Event; "": none
 }
@@ -42,6 +44,7 @@ func Series(ctx context.Context, tb testing.TB, st *store.Store, os ...SeriesOpt
 	tb.Helper()
 	n := len(os)
 	site, id, url, title, latest, most := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	chTitle, chURL := make([]string, n), make([]string, n)
 	checked, created, seen := make([]*time.Time, n), make([]*time.Time, n), make([]*time.Time, n)
 	for i, o := range os {
 		if o.URL == "" {
@@ -51,12 +54,12 @@ func Series(ctx context.Context, tb testing.TB, st *store.Store, os ...SeriesOpt
 			o.Title = fmt.Sprintf("%s title %s", o.Site, o.ID)
 		}
 		site[i], id[i], url[i], title[i], latest[i], most[i] = o.Site, o.ID, o.URL, o.Title, o.LatestNumber, o.MaxNumber
-		checked[i], created[i], seen[i] = o.CheckedAt, o.CreatedAt, o.SeenAt
+		checked[i], created[i], seen[i], chTitle[i], chURL[i] = o.CheckedAt, o.CreatedAt, o.SeenAt, o.LatestTitle, o.LatestURL
 	}
-	if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_checked_at, created_at, latest_number, latest_seen_at, max_number)
-		SELECT s, i, u, t, c, coalesce(cr, now()), nullif(n, '')::numeric, se, nullif(m, '')::numeric
-		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::timestamptz[], $9::text[])
-			AS x(s, i, u, t, c, cr, n, se, m)`, site, id, url, title, checked, created, latest, seen, most); err != nil {
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_checked_at, created_at, latest_number, latest_seen_at, max_number, latest_title, latest_url)
+		SELECT s, i, u, t, c, coalesce(cr, now()), nullif(n, '')::numeric, se, nullif(m, '')::numeric, lt, lu
+		FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
+			AS x(s, i, u, t, c, cr, n, se, m, lt, lu)`, site, id, url, title, checked, created, latest, seen, most, chTitle, chURL); err != nil {
 		tb.Fatalf("storetest: %d series from %s: %v", n, first(site), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/backend/store/storetest"
 )
@@ -43,5 +44,95 @@ func TestFactoriesWriteWhatTheOptionsSay(t *testing.T) {
 	marks, err := st.ListBookmarks(ctx, ids[1])
 	if err != nil || len(marks) != 1 || marks[0].SeriesID != "2" || !marks[0].CreatedAt.Equal(at.Add(time.Hour)) {
 		t.Fatalf("bookmarks: %+v %v", marks, err)
+	}
+}
+
+// The batch factories the web benchmarks seed with write every row of a
+// batch: a Series' Latest Chapter title and link, Progress, covers,
+// failures (an upsert), Chapter Events, a bookmark made by a read, and
+// Works whose members carry an offset and a drift.
+func TestBatchFactoriesWriteEveryRow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := dbtest.New(t)
+	at := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
+	var series []storetest.SeriesOpts
+	for _, id := range []string{"1", "2", "3", "4"} {
+		series = append(series, storetest.SeriesOpts{Site: "mangapill", ID: id, LatestNumber: "10",
+			LatestTitle: "Ch " + id, LatestURL: "https://mangapill.test/chapter/" + id, SeenAt: &at})
+	}
+	storetest.Series(ctx, t, st, series...)
+	if s, err := st.GetSeries(ctx, "mangapill", "3"); err != nil || s.LatestTitle != "Ch 3" || s.LatestURL != "https://mangapill.test/chapter/3" {
+		t.Fatalf("series 3's Latest Chapter: %+v %v", s, err)
+	}
+	rid := storetest.Readers(ctx, t, st, storetest.ReaderOpts{DiscordID: "r"})[0]
+	var marks []storetest.BookmarkOpts
+	for _, s := range series {
+		marks = append(marks, storetest.BookmarkOpts{ReaderID: rid, Site: s.Site, SeriesID: s.ID})
+	}
+	storetest.Bookmarks(ctx, t, st, marks...)
+	storetest.SetBookmarks(ctx, t, st, storetest.BookmarkSet{ReaderID: rid, IDs: []string{"4"}, AddedBy: "read"})
+	storetest.Progress(ctx, t, st,
+		storetest.ProgressOpts{ReaderID: rid, Site: "mangapill", SeriesID: "1", Number: "9.5", ReadAt: &at},
+		storetest.ProgressOpts{ReaderID: rid, Site: "mangapill", SeriesID: "2", Number: "10", URL: "https://mangapill.test/chapter/2"})
+	if p, err := st.GetProgress(ctx, rid, "mangapill", "1"); err != nil || p.Number != "9.5" || !p.ReadAt.Equal(at) {
+		t.Fatalf("progress 1: %+v %v", p, err)
+	}
+	if p, err := st.GetProgress(ctx, rid, "mangapill", "2"); err != nil || p.Number != "10" || p.URL != "https://mangapill.test/chapter/2" {
+		t.Fatalf("progress 2: %+v %v", p, err)
+	}
+	storetest.Cover(ctx, t, st, storetest.CoverOpts{Site: "mangapill", SeriesID: "1"},
+		storetest.CoverOpts{Site: "mangapill", SeriesID: "2", ContentType: "image/webp", Body: []byte("RIFF")})
+	if c, err := st.GetCover(ctx, "mangapill", "2"); err != nil || c.ContentType != "image/webp" || string(c.Body) != "RIFF" {
+		t.Fatalf("cover 2: %+v %v", c, err)
+	}
+	storetest.Failure(ctx, t, st, storetest.FailureOpts{Site: "mangapill", SeriesID: "1", Since: at},
+		storetest.FailureOpts{Site: "mangapill", SeriesID: "2", Outcome: "not_found", Since: at})
+	storetest.Failure(ctx, t, st, storetest.FailureOpts{Site: "mangapill", SeriesID: "1", Outcome: "no_chapter", Since: at})
+	storetest.ChapterEvents(ctx, t, st,
+		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "10", Title: "Ten", URL: "https://mangapill.test/chapter/1-10", SeenAt: &at},
+		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "9"})
+	if es, err := st.SeriesChapters(ctx, "mangapill", "1", 10); err != nil || len(es) != 2 || es[0].Number != "10" ||
+		es[0].ChapterTitle != "Ten" || !es[0].SeenAt.Equal(at) || es[1].Number != "9" || es[1].URL != "" {
+		t.Fatalf("chapter events: %+v %v", es, err)
+	}
+	bm, err := st.ListBookmarks(ctx, rid)
+	if err != nil || len(bm) != 4 {
+		t.Fatalf("bookmarks: %+v %v", bm, err)
+	}
+	for _, b := range bm {
+		if want := map[string]string{"4": "read"}[b.SeriesID]; b.AddedBy != want && !(want == "" && b.AddedBy == "reader") {
+			t.Errorf("bookmark %s added by %q", b.SeriesID, b.AddedBy)
+		}
+		if b.HasCover != (b.SeriesID == "1" || b.SeriesID == "2") {
+			t.Errorf("bookmark %s has a cover: %v", b.SeriesID, b.HasCover)
+		}
+	}
+	ids := storetest.Works(ctx, t, st,
+		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "1"}, {Site: "mangapill", SeriesID: "2", Offset: "-1.5", DriftSince: &at}}},
+		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "3", LinkedBy: "reader"}, {Site: "mangapill", SeriesID: "4"}}})
+	if len(ids) != 2 || ids[0] == ids[1] {
+		t.Fatalf("works %v", ids)
+	}
+	for i, c := range []struct{ site, id string }{{"mangapill", "2"}, {"mangapill", "3"}} {
+		if wk, err := st.WorkOf(ctx, c.site, c.id); err != nil || wk != ids[i] {
+			t.Errorf("%s/%s in Work %d (%v), want %d", c.site, c.id, wk, err, ids[i])
+		}
+	}
+	w, err := st.ReaderWork(ctx, rid, ids[0], at.Add(store.FailingShownAfter)) // the failures are shown
+	if err != nil || len(w.Members) != 2 {
+		t.Fatalf("work %d: %+v %v", ids[0], w, err)
+	}
+	for _, m := range w.Members {
+		switch m.SeriesID {
+		case "1":
+			if m.Offset != "0" || m.LinkedBy != "id:al" || m.DriftSince != nil || m.FailingOutcome != "no_chapter" {
+				t.Errorf("member 1: %+v", m)
+			}
+		case "2":
+			if m.Offset != "-1.5" || m.DriftSince == nil || !m.DriftSince.Equal(at) || m.FailingOutcome != "not_found" {
+				t.Errorf("member 2: %+v", m)
+			}
+		}
 	}
 }
