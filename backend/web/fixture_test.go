@@ -23,6 +23,7 @@ import (
 	"mangabookmark/backend/readernotice/netguard"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/tokenbudget"
 	"mangabookmark/backend/web"
 )
@@ -131,27 +132,30 @@ func newFixtureWith(t testing.TB, baseURL string, with func(*web.Deps)) *fixture
 
 // seedLibrary gives a Reader three bookmarks on mangapill: "2" read up to
 // chapter 8 of 9 (a New Chapter, with a cover), "3" read to its Latest
-// Chapter, and "4" the Lane has not read yet (checking); and one on
+// Chapter, and "40" the Lane has not read yet (checking); and one on
 // weebcentral, "1", failing since 9 days.
 func seedLibrary(t testing.TB, st *store.Store, readerID int64) {
 	t.Helper()
 	ctx := context.Background()
 	now := admintest.Now
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := st.Pool().Exec(ctx, q, args...); err != nil {
-			t.Fatal(err)
-		}
+	storetest.Series(ctx, t, st, storetest.SeriesOpts{Site: "mangapill", ID: "40", Title: "Never Read Yet"})
+	added := now.Add(-24 * time.Hour)
+	storetest.Bookmarks(ctx, t, st,
+		storetest.BookmarkOpts{ReaderID: readerID, Site: "mangapill", SeriesID: "2", CreatedAt: &added},
+		storetest.BookmarkOpts{ReaderID: readerID, Site: "mangapill", SeriesID: "3", CreatedAt: &added},
+		storetest.BookmarkOpts{ReaderID: readerID, Site: "mangapill", SeriesID: "40", CreatedAt: &added},
+		storetest.BookmarkOpts{ReaderID: readerID, Site: "weebcentral", SeriesID: "1", CreatedAt: &added})
+	for _, l := range []storetest.SeriesSet{
+		{Site: "mangapill", IDs: []string{"2"}, LatestNumber: "9", LatestTitle: "The Ninth", LatestURL: "https://mangapill.test/chapter/2-9", SeenAt: storetest.At(now.Add(-3 * time.Hour))},
+		{Site: "mangapill", IDs: []string{"3"}, LatestNumber: "20", LatestURL: "https://mangapill.test/chapter/3-20", SeenAt: storetest.At(now.Add(-2 * time.Hour))},
+		{Site: "weebcentral", IDs: []string{"1"}, LatestNumber: "5", LatestURL: "https://weebcentral.test/chapter/1-5", SeenAt: storetest.At(now.Add(-10 * 24 * time.Hour))},
+	} {
+		storetest.SetSeries(ctx, t, st, l)
 	}
-	exec(`INSERT INTO series (site, series_id, url, title) VALUES ('mangapill', '40', 'https://mangapill.test/series/40', 'Never Read Yet')`)
-	exec(`INSERT INTO bookmarks (reader_id, site, series_id, created_at) VALUES
-		($1, 'mangapill', '2', $2), ($1, 'mangapill', '3', $2), ($1, 'mangapill', '40', $2), ($1, 'weebcentral', '1', $2)`, readerID, now.Add(-24*time.Hour))
-	set := `UPDATE series SET latest_number = $3, latest_title = $4, latest_url = $5, latest_seen_at = $6 WHERE site = $1 AND series_id = $2`
-	exec(set, "mangapill", "2", 9, "The Ninth", "https://mangapill.test/chapter/2-9", now.Add(-3*time.Hour))
-	exec(set, "mangapill", "3", 20, "", "https://mangapill.test/chapter/3-20", now.Add(-2*time.Hour))
-	exec(set, "weebcentral", "1", 5, "", "https://weebcentral.test/chapter/1-5", now.Add(-10*24*time.Hour))
-	exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES
-		($1, 'mangapill', '2', 8, $2), ($1, 'mangapill', '3', 20, $2)`, readerID, now.Add(-5*time.Hour))
+	read := now.Add(-5 * time.Hour)
+	storetest.Progress(ctx, t, st,
+		storetest.ProgressOpts{ReaderID: readerID, Site: "mangapill", SeriesID: "2", Number: "8", ReadAt: &read},
+		storetest.ProgressOpts{ReaderID: readerID, Site: "mangapill", SeriesID: "3", Number: "20", ReadAt: &read})
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xcf\xc0\xf0\x1f\x00\x05\x00\x01\xff\x89\x99=\x1d\x00\x00\x00\x00IEND\xaeB`\x82")
 	if err := st.PutCover(ctx, "mangapill", "2", store.Cover{SourceURL: "https://mangapill.test/c/2.png", ContentType: "image/png", Body: png, FetchedAt: now}); err != nil {
 		t.Fatal(err)

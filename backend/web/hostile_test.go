@@ -98,7 +98,7 @@ func TestLoginLinkRefusesExpiredRevokedAndGuessed(t *testing.T) {
 	if a := f.get(t, f.client(t), expired); a.code != http.StatusUnauthorized || a.header.Get("Set-Cookie") != "" {
 		t.Fatalf("expired link: %d %v", a.code, a.header)
 	}
-	if _, err := f.st.Pool().Exec(ctx, `UPDATE tokens SET revoked_at = now() WHERE id = $1`, tokID); err != nil {
+	if err := f.st.RevokeToken(ctx, tokID, f.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{revoked, "/login/once/x", "/login/once/" + strings.Repeat("A", 4000), "/login/once/%00%27%3B"} {

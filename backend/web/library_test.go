@@ -203,6 +203,10 @@ func TestLibraryEscapesHostileText(t *testing.T) {
 		{`' onmouseover='alert(4)`, "data:text/html,<script>alert(5)</script>", `</a><a href="javascript:alert(6)">`, "//evil.example/x"},
 		{"&lt;b&gt; already escaped", `https://mangapill.test/series/2"><svg onload=alert(7)>`, "ok", "https://mangapill.test/c/1?a=1&b=<2>"},
 	}
+	// Raw SQL on purpose: the rows are the attack. Their javascript: and
+	// data: links are ones the Site adapters drop (sites.Resolve keeps
+	// http(s) links only), so only forged rows hold them; the pages must
+	// not link them all the same.
 	for i, h := range hostile {
 		if _, err := f.st.Pool().Exec(context.Background(), `UPDATE series SET title = $3, url = $4, latest_title = $5, latest_url = $6
 			WHERE site = 'mangapill' AND series_id = $1 OR (site = 'weebcentral' AND series_id = $2)`,

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 // A page script forged a read: the library marks the bookmark it created
@@ -15,9 +17,7 @@ func TestLibraryMarksReadBookmarksAndCorrectsProgress(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	ctx := context.Background()
-	if _, err := f.st.Pool().Exec(ctx, `UPDATE bookmarks SET added_by = 'read' WHERE reader_id = 2 AND series_id = '40'`); err != nil {
-		t.Fatal(err)
-	}
+	storetest.SetBookmarks(ctx, t, f.st, storetest.BookmarkSet{ReaderID: 2, IDs: []string{"40"}, AddedBy: "read"})
 	c := f.login(t, f.readerToken)
 	body := f.get(t, c, "/").body
 	if n := strings.Count(body, ">from a read<"); n != 1 {

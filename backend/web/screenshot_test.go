@@ -18,6 +18,7 @@ import (
 	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/browser/chromiumtest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // coverPNG draws a small two-colour cover, so screenshots show real images
@@ -53,24 +54,20 @@ func seedShowcase(t *testing.T, st *store.Store) int64 {
 		id := fmt.Sprintf("sc%d", i)
 		site := admintest.SiteNames[i%len(admintest.SiteNames)]
 		seen := now.Add(-time.Duration(i*i+1) * 3 * time.Hour)
-		var checked, latest any = seen, 20 + i*7
+		o := storetest.SeriesOpts{Site: site, ID: id, Title: title, LatestNumber: strconv.Itoa(20 + i*7),
+			LatestTitle: []string{"Homecoming", "", "The Long Night", "", "", "Ink", "", ""}[i],
+			LatestURL:   "https://" + site + ".test/chapter/" + id, SeenAt: &seen, CheckedAt: &seen}
 		if i == 6 { // not read by its Lane yet: no Latest Chapter either
-			checked, latest = nil, nil
+			o.LatestNumber, o.SeenAt, o.CheckedAt = "", nil, nil
 		}
-		if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_number, latest_title, latest_url, latest_seen_at, latest_checked_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`, site, id, "https://"+site+".test/series/"+id, title,
-			latest, []string{"Homecoming", "", "The Long Night", "", "", "Ink", "", ""}[i], "https://"+site+".test/chapter/"+id, checked); err != nil {
-			t.Fatal(err)
-		}
+		storetest.Series(ctx, t, st, o)
 		if _, err := st.AddBookmark(ctx, 1, site, id, "https://"+site+".test/series/"+id); err != nil {
 			t.Fatal(err)
 		}
 		if i != 6 && i != 7 {
 			behind := []int{1, 0, 2, 0, 0, 1, 0, 0}[i]
-			if _, err := st.Pool().Exec(ctx, `INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES (1, $1, $2, $3, $4)`,
-				site, id, 20+i*7-behind, now.Add(-time.Hour)); err != nil {
-				t.Fatal(err)
-			}
+			storetest.Progress(ctx, t, st, storetest.ProgressOpts{ReaderID: 1, Site: site, SeriesID: id,
+				Number: strconv.Itoa(20 + i*7 - behind), ReadAt: storetest.At(now.Add(-time.Hour))})
 		}
 		if i != 3 {
 			if err := st.PutCover(ctx, site, id, store.Cover{SourceURL: "https://x.test/c.png", ContentType: "image/png", Body: coverPNG(i), FetchedAt: now}); err != nil {
@@ -84,16 +81,12 @@ func seedShowcase(t *testing.T, st *store.Store) int64 {
 	// "The Lighthouse Keeper's Apprentice" (sc0, Latest 20, read to 19) is
 	// on mangadex too, a chapter ahead and bookmarked, and on weebcentral,
 	// failing: one story, one card, three chips.
-	for _, m := range []struct {
-		site, id string
-		latest   int
-	}{{"mangadex", "sc0md", 21}, {"weebcentral", "sc0wc", 18}} {
-		if _, err := st.Pool().Exec(ctx, `INSERT INTO series (site, series_id, url, title, latest_number, latest_url, latest_seen_at, latest_checked_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`, m.site, m.id, "https://"+m.site+".test/series/"+m.id, titles[0], m.latest,
-			"https://"+m.site+".test/chapter/"+m.id, now.Add(-90*time.Minute)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	seen := now.Add(-90 * time.Minute)
+	storetest.Series(ctx, t, st,
+		storetest.SeriesOpts{Site: "mangadex", ID: "sc0md", Title: titles[0], LatestNumber: "21",
+			LatestURL: "https://mangadex.test/chapter/sc0md", SeenAt: &seen, CheckedAt: &seen},
+		storetest.SeriesOpts{Site: "weebcentral", ID: "sc0wc", Title: titles[0], LatestNumber: "18",
+			LatestURL: "https://weebcentral.test/chapter/sc0wc", SeenAt: &seen, CheckedAt: &seen})
 	if _, err := st.AddBookmark(ctx, 1, "mangadex", "sc0md", "https://mangadex.test/series/sc0md"); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // offerFixture makes the seeded Reader's failing weebcentral/1 (read to 4)
@@ -19,14 +20,8 @@ func offerFixture(t *testing.T) (*fixture, int64) {
 	t.Helper()
 	f := newFixture(t, "")
 	ctx := context.Background()
-	exec := func(q string, args ...any) {
-		t.Helper()
-		if _, err := f.st.Pool().Exec(ctx, q, args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	exec(`INSERT INTO series (site, series_id, url, title, latest_number) VALUES ('mangadex', 'x', 'https://mangadex.test/title/x', 'X', 106)`)
-	exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) VALUES (2, 'weebcentral', '1', 4, $1)`, admintest.Now)
+	storetest.Series(ctx, t, f.st, storetest.SeriesOpts{Site: "mangadex", ID: "x", URL: "https://mangadex.test/title/x", Title: "X", LatestNumber: "106"})
+	storetest.Progress(ctx, t, f.st, storetest.ProgressOpts{ReaderID: 2, Site: "weebcentral", SeriesID: "1", Number: "4", ReadAt: storetest.At(admintest.Now)})
 	id := []store.ExternalID{{Kind: "al", Value: "4242", Source: store.IDFromSite}}
 	if _, err := f.st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "weebcentral", SeriesID: "1", IDs: id}, {Site: "mangadex", SeriesID: "x", IDs: id}}); err != nil {
 		t.Fatal(err)
