@@ -1,0 +1,74 @@
+-- +goose Up
+
+-- A Work's epochs (docs/adr/0021-works-link-by-ids.md, "Epochs"): each
+-- member's joined_max is its Series' max_number when the Work's
+-- membership last changed. A number a member showed above its joined_max
+-- was shown inside the Work as it is now, so every Reader of the Work was
+-- told it then; a number at or below was shown before, when the Readers
+-- of the other members were not told. NULL counts as "everything in the
+-- epoch": a member that joined before it had a highest number (its first
+-- read counts inside the Work), and every member already linked when this
+-- migration runs. That backfill keeps today's rule (told once, from the
+-- first member) for the Works that exist, so no old chapter is told again.
+ALTER TABLE work_members ADD COLUMN joined_max numeric;
+
+-- +goose StatementBegin
+-- work_epoch starts a new epoch for each Work in ws: every member's
+-- joined_max becomes its Series' max_number now.
+CREATE FUNCTION work_epoch(ws bigint[]) RETURNS void LANGUAGE sql AS $$
+    UPDATE work_members m SET joined_max = s.max_number
+    FROM series s
+    WHERE m.work_id = ANY (ws) AND s.site = m.site AND s.series_id = m.series_id
+        AND m.joined_max IS DISTINCT FROM s.max_number;
+$$;
+
+-- work_members_joined starts a new epoch for every Work a statement's
+-- inserted members joined.
+CREATE FUNCTION work_members_joined() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM work_epoch(array_agg(DISTINCT work_id)) FROM joined HAVING count(*) > 0;
+    RETURN NULL;
+END
+$$;
+
+-- work_members_moved runs after every UPDATE of work_members and acts
+-- only on members whose work_id changed (a merge, a confirmed hand link
+-- taking a member from another Work): a Work they left thin is
+-- dissolved (as work_members_thin did for every update) and every Work
+-- they joined starts a new epoch. The epoch's own UPDATE (of joined_max
+-- only) runs this again, finds no member moved and stops, so it does not
+-- recurse; updates of drift_since or "offset" also stop there, without
+-- the dissolution check work_members_thin made for them.
+CREATE FUNCTION work_members_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    left_ws   bigint[];
+    joined_ws bigint[];
+BEGIN
+    SELECT array_agg(DISTINCT o.work_id), array_agg(DISTINCT n.work_id) INTO left_ws, joined_ws
+        FROM gone o JOIN moved n ON n.site = o.site AND n.series_id = o.series_id
+        WHERE n.work_id <> o.work_id;
+    IF joined_ws IS NULL THEN
+        RETURN NULL;
+    END IF;
+    PERFORM dissolve_work(w) FROM unnest(left_ws) AS w;
+    PERFORM work_epoch(joined_ws);
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+CREATE TRIGGER work_members_joined_ins AFTER INSERT ON work_members
+    REFERENCING NEW TABLE AS joined FOR EACH STATEMENT EXECUTE FUNCTION work_members_joined();
+DROP TRIGGER work_members_thin_upd ON work_members;
+CREATE TRIGGER work_members_moved_upd AFTER UPDATE ON work_members
+    REFERENCING OLD TABLE AS gone NEW TABLE AS moved FOR EACH STATEMENT EXECUTE FUNCTION work_members_moved();
+
+-- +goose Down
+DROP TRIGGER work_members_moved_upd ON work_members;
+CREATE TRIGGER work_members_thin_upd AFTER UPDATE ON work_members
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
+DROP TRIGGER work_members_joined_ins ON work_members;
+DROP FUNCTION work_members_moved();
+DROP FUNCTION work_members_joined();
+DROP FUNCTION work_epoch(bigint[]);
+ALTER TABLE work_members DROP COLUMN joined_max;
