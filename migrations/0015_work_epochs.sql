@@ -57,6 +57,24 @@ END
 $$;
 -- +goose StatementEnd
 
+-- has_work_history says whether a Series has a Work's history besides a
+-- membership: a former member of a dissolved Work (ids rebuild it), a
+-- member unlinked from one (never linked back) or held by a Reader's hand
+-- link. Linking by ids asks it of every Series carrying a new id
+-- (store/works_link_set.go) and sends such a Series through link_by_id,
+-- which keeps those rules; link_by_id and dissolve_work ask of one Work
+-- (its former members, its unlinks), not this.
+-- +goose StatementBegin
+CREATE FUNCTION has_work_history(site text, series_id text) RETURNS boolean LANGUAGE sql STABLE AS $$
+    SELECT EXISTS (SELECT 1 FROM work_former_members x
+            WHERE x.site = has_work_history.site AND x.series_id = has_work_history.series_id)
+        OR EXISTS (SELECT 1 FROM work_unlinks x
+            WHERE x.site = has_work_history.site AND x.series_id = has_work_history.series_id)
+        OR EXISTS (SELECT 1 FROM work_hand_links x
+            WHERE x.site = has_work_history.site AND x.series_id = has_work_history.series_id);
+$$;
+-- +goose StatementEnd
+
 CREATE TRIGGER work_members_joined_ins AFTER INSERT ON work_members
     REFERENCING NEW TABLE AS joined FOR EACH STATEMENT EXECUTE FUNCTION work_members_joined();
 DROP TRIGGER work_members_thin_upd ON work_members;
@@ -71,4 +89,5 @@ DROP TRIGGER work_members_joined_ins ON work_members;
 DROP FUNCTION work_members_moved();
 DROP FUNCTION work_members_joined();
 DROP FUNCTION work_epoch(bigint[]);
+DROP FUNCTION has_work_history(text, text);
 ALTER TABLE work_members DROP COLUMN joined_max;
