@@ -1,6 +1,6 @@
 -- +goose Up
 
--- A Work's epochs (docs/adr/0021-works-link-by-ids.md, "Epochs"): each
+-- A Work's epochs (docs/adr/0021-works-link-by-ids.md, addendum on epochs): each
 -- member's joined_max is its Series' max_number when the Work's
 -- membership last changed. A number a member showed above its joined_max
 -- was shown inside the Work as it is now, so every Reader of the Work was
@@ -14,19 +14,43 @@ ALTER TABLE work_members ADD COLUMN joined_max numeric;
 
 -- +goose StatementBegin
 -- work_epoch starts a new epoch for each Work in ws: every member's
--- joined_max becomes its Series' max_number now.
+-- joined_max becomes its Series' max_number now. Each member's Series is
+-- a lookup by its key: as a join, the planner (with no parameter values
+-- to go by) hashed the whole series table on every link.
 CREATE FUNCTION work_epoch(ws bigint[]) RETURNS void LANGUAGE sql AS $$
-    UPDATE work_members m SET joined_max = s.max_number
-    FROM series s
-    WHERE m.work_id = ANY (ws) AND s.site = m.site AND s.series_id = m.series_id
-        AND m.joined_max IS DISTINCT FROM s.max_number;
+    UPDATE work_members m SET joined_max = (SELECT s.max_number FROM series s
+            WHERE s.site = m.site AND s.series_id = m.series_id)
+    WHERE m.work_id = ANY (ws) AND m.joined_max IS DISTINCT FROM (SELECT s.max_number FROM series s
+            WHERE s.site = m.site AND s.series_id = m.series_id);
 $$;
 
--- work_members_joined starts a new epoch for every Work a statement's
--- inserted members joined.
-CREATE FUNCTION work_members_joined() RETURNS trigger LANGUAGE plpgsql AS $$
+-- work_member_start gives a member joining a Work (inserted, or moved in
+-- by a merge) its Series' max_number as its joined_max, row by row, so a
+-- Work made of new members only (nearly every link) needs no UPDATE.
+CREATE FUNCTION work_member_start() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM work_epoch(array_agg(DISTINCT work_id)) FROM joined HAVING count(*) > 0;
+    NEW.joined_max := (SELECT s.max_number FROM series s
+        WHERE s.site = NEW.site AND s.series_id = NEW.series_id);
+    RETURN NEW;
+END
+$$;
+
+-- work_members_joined starts a new epoch for the members already in a
+-- Work that a statement's inserted members joined (the inserted ones
+-- have theirs from work_member_start). The look for those members is
+-- planned on each call (EXECUTE): a plan PL/pgSQL kept from the first
+-- link of a session, made while work_members was nearly empty, scanned
+-- the whole table on every later link.
+CREATE FUNCTION work_members_joined() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    ws bigint[];
+BEGIN
+    EXECUTE 'SELECT array_agg(DISTINCT m.work_id) FROM (SELECT DISTINCT work_id FROM joined) j
+        JOIN work_members m ON m.work_id = j.work_id
+        WHERE NOT EXISTS (SELECT 1 FROM joined k WHERE k.site = m.site AND k.series_id = m.series_id)' INTO ws;
+    IF ws IS NOT NULL THEN
+        PERFORM work_epoch(ws);
+    END IF;
     RETURN NULL;
 END
 $$;
@@ -75,6 +99,10 @@ CREATE FUNCTION has_work_history(site text, series_id text) RETURNS boolean LANG
 $$;
 -- +goose StatementEnd
 
+CREATE TRIGGER work_member_start_ins BEFORE INSERT ON work_members
+    FOR EACH ROW EXECUTE FUNCTION work_member_start();
+CREATE TRIGGER work_member_start_upd BEFORE UPDATE OF work_id ON work_members
+    FOR EACH ROW WHEN (OLD.work_id IS DISTINCT FROM NEW.work_id) EXECUTE FUNCTION work_member_start();
 CREATE TRIGGER work_members_joined_ins AFTER INSERT ON work_members
     REFERENCING NEW TABLE AS joined FOR EACH STATEMENT EXECUTE FUNCTION work_members_joined();
 DROP TRIGGER work_members_thin_upd ON work_members;
@@ -86,8 +114,11 @@ DROP TRIGGER work_members_moved_upd ON work_members;
 CREATE TRIGGER work_members_thin_upd AFTER UPDATE ON work_members
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
 DROP TRIGGER work_members_joined_ins ON work_members;
+DROP TRIGGER work_member_start_upd ON work_members;
+DROP TRIGGER work_member_start_ins ON work_members;
 DROP FUNCTION work_members_moved();
 DROP FUNCTION work_members_joined();
+DROP FUNCTION work_member_start();
 DROP FUNCTION work_epoch(bigint[]);
 DROP FUNCTION has_work_history(text, text);
 ALTER TABLE work_members DROP COLUMN joined_max;
