@@ -36,19 +36,25 @@ END
 $$;
 
 -- work_members_joined starts a new epoch for the members already in a
--- Work that a statement's inserted members joined (the inserted ones
--- have theirs from work_member_start). The look for those members is
--- planned on each call (EXECUTE): a plan PL/pgSQL kept from the first
--- link of a session, made while work_members was nearly empty, scanned
--- the whole table on every later link.
+-- Work that a statement's inserted members joined: the inserted ones have
+-- theirs from work_member_start, so a Work needs one only when a member's
+-- joined_max differs from its Series' highest. That look is planned on
+-- each call with the Works at hand (EXECUTE): a plan PL/pgSQL kept from
+-- the first link of a session, made while work_members was nearly empty,
+-- scanned the whole table on every later link.
 CREATE FUNCTION work_members_joined() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-    ws bigint[];
+    ws  bigint[];
+    due boolean;
 BEGIN
-    EXECUTE 'SELECT array_agg(DISTINCT m.work_id) FROM (SELECT DISTINCT work_id FROM joined) j
-        JOIN work_members m ON m.work_id = j.work_id
-        WHERE NOT EXISTS (SELECT 1 FROM joined k WHERE k.site = m.site AND k.series_id = m.series_id)' INTO ws;
-    IF ws IS NOT NULL THEN
+    SELECT array_agg(DISTINCT work_id) INTO ws FROM joined;
+    IF ws IS NULL THEN
+        RETURN NULL;
+    END IF;
+    EXECUTE 'SELECT EXISTS (SELECT 1 FROM work_members m WHERE m.work_id = ANY ($1)
+        AND m.joined_max IS DISTINCT FROM (SELECT s.max_number FROM series s
+            WHERE s.site = m.site AND s.series_id = m.series_id))' INTO due USING ws;
+    IF due THEN
         PERFORM work_epoch(ws);
     END IF;
     RETURN NULL;
