@@ -233,3 +233,40 @@ func TestWorkEpochNoBackfill(t *testing.T) {
 		t.Errorf("the mangadex Reader is owed %d, want 1", n)
 	}
 }
+
+// A hand link a second Reader confirms makes shared members, which start
+// an epoch like an id link: mangapill's Reader is told the chapter
+// mangadex showed before, when mangapill shows it; the Readers of
+// mangadex are not told it again.
+func TestWorkEpochHandLinkConfirmed(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r1, r2, onlyC := w.reader("1"), w.reader("2"), w.reader("3")
+	for _, r := range []int64{r1, r2} {
+		w.bookmark(r, "mangadex", "a", t0.Add(-time.Hour))
+		w.bookmark(r, "mangapill", "c", t0.Add(-time.Hour))
+	}
+	w.bookmark(onlyC, "mangapill", "c", t0.Add(-time.Hour))
+	w.read("mangadex", "a", "20", t0)
+	w.read("mangapill", "c", "18", t0)
+	a, c := store.SeriesRef{Site: "mangadex", SeriesID: "a"}, store.SeriesRef{Site: "mangapill", SeriesID: "c"}
+	for _, r := range []int64{r1, r2} {
+		if _, err := w.st.LinkByHand(w.ctx, r, a, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if wk := w.workOf("mangadex", "a"); wk == 0 || w.workOf("mangapill", "c") != wk {
+		t.Fatal("the confirmed hand link made no shared Work")
+	}
+	if ja, jc := w.joinedMax("mangadex", "a"), w.joinedMax("mangapill", "c"); ja != "20" || jc != "18" {
+		t.Fatalf("joined_max a %q c %q, want each Series' highest at the confirmation (20, 18)", ja, jc)
+	}
+	if got := w.read("mangapill", "c", "19", t0.Add(time.Hour)); got.Owed != 1 {
+		t.Fatalf("mangapill 19 under mangadex's 20 shown before the link: owed %d, want 1 (the mangapill-only Reader)", got.Owed)
+	}
+	for _, r := range []int64{r1, r2} {
+		if n := w.owedOf(r); n != 0 {
+			t.Errorf("Reader %d, whose mangadex showed 20 before, is owed %d, want 0", r, n)
+		}
+	}
+}
