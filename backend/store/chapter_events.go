@@ -24,13 +24,19 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 //
 // A member of a Work (wk, works_numbers.go) is told once
 // (docs/adr/0021-works-link-by-ids.md): the event owes only when its number
-// in Work terms is above every other member's highest ever, so the first
-// member to show a number tells it and a later one owes nothing; and not
+// in Work terms is above every other member's highest shown inside the
+// Work's current epoch (wk.others_max), so the first member to show a
+// number inside the Work tells it and a later one owes nothing; and not
 // while the member is held for drift. It then owes each Reader of any
 // member one notice, on their bookmark of the member that showed it when
-// they have one, whose Progress on the Work is below the number; the
-// unique (reader, work, number) index keeps a concurrent Lane's read of
-// another member from owing it twice. A Reader who prefers another Site
+// they have one, whose Progress on the Work is below the number, unless
+// the Reader was told the number already (a notice, in any state, of it
+// or a higher one on a member) or a member they bookmark besides this one
+// has shown it (told then, or out before the bookmark: no backfill). A
+// number another member showed before the Work's membership last changed
+// was not told to this member's Readers, so it is told to them now, when
+// their Site shows it. The unique (reader, work, number) index keeps a
+// concurrent Lane's read of another member from owing it twice. A Reader who prefers another Site
 // for the Work (work_prefs) is owed it held up to their hold minutes
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
@@ -55,6 +61,14 @@ const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, numb
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
 					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
 					WHERE m3.work_id = wk.work_id AND p3.number + m3."offset" >= ev.number + wk.off)
+				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN reader_notices n3
+					ON n3.reader_id = b.reader_id AND n3.site = m3.site AND n3.series_id = m3.series_id
+					WHERE m3.work_id = wk.work_id AND n3.number + m3."offset" >= ev.number + wk.off)
+				AND NOT EXISTS (SELECT 1 FROM work_members m3
+					JOIN bookmarks b3 ON b3.reader_id = b.reader_id AND b3.site = m3.site AND b3.series_id = m3.series_id
+					JOIN series s3 ON s3.site = m3.site AND s3.series_id = m3.series_id
+					WHERE m3.work_id = wk.work_id AND (m3.site, m3.series_id) <> (ev.site, ev.series_id)
+						AND s3.max_number + m3."offset" >= ev.number + wk.off)
 			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
 			ON CONFLICT DO NOTHING
 			RETURNING 1`

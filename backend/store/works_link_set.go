@@ -22,13 +22,10 @@ import (
 // carrying it and whether each has a Work's history: a member of a Work
 // already, a former member of a dissolved Work (ids rebuild that Work),
 // a member unlinked from one (never linked back) or held by a Reader's
-// hand link. Such a Series' group goes through link_by_id, which keeps
-// those rules.
+// hand link (has_work_history, migration 0015). Such a Series' group goes
+// through link_by_id, which keeps those rules.
 const carriersSQL = `
-	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL
-		OR EXISTS (SELECT 1 FROM work_former_members x WHERE x.site = i.site AND x.series_id = i.series_id)
-		OR EXISTS (SELECT 1 FROM work_unlinks x WHERE x.site = i.site AND x.series_id = i.series_id)
-		OR EXISTS (SELECT 1 FROM work_hand_links x WHERE x.site = i.site AND x.series_id = i.series_id)
+	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL OR has_work_history(i.site, i.series_id)
 	FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS f(kind, value, ord)
 	JOIN series_ids i ON i.kind = f.kind AND i.value = f.value
 	LEFT JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id

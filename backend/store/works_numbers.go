@@ -52,8 +52,10 @@ const driftMarginSQL = "5"
 // workOfRead is RecordOK's view of the read Series' Work (a CTE body over
 // its parameters): its membership, offset and drift, the other members'
 // highest Latest now (leaving out failing ones, whose Latest stands still)
-// and their highest number ever, both in Work numbers. No row when the
-// Series is in no Work.
+// and their highest number ever shown inside the Work's current epoch
+// (others_max: a member's max_number above its joined_max, migration
+// 0015; a NULL joined_max counts all of it), both in Work numbers. No row
+// when the Series is in no Work.
 const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
 				(SELECT max(s2.latest_number + m2."offset") FROM work_members m2
 					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
@@ -62,7 +64,8 @@ const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
 							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest,
 				(SELECT max(s2.max_number + m2."offset") FROM work_members m2
 					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)) AS others_max
+					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
+						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')) AS others_max
 			FROM work_members m WHERE m.site = $1 AND m.series_id = $2`
 
 // driftUpdate is RecordOK's drift step over wk: the member is drifted from
