@@ -171,3 +171,40 @@ func TestWorkLinkByHandAPI(t *testing.T) {
 		t.Fatalf("a Reader who bookmarks neither: %d, want 404", code)
 	}
 }
+
+// TestUnlinkPendingMemberAPI: a Reader unlinks a member they hold by their
+// own unconfirmed hand link: 200 with the Work as left, the link gone for
+// them alone; another Reader cannot remove it.
+func TestUnlinkPendingMemberAPI(t *testing.T) {
+	t.Parallel()
+	w := newWorksWorld(t)
+	if code, body := w.e.do(w.other, "POST", "/api/bookmarks", `{"url":"https://mangadex.org/title/00000000-0000-4000-8000-00000000000a"}`); code != http.StatusCreated {
+		t.Fatalf("bookmark: %d %s", code, body)
+	}
+	link := `{"a":{"site":"mangapill","series_id":"3"},"b":{"site":"mangadex","series_id":"00000000-0000-4000-8000-00000000000a"}}`
+	if code, body := w.e.do(w.other, "POST", "/api/works/link", link); code != http.StatusOK {
+		t.Fatalf("POST /api/works/link: %d %s", code, body)
+	}
+	path := fmt.Sprintf("/api/works/%d/members/mangapill/3", w.work)
+	// Reader 1 holds the Work but not Reader 2's hand link.
+	if code, body := w.e.do(w.tok, "DELETE", path, ""); code != http.StatusNotFound {
+		t.Fatalf("Reader 1 DELETE of Reader 2's pending member: %d %s, want 404", code, body)
+	}
+	code, body := w.e.do(w.other, "DELETE", path, "")
+	var left client.Work
+	if code != http.StatusOK || json.Unmarshal(body, &left) != nil || left.ID != w.work || len(left.Members) != 2 {
+		t.Fatalf("DELETE of the Reader's pending member: %d %s, want 200 with the Work's 2 shared members", code, body)
+	}
+	for _, m := range left.Members {
+		if m.Site == "mangapill" || m.Pending {
+			t.Fatalf("member %+v left after the unlink", m)
+		}
+	}
+	var mine client.Work
+	if code := w.get(w.tok, fmt.Sprintf("/api/works/%d", w.work), &mine); code != http.StatusOK || len(mine.Members) != 2 {
+		t.Fatalf("Reader 1's Work after Reader 2's unlink: %d %+v", code, mine)
+	}
+	if code, _ := w.e.do(w.other, "DELETE", path, ""); code != http.StatusNotFound {
+		t.Fatalf("DELETE again: %d, want 404", code)
+	}
+}

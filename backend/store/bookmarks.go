@@ -51,7 +51,11 @@ type Bookmark struct {
 	NotifyPileDays int
 }
 
-const bookmarkSelect = `
+// bookmarkSelect is the query of Reader $1's bookmarks matching where (a
+// condition on bookmarks b), each joined with its Series, Progress and
+// Work (readerWorks, workJoin); the caller adds the order.
+func bookmarkSelect(where string) string {
+	return readerWorks(where) + `
 	SELECT s.site, s.series_id, s.title, s.url, s.cover_url,
 		EXISTS (SELECT 1 FROM covers c WHERE c.site = s.site AND c.series_id = s.series_id),
 		b.created_at, b.added_by,
@@ -61,8 +65,11 @@ const bookmarkSelect = `
 		b.notify_mode, b.notify_pile, b.notify_pile_days
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + `
+	WHERE b.reader_id = $1 AND (` + where + `)`
+}
 
+// scanBookmark reads one row of bookmarkSelect.
 func scanBookmark(row scanner) (Bookmark, error) {
 	var b Bookmark
 	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
@@ -74,7 +81,7 @@ func scanBookmark(row scanner) (Bookmark, error) {
 
 // ListBookmarks returns a Reader's bookmarks, most recently added first.
 func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, error) {
-	rows, err := s.pool.Query(ctx, bookmarkSelect+` WHERE b.reader_id = $1 ORDER BY b.created_at DESC, s.site, s.series_id`, readerID)
+	rows, err := s.pool.Query(ctx, bookmarkSelect("true")+` ORDER BY b.created_at DESC, s.site, s.series_id`, readerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: list bookmarks: %w", err)
 	}
@@ -95,8 +102,7 @@ func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, 
 
 // GetBookmark returns one of a Reader's bookmarks, or ErrNotFound.
 func (s *Store) GetBookmark(ctx context.Context, readerID int64, site, seriesID string) (Bookmark, error) {
-	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect+`
-		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, readerID, site, seriesID))
+	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect("b.site = $2 AND b.series_id = $3"), readerID, site, seriesID))
 	if err != nil {
 		return Bookmark{}, notFound("get bookmark", err)
 	}

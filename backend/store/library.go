@@ -44,7 +44,14 @@ func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID
 
 // library is Library, narrowed to one Series when site is not "".
 func (s *Store) library(ctx context.Context, readerID int64, site, seriesID string) ([]LibraryItem, error) {
-	rows, err := s.pool.Query(ctx, `
+	// Two statements rather than one with "$2 = '' OR ...": a prepared
+	// plan of that one is costed for a handful of rows, and PostgreSQL
+	// settles on it for the whole library too.
+	narrow, args := "true", []any{readerID}
+	if site != "" {
+		narrow, args = "b.site = $2 AND b.series_id = $3", []any{readerID, site, seriesID}
+	}
+	rows, err := s.pool.Query(ctx, readerWorks(narrow)+`
 		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
 			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
@@ -62,9 +69,9 @@ func (s *Store) library(ctx context.Context, readerID int64, site, seriesID stri
 			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
 				AND e.number > p.number AND e.url <> ''
 			ORDER BY e.number LIMIT 1) nx ON true
-		WHERE b.reader_id = $1 AND ($2 = '' OR (b.site = $2 AND b.series_id = $3))
+		WHERE b.reader_id = $1 AND (`+narrow+`)
 		ORDER BY is_new DESC, coalesce(s.latest_released_at, s.latest_seen_at) DESC NULLS LAST,
-			s.title, s.site, s.series_id`, readerID, site, seriesID)
+			s.title, s.site, s.series_id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: library: %w", err)
 	}

@@ -66,3 +66,58 @@ func TestHandLinkHoldsForItsReaderUntilConfirmed(t *testing.T) {
 		t.Fatalf("an unknown Series: %v", err)
 	}
 }
+
+// TestUnlinkRemovesTheReadersOwnHandLink: unlinking a member the Reader
+// holds by their own unconfirmed hand link removes that link, and only
+// theirs: the shared members, another Reader's hand link of the same
+// Series (to another Work) and the ids' rule (no work_unlinks row: the
+// link was this Reader's word alone) stay.
+func TestUnlinkRemovesTheReadersOwnHandLink(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r1, r2 := w.reader("1"), w.reader("2")
+	wk := w.twoMemberWork(r1, "20", "18")
+	w.bookmark(r1, "mangapill", "c", t0)
+	w.bookmark(r2, "mangapill", "c", t0)
+	w.bookmark(r2, "weebcentral", "d", t0)
+	a := store.SeriesRef{Site: "mangadex", SeriesID: "a"}
+	c := store.SeriesRef{Site: "mangapill", SeriesID: "c"}
+	d := store.SeriesRef{Site: "weebcentral", SeriesID: "d"}
+	if got, err := w.st.LinkByHand(w.ctx, r1, a, c); err != nil || got != wk {
+		t.Fatalf("Reader 1 links c to the Work: %d %v, want %d", got, err, wk)
+	}
+	other, err := w.st.LinkByHand(w.ctx, r2, c, d)
+	if err != nil || other == wk {
+		t.Fatalf("Reader 2 links c with d: %d %v, want a Work of their own", other, err)
+	}
+
+	// Reader 2 holds no link of c to this Work: nothing of theirs or
+	// Reader 1's goes.
+	if err := w.st.UnlinkMember(w.ctx, r2, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Reader 2 unlinks c from a Work they hold no link of it to: %v, want ErrNotFound", err)
+	}
+	if err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); err != nil {
+		t.Fatalf("Reader 1 unlinks their own hand link: %v", err)
+	}
+	if n := w.count(`SELECT count(*) FROM work_hand_links WHERE reader_id = $1`, r1); n != 0 {
+		t.Fatalf("Reader 1 holds %d hand links after the unlink, want 0", n)
+	}
+	if n := w.count(`SELECT count(*) FROM work_hand_links WHERE reader_id = $1 AND work_id = $2`, r2, other); n != 2 {
+		t.Fatalf("Reader 2 holds %d hand links to their Work, want 2 (untouched)", n)
+	}
+	if n := w.count(`SELECT count(*) FROM work_members WHERE work_id = $1`, wk); n != 2 {
+		t.Fatalf("%d shared members left, want 2 (untouched)", n)
+	}
+	if n := w.count(`SELECT count(*) FROM work_unlinks`); n != 0 {
+		t.Fatalf("%d work_unlinks rows after removing a hand link, want 0", n)
+	}
+	if got := w.bookmarks(r1)["mangapill"]; got.WorkID != nil {
+		t.Fatalf("Reader 1's card of c is still in Work %d", *got.WorkID)
+	}
+	if got, err := w.st.ReaderWork(w.ctx, r1, wk, t0); err != nil || len(got.Members) != 2 {
+		t.Fatalf("Reader 1's Work after the unlink: %+v %v, want the two shared members", got, err)
+	}
+	if err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unlinking it again: %v, want ErrNotFound", err)
+	}
+}

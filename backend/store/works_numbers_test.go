@@ -95,3 +95,62 @@ func TestWorkLatestWithOffsets(t *testing.T) {
 	}
 	_ = wk
 }
+
+// TestHandLinkOverridesSharedMembershipInNumbers: a Reader's hand link of
+// a shared member to another Work moves it there for them alone: their
+// cards count it in the Work they linked it to (offset 0), not in its
+// shared Work, while another Reader's cards still count it in the shared
+// one. The library and the bookmark list agree (bookmarks).
+func TestHandLinkOverridesSharedMembershipInNumbers(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r, r2 := w.reader("1"), w.reader("2")
+	wkA := w.twoMemberWork(r, "20", "18") // mangadex/a 20, comix/b 18
+	w.bookmark(r2, "comix", "b", t0)
+	w.bookmark(r2, "mangadex", "a", t0)
+	w.bookmark(r, "weebcentral", "d", t0)
+	w.bookmark(r2, "natomanga", "e", t0)
+	w.readWith("weebcentral", "d", "50", t0, nil, al("2"))
+	w.readWith("natomanga", "e", "52", t0, nil, al("2"))
+	wkB := w.workOf("weebcentral", "d")
+	if wkB == 0 || wkB == wkA || w.workOf("natomanga", "e") != wkB {
+		t.Fatal("d and e did not link into a second Work")
+	}
+	w.progress(r, "comix", "b", "18")
+	w.progress(r2, "comix", "b", "18")
+	b := store.SeriesRef{Site: "comix", SeriesID: "b"}
+	d := store.SeriesRef{Site: "weebcentral", SeriesID: "d"}
+	if got, err := w.st.LinkByHand(w.ctx, r, d, b); err != nil || got != wkB {
+		t.Fatalf("hand link of b to d's Work: %d %v, want %d", got, err, wkB)
+	}
+	got := w.bookmarks(r)
+	// Work A for r is mangadex/a alone (Latest 20), on which r read nothing.
+	if a := got["mangadex"]; a.WorkID == nil || *a.WorkID != wkA || a.New {
+		t.Fatalf("r's mangadex/a card: work %v new %v, want Work %d, not new (r read nothing of A without b)", a.WorkID, a.New, wkA)
+	}
+	// Work B for r is d 50, e 52 and b 18 (offset 0): Latest 52, Progress 18.
+	for _, site := range []string{"comix", "weebcentral"} {
+		if c := got[site]; c.WorkID == nil || *c.WorkID != wkB || !c.New {
+			t.Fatalf("r's %s card: work %v new %v, want Work %d and new (52 above 18)", site, c.WorkID, c.New, wkB)
+		}
+	}
+	// r2 sees the shared Works: b in A (Latest 20, Progress 18: new).
+	got2 := w.bookmarks(r2)
+	for _, site := range []string{"comix", "mangadex"} {
+		if c := got2[site]; c.WorkID == nil || *c.WorkID != wkA || !c.New {
+			t.Fatalf("r2's %s card: work %v new %v, want Work %d and new (20 above 18)", site, c.WorkID, c.New, wkA)
+		}
+	}
+	if e := got2["natomanga"]; e.WorkID == nil || *e.WorkID != wkB || e.New {
+		t.Fatalf("r2's natomanga/e card: work %v new %v, want Work %d, not new (r2 read nothing of B)", e.WorkID, e.New, wkB)
+	}
+	// One Series asked alone (GetBookmark, LibraryEntry) reads the same.
+	one, err := w.st.GetBookmark(w.ctx, r, "weebcentral", "d")
+	if err != nil || one.WorkID == nil || *one.WorkID != wkB || !one.New {
+		t.Fatalf("GetBookmark of d: %+v %v", one, err)
+	}
+	entry, err := w.st.LibraryEntry(w.ctx, r, "mangadex", "a")
+	if err != nil || entry.WorkID == nil || *entry.WorkID != wkA || entry.New {
+		t.Fatalf("LibraryEntry of a: %+v %v", entry.Bookmark, err)
+	}
+}

@@ -67,10 +67,21 @@ type WorkMember struct {
 const FailingShownAfter = 24 * time.Hour
 
 // worksOfReaderSQL lists the members of the Works that hold any of the
-// Reader's bookmarks ($3: one Work only, or NULL for all), with the Work's
-// aggregates on every row. $4 false lifts the "holds a bookmark" rule
-// (WorkAfterAct).
-const worksOfReaderSQL = `
+// Reader's bookmarks (one: Work $3 only; else all), with the Work's
+// aggregates on every row. hold false lifts the "holds a bookmark" rule
+// (WorkAfterAct). Each case is its own statement, not parameters of one:
+// PostgreSQL's prepared plan of "$3 IS NULL OR ..." was costed for a
+// handful of rows and, kept for every Work of a large library, took twice
+// as long as the plan for the case.
+func worksOfReaderSQL(one, hold bool) string {
+	only, onlyHand, held := "true", "true", "true"
+	if one {
+		only, onlyHand = "m.work_id = $3", "work_id = $3"
+	}
+	if hold {
+		held = "m.work_id IN (SELECT work_id FROM mine)"
+	}
+	return `
 	WITH hand AS (
 		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
 	), mine AS (
@@ -80,11 +91,11 @@ const worksOfReaderSQL = `
 	), m AS (
 		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
 		FROM work_members m
-		WHERE (NOT $4 OR m.work_id IN (SELECT work_id FROM mine)) AND ($3::bigint IS NULL OR m.work_id = $3)
+		WHERE (` + held + `) AND (` + only + `)
 			AND NOT EXISTS (SELECT 1 FROM hand h WHERE h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
 		UNION ALL
 		SELECT work_id, site, series_id, 0, 'reader', NULL, true FROM hand
-		WHERE ($3::bigint IS NULL OR work_id = $3)
+		WHERE (` + onlyHand + `)
 	)
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
@@ -103,6 +114,7 @@ const worksOfReaderSQL = `
 	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
 	WINDOW w AS (PARTITION BY m.work_id)
 	ORDER BY m.work_id, m.site, m.series_id`
+}
 
 // ReaderWorks returns the Works holding any of the Reader's bookmarks, by
 // id, as of now (which decides which failures are shown).
@@ -135,7 +147,11 @@ func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, 
 }
 
 func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, hold bool, now time.Time) ([]Work, error) {
-	rows, err := s.pool.Query(ctx, worksOfReaderSQL, readerID, now.Add(-FailingShownAfter), workID, hold)
+	args := []any{readerID, now.Add(-FailingShownAfter)}
+	if workID != nil {
+		args = append(args, *workID)
+	}
+	rows, err := s.pool.Query(ctx, worksOfReaderSQL(workID != nil, hold), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}

@@ -342,7 +342,7 @@ func (h *Handler) memberUnlink(w http.ResponseWriter, r *http.Request) {
 	site, id := r.PathValue("site"), r.PathValue("series_id")
 	err := h.Store.UnlinkMember(r.Context(), v.ReaderID, wk.ID, site, id)
 	if errors.Is(err, store.ErrNotFound) {
-		h.showWork(w, r, http.StatusNotFound, wk, "", "That Series is no shared member of this Work: nothing was unlinked.")
+		h.showWork(w, r, http.StatusNotFound, wk, "", "That Series is no member of this Work for you: nothing was unlinked.")
 		return
 	}
 	if err != nil {
