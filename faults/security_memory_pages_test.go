@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store/storetest"
 )
 
 // TestSecurityMemoryListingAndForms is issue 33's I3 and W1 end to end,
@@ -51,13 +53,8 @@ func TestSecurityMemoryListingAndForms(t *testing.T) {
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("the import: %d", resp.StatusCode)
 	}
-	// Raw SQL on purpose: the real import's job copied 99 times is the
-	// volume under test, and a fault test has no store to seed through.
-	if _, err := d.pool.Exec(context.Background(), `INSERT INTO import_jobs (reader_id, kind, state, total, unsupported, unsupported_dropped, created_at, finished_at)
-		SELECT reader_id, kind, state, total, unsupported, unsupported_dropped, created_at, finished_at
-		FROM import_jobs, generate_series(1, 99)`); err != nil {
-		t.Fatal(err)
-	}
+	// The real import's job copied 99 times is the volume under test.
+	storetest.CopyImport(context.Background(), t, d.store(), storetest.ImportCopy{Times: 99})
 	afterImport := peakRSSMiB(t, api.cmd.Process.Pid)
 
 	jar, _ := cookiejar.New(nil)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sitesim"
+	"mangabookmark/backend/store/storetest"
 )
 
 // logHasKind reports whether a JSON log holds a line with msg, site and
@@ -64,17 +65,10 @@ func TestHungHolderStall(t *testing.T) {
 	t.Cleanup(func() { _ = a.cmd.Process.Signal(syscall.SIGCONT) })
 	time.Sleep(500 * time.Millisecond) // a statement A sent before it stopped commits
 	ctx := context.Background()
-	// Raw SQL on purpose: these are the stopped process's own rows moved
-	// 13 hours back (no factory forges a process's elapsed time).
-	for _, q := range []string{
-		`UPDATE lane_holders SET seen_at = seen_at - interval '13 hours', beat_at = beat_at - interval '13 hours' WHERE site = $1`,
-		`UPDATE poll_passes SET started_at = started_at - interval '13 hours', finished_at = finished_at - interval '13 hours' WHERE site = $1`,
-		`UPDATE series SET latest_checked_at = now() - interval '14 hours' WHERE site = $1`,
-	} {
-		if _, err := d.pool.Exec(ctx, q, site); err != nil {
-			t.Fatal(err)
-		}
-	}
+	// The stopped process's own rows move 13 hours back (its holder row
+	// and passes), and its Series were last checked 14 hours ago.
+	storetest.AgeLane(ctx, t, d.store(), storetest.LaneAge{Site: site, By: 13 * time.Hour})
+	storetest.SetSeries(ctx, t, d.store(), storetest.SeriesSet{Site: site, CheckedAt: storetest.At(time.Now().Add(-14 * time.Hour))})
 	stopped := time.Now()
 	ok = eventually(passWait, 100*time.Millisecond, func() bool {
 		return logHas(b.logs.String(), msgLaneTaken, site) &&

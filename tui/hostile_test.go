@@ -31,8 +31,9 @@ func TestHostileTextIsShownInert(t *testing.T) {
 	t.Parallel()
 	f := admintest.Start(t)
 	ctx := context.Background()
-	// Raw SQL on purpose: the store cleans Site text as it writes it, so
-	// only a forged row holds the control characters under test.
+	// Raw SQL on purpose: the row is the attack. The store cleans Site
+	// text and a pause reason as it writes them (safetext), so only a
+	// forged row holds the control characters under test.
 	db := f.Store.Pool()
 	for _, q := range []string{
 		`UPDATE series SET title = $1 WHERE site = 'comix' AND series_id = '1'`,

@@ -8,6 +8,7 @@ import (
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
+	"mangabookmark/backend/store/storetest"
 )
 
 // An unreachable sidecar gates every browser Lane for 15 minutes and then
@@ -102,11 +103,11 @@ func TestWakeGateOpensWhenTheFifthFallsDue(t *testing.T) {
 	e := newEnv(t, nil, siteSpec{name: "b", browser: true})
 	now := e.clock.Now()
 	e.seedChecked(t, "b", 3, now.Add(-sites.DefaultRest-time.Minute))
-	if _, err := e.st.Pool().Exec(context.Background(), `INSERT INTO series (site, series_id, url, created_at, latest_checked_at)
-		VALUES ('b', '4', 'https://x/4', $1, $2), ('b', '5', 'https://x/5', $1, $3), ('b', '6', 'https://x/6', $1, $4)`,
-		now.Add(-48*time.Hour), now.Add(-sites.DefaultRest+2*time.Minute), now.Add(-sites.DefaultRest+3*time.Minute), now.Add(-10*time.Minute)); err != nil {
-		t.Fatal(err)
-	}
+	created := storetest.At(now.Add(-48 * time.Hour))
+	storetest.Series(context.Background(), t, e.st,
+		storetest.SeriesOpts{Site: "b", ID: "4", URL: "https://x/4", CreatedAt: created, CheckedAt: storetest.At(now.Add(-sites.DefaultRest + 2*time.Minute))},
+		storetest.SeriesOpts{Site: "b", ID: "5", URL: "https://x/5", CreatedAt: created, CheckedAt: storetest.At(now.Add(-sites.DefaultRest + 3*time.Minute))},
+		storetest.SeriesOpts{Site: "b", ID: "6", URL: "https://x/6", CreatedAt: created, CheckedAt: storetest.At(now.Add(-10 * time.Minute))})
 	res, pace := e.runPass(t, "b")
 	if res.Skip != lanes.SkipAsleep || res.Due != 3 || pace != 3*time.Minute {
 		t.Fatalf("asleep: %+v pace %v, want 3m (the fifth falls due then)", res, pace)

@@ -8,6 +8,7 @@ import (
 
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // A Reader whose only bookmark in a Work has failed for over a day reads
@@ -30,8 +31,7 @@ func TestDigestTellsFollowOfferOnce(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	w.exec(`INSERT INTO poll_failures (site, series_id, outcome, failing_since) VALUES ('mangadex', 'a', 'not_found', $1)`,
-		w.clk.Now().Add(-25*time.Hour))
+	storetest.Failure(w.ctx, t, w.st, storetest.FailureOpts{Site: "mangadex", SeriesID: "a", Outcome: "not_found", Since: w.clk.Now().Add(-25 * time.Hour)})
 	w.read("mangapill", "z", "1")
 	w.read("mangapill", "z", "2")
 	w.run()

@@ -108,8 +108,9 @@ func TestWebhookLegacySecretSignsWithItsBytes(t *testing.T) {
 	h := newHook(t)
 	rid := w.reader("7", h, 0)
 	const legacy = "mbwh_8f1c0d6e2a4b5c7d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f"
-	// Raw SQL on purpose: the store no longer makes secrets of this shape,
-	// so the only way to have one is to forge the row.
+	// Raw SQL on purpose: the row is the attack. The store no longer makes
+	// secrets of this shape, so the only way to have one is to forge the
+	// row.
 	w.exec(`UPDATE reader_notify SET webhook_secret = $2 WHERE reader_id = $1`, rid, legacy)
 	w.bookmark(rid, "mangapill", "a")
 	w.read("mangapill", "a", "1")

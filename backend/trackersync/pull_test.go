@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
 	"mangabookmark/backend/trackersync"
@@ -101,8 +102,8 @@ func TestPullThroughWorkMember(t *testing.T) {
 	// the same Work carries the AniList id.
 	w.series("mangadex", "md", "30", "201")
 	w.series("comix", "cx", "30", "")
-	w.exec(`INSERT INTO works (id) VALUES (1)`)
-	w.exec(`INSERT INTO work_members (site, series_id, work_id, linked_by) VALUES ('mangadex', 'md', 1, 'reader'), ('comix', 'cx', 1, 'reader')`)
+	storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
+		{Site: "mangadex", SeriesID: "md", LinkedBy: "reader"}, {Site: "comix", SeriesID: "cx", LinkedBy: "reader"}}})
 	w.bookmark(r, "comix", "cx", "4")
 	w.al.AddUser("ann", entry("201", 21, trackers.StatusCurrent))
 	w.setUp(svc, r, "ann", "")
@@ -121,10 +122,12 @@ func TestPullOwesNothingAtOrBelow(t *testing.T) {
 	w.series("mangadex", "s", "", "301")
 	w.bookmark(r, "mangadex", "s", "10")
 	// Chapters 11 and 12 are owed to the Reader; AniList says they read 11.
-	w.exec(`INSERT INTO chapter_events (site, series_id, number, title, url, seen_at)
-		VALUES ('mangadex', 's', 11, 'c11', 'https://mangadex.test/c/11', now()), ('mangadex', 's', 12, 'c12', 'https://mangadex.test/c/12', now())`)
-	w.exec(`INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at)
-		SELECT $1, site, series_id, number, id, seen_at FROM chapter_events`, r)
+	storetest.ChapterEvents(w.ctx, t, w.st,
+		storetest.ChapterEventOpts{Site: "mangadex", SeriesID: "s", Number: "11", Title: "c11", URL: "https://mangadex.test/c/11"},
+		storetest.ChapterEventOpts{Site: "mangadex", SeriesID: "s", Number: "12", Title: "c12", URL: "https://mangadex.test/c/12"})
+	storetest.Notices(w.ctx, t, w.st,
+		storetest.NoticeOpts{ReaderID: r, Site: "mangadex", SeriesID: "s", Number: "11"},
+		storetest.NoticeOpts{ReaderID: r, Site: "mangadex", SeriesID: "s", Number: "12"})
 	w.al.AddUser("ann", entry("301", 11, trackers.StatusCurrent))
 	w.setUp(svc, r, "ann", "")
 	w.pull(svc)
@@ -153,7 +156,7 @@ func TestPullUnknownUserFailsAndBacksOff(t *testing.T) {
 	w.al.AddUser("ann")
 	w.setUp(svc, r, "ann", "")
 	// The user is renamed on AniList after Save checked it.
-	w.exec(`UPDATE tracker_accounts SET username = 'gone' WHERE reader_id = $1`, r)
+	storetest.SetTrackerAccount(w.ctx, t, w.st, storetest.TrackerAccountSet{ReaderID: r, Service: anilist.Name, Username: "gone"})
 	if pulled, _ := w.pull(svc); pulled != 1 {
 		t.Fatalf("pulled %d", pulled)
 	}
@@ -168,7 +171,7 @@ func TestPullUnknownUserFailsAndBacksOff(t *testing.T) {
 		t.Fatalf("second back-off: next %v, want now+2 intervals", a.NextPullAt)
 	}
 	// Fixed: the next pull clears the failure.
-	w.exec(`UPDATE tracker_accounts SET username = 'ann' WHERE reader_id = $1`, r)
+	storetest.SetTrackerAccount(w.ctx, t, w.st, storetest.TrackerAccountSet{ReaderID: r, Service: anilist.Name, Username: "ann"})
 	if err := svc.PullNow(w.ctx, r, anilist.Name); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
 	"mangabookmark/backend/trackersync"
@@ -109,8 +110,8 @@ func TestPushRefusedTokenTurnsReconnect(t *testing.T) {
 		t.Fatal("a push went out after reconnect")
 	}
 	// The Reader's next notice says so (a late line).
-	w.exec(`INSERT INTO chapter_events (site, series_id, number, title, url, seen_at) VALUES ('mangadex', 's', 50, 'c', 'https://mangadex.test/c', now())`)
-	w.exec(`INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at) SELECT $1, site, series_id, number, id, seen_at FROM chapter_events`, r)
+	storetest.ChapterEvents(w.ctx, t, w.st, storetest.ChapterEventOpts{Site: "mangadex", SeriesID: "s", Number: "50", Title: "c", URL: "https://mangadex.test/c"})
+	storetest.Notices(w.ctx, t, w.st, storetest.NoticeOpts{ReaderID: r, Site: "mangadex", SeriesID: "s", Number: "50"})
 	var late []store.LateSite
 	if _, err := w.st.MakeDigests(w.ctx, time.Now().Add(time.Hour), 10, func(in store.DigestInput) store.DigestPlan {
 		late = in.Late

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
 	"mangabookmark/backend/trackersync"
@@ -116,10 +118,18 @@ func benchDayOnce(b *testing.B) {
 	// 500 Series with AniList ids 10000.., each bookmarked by the 10
 	// Readers at chapter 10, who keep the same count on AniList, plus 20
 	// entries we read nowhere.
-	w.exec(`INSERT INTO series (site, series_id, url, title, latest_number)
-		SELECT 'mangadex', 's' || i, 'https://mangadex.test/s' || i, 't' || i, 400 FROM generate_series(1, $1) i`, benchSeries)
-	w.exec(`INSERT INTO series_ids (site, series_id, kind, value, source)
-		SELECT 'mangadex', 's' || i, 'al', (10000 + i)::text, 'site' FROM generate_series(1, $1) i`, benchSeries)
+	series := make([]storetest.SeriesOpts, benchSeries)
+	ids := make([]store.SeriesIDs, benchSeries)
+	for i := range series {
+		id := "s" + strconv.Itoa(i+1)
+		series[i] = storetest.SeriesOpts{Site: "mangadex", ID: id, URL: "https://mangadex.test/" + id, Title: "t" + strconv.Itoa(i+1), LatestNumber: "400"}
+		ids[i] = store.SeriesIDs{Site: "mangadex", SeriesID: id,
+			IDs: []store.ExternalID{{Kind: "al", Value: strconv.Itoa(10000 + i + 1), Source: store.IDFromSite}}}
+	}
+	storetest.Series(w.ctx, b, w.st, series...)
+	if _, err := w.st.AddSeriesIDs(w.ctx, ids); err != nil {
+		b.Fatal(err)
+	}
 	readers := make([]int64, benchReaders)
 	for i := range readers {
 		name := fmt.Sprintf("reader%d", i)
@@ -133,9 +143,16 @@ func benchDayOnce(b *testing.B) {
 		watch.users[tok] = name
 		w.setUp(svc, readers[i], name, tok)
 	}
-	w.exec(`INSERT INTO bookmarks (reader_id, site, series_id) SELECT r, 'mangadex', 's' || i
-		FROM unnest($1::bigint[]) r, generate_series(1, $2) i`, readers, benchSeries)
-	w.exec(`INSERT INTO progress (reader_id, site, series_id, number, read_at) SELECT reader_id, site, series_id, 10, now() FROM bookmarks`)
+	marks := make([]storetest.BookmarkOpts, 0, len(readers)*benchSeries)
+	progress := make([]storetest.ProgressOpts, 0, len(readers)*benchSeries)
+	for _, r := range readers {
+		for _, s := range series {
+			marks = append(marks, storetest.BookmarkOpts{ReaderID: r, Site: s.Site, SeriesID: s.ID})
+			progress = append(progress, storetest.ProgressOpts{ReaderID: r, Site: s.Site, SeriesID: s.ID, Number: "10"})
+		}
+	}
+	storetest.Bookmarks(w.ctx, b, w.st, marks...)
+	storetest.Progress(w.ctx, b, w.st, progress...)
 	// The day's plan (seeded): each Reader binges here three times (3
 	// Series, 10 chapters each, a chapter every 10-20 s) and reads 30
 	// chapters on the phone at random times.

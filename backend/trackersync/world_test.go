@@ -3,7 +3,6 @@ package trackersync_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
+	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
 	"mangabookmark/backend/trackers/anilist/anilisttest"
@@ -126,13 +126,6 @@ func (w *world) service(owner string) *trackersync.Service {
 	return svc
 }
 
-func (w *world) exec(sql string, args ...any) {
-	w.t.Helper()
-	if _, err := w.st.Pool().Exec(w.ctx, sql, args...); err != nil {
-		w.t.Fatalf("%s: %v", sql, err)
-	}
-}
-
 // reader makes a Reader.
 func (w *world) reader(name string) int64 {
 	w.t.Helper()
@@ -147,24 +140,19 @@ func (w *world) reader(name string) int64 {
 // al ("" for none).
 func (w *world) series(site, id, latest, al string) {
 	w.t.Helper()
-	w.exec(`INSERT INTO series (site, series_id, url, title, latest_number) VALUES ($1, $2, $3, $4, $5::numeric)
-		ON CONFLICT DO NOTHING`, site, id, fmt.Sprintf("https://%s.test/series/%s", site, id), "title "+id, nilIfEmpty(latest))
+	storetest.Series(w.ctx, w.t, w.st, storetest.SeriesOpts{Site: site, ID: id, Title: "title " + id, LatestNumber: latest})
 	if al != "" {
-		w.exec(`INSERT INTO series_ids (site, series_id, kind, value, source) VALUES ($1, $2, 'al', $3, 'site')`, site, id, al)
+		if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: site, SeriesID: id,
+			IDs: []store.ExternalID{{Kind: "al", Value: al, Source: store.IDFromSite}}}}); err != nil {
+			w.t.Fatal(err)
+		}
 	}
-}
-
-func nilIfEmpty(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
 
 // bookmark bookmarks a Series with Progress number ("" for none).
 func (w *world) bookmark(reader int64, site, id, number string) {
 	w.t.Helper()
-	w.exec(`INSERT INTO bookmarks (reader_id, site, series_id) VALUES ($1, $2, $3)`, reader, site, id)
+	storetest.Bookmarks(w.ctx, w.t, w.st, storetest.BookmarkOpts{ReaderID: reader, Site: site, SeriesID: id})
 	if number != "" {
 		w.read(reader, site, id, number)
 	}

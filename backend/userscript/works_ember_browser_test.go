@@ -3,6 +3,7 @@ package userscript_test
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"mangabookmark/backend/sitesim"
 	"mangabookmark/backend/sitesim/simtest"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/store/storetest"
 )
 
 // One story on two Sites (a Work of a MangaPill and a WeebCentral Series,
@@ -26,19 +28,19 @@ func TestUserscriptReadOnOneMemberClearsTheOthersEmber(t *testing.T) {
 	e, hs := newRealSitesEnv(t)
 	a, b := sim.SeriesID(sitesim.MangaPill, 0), sim.SeriesID(sitesim.WeebCentral, 0)
 	latest := sim.Latest(sitesim.MangaPill, a)
+	n, err := strconv.ParseFloat(latest, 64)
+	if err != nil {
+		t.Fatalf("latest %q: %v", latest, err)
+	}
+	behind := strconv.FormatFloat(n-1, 'f', -1, 64)
 	for _, m := range []struct{ site, id string }{{sitesim.MangaPill, a}, {sitesim.WeebCentral, b}} {
 		if _, err := e.st.AddBookmark(ctx, e.reader.ID, m.site, m.id, sim.SeriesURL(m.site, m.id)); err != nil {
 			t.Fatalf("%s/%s: %v", m.site, m.id, err)
 		}
 		// Both at the MangaPill member's Latest, read one chapter behind it.
-		if _, err := e.st.Pool().Exec(ctx, `UPDATE series SET latest_number = $3::numeric, latest_url = $4, latest_seen_at = now()
-			WHERE site = $1 AND series_id = $2`, m.site, m.id, latest, sim.ReaderURL(m.site, m.id, latest)); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := e.st.Pool().Exec(ctx, `INSERT INTO progress (reader_id, site, series_id, number, read_at)
-			VALUES ($1, $2, $3, $4::numeric - 1, now())`, e.reader.ID, m.site, m.id, latest); err != nil {
-			t.Fatal(err)
-		}
+		storetest.SetSeries(ctx, t, e.st, storetest.SeriesSet{Site: m.site, IDs: []string{m.id},
+			LatestNumber: latest, LatestURL: sim.ReaderURL(m.site, m.id, latest), SeenAt: storetest.At(time.Now())})
+		storetest.Progress(ctx, t, e.st, storetest.ProgressOpts{ReaderID: e.reader.ID, Site: m.site, SeriesID: m.id, Number: behind})
 	}
 	al := []store.ExternalID{{Kind: "al", Value: "30002", Source: store.IDFromSite}}
 	if _, err := e.st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: sitesim.MangaPill, SeriesID: a, IDs: al}, {Site: sitesim.WeebCentral, SeriesID: b, IDs: al}}); err != nil {

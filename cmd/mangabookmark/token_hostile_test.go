@@ -35,8 +35,9 @@ func TestTokenListShowsNamesInert(t *testing.T) {
 	if name != "Ann]0;pwned" || tok != "phone[2J" {
 		t.Errorf("stored reader %q, token %q; want the control characters gone", name, tok)
 	}
-	// Raw SQL on purpose: the store cleans a name as it writes it (checked
-	// above), so only a forged row holds the control characters under test.
+	// Raw SQL on purpose: the row is the attack. The store cleans a name
+	// as it writes it (checked above), so only a forged row holds the
+	// control characters under test.
 	if _, err := st.Pool().Exec(ctx, `UPDATE readers SET name = $1`, "Ann\x1b]0;pwned\x07\u009b31m"); err != nil {
 		t.Fatal(err)
 	}

@@ -105,3 +105,29 @@ func SetHolder(ctx context.Context, tb testing.TB, st *store.Store, o HolderSet)
 		tb.Fatalf("storetest: holder of %s: nothing holds the Lane", o.Site)
 	}
 }
+
+// LaneAge names a Site's Lane and how much time to let pass on it.
+type LaneAge struct {
+	Site string
+	By   time.Duration // how far back its rows move
+}
+
+// AgeLane moves a Lane's history By back, as By of a stopped holder
+// would: its holder's first sighting and last heartbeat and every pass'
+// start and finish, in one statement, failing the test on error or when
+// nothing holds the Lane. The Series' checks are SetSeries' to move.
+func AgeLane(ctx context.Context, tb testing.TB, st *store.Store, o LaneAge) {
+	tb.Helper()
+	var holders int64
+	if err := st.Pool().QueryRow(ctx, `WITH h AS (
+			UPDATE lane_holders SET seen_at = seen_at - $2::interval, beat_at = beat_at - $2::interval WHERE site = $1 RETURNING 1
+		), p AS (
+			UPDATE poll_passes SET started_at = started_at - $2::interval, finished_at = finished_at - $2::interval WHERE site = $1 RETURNING 1
+		)
+		SELECT (SELECT count(*) FROM h) + 0 * (SELECT count(*) FROM p)`, o.Site, o.By).Scan(&holders); err != nil {
+		tb.Fatalf("storetest: age lane %s: %v", o.Site, err)
+	}
+	if holders == 0 {
+		tb.Fatalf("storetest: age lane %s: nothing holds the Lane", o.Site)
+	}
+}

@@ -4,15 +4,18 @@
 // an options struct whose zero fields take the defaults they name, writes
 // in one statement and fails the test on error:
 //
-//   - Series, Readers, Bookmarks, Progress, Cover, ChapterEvents, Works
-//     (with their members), NotifySettings, Outlet, Delivery, Pass and
-//     Failure insert rows (Failure and Lane upsert; Pass goes through the
-//     store's own InsertPass); those that take a batch (options...) write
-//     it in one unnest statement, so a benchmark's 2,000 rows are one call;
-//   - SetSeries, SetBookmarks, SetSeen and SetHolder change rows a test
-//     made through the product (a Latest Chapter, a bookmark's age, notify
-//     mode or maker, a notice's age, a silent Lane holder), and fail the
-//     test when they match no row; ClearFailure ends a failure.
+//   - Series, Readers, Bookmarks, Progress, Cover, ChapterEvents, Notices,
+//     Works (with their members), NotifySettings, Outlet, Delivery, Pass
+//     and Failure insert rows (Failure and Lane upsert; Pass goes through
+//     the store's own InsertPass; CopyImport copies an import job); those
+//     that take a batch (options...) write it in one unnest statement, so
+//     a benchmark's 2,000 rows are one call;
+//   - SetSeries, SetBookmarks, SetSeen, SetHolder, AgeLane and
+//     SetTrackerAccount change rows a test made through the product (a
+//     Latest Chapter, a bookmark's age, notify mode or maker, a notice's
+//     age, a silent Lane holder, hours passed on a Lane, a tracker user
+//     renamed), and fail the test when they match no row; ClearFailure
+//     ends a failure.
 //
 // Raw SQL stays in a test only where the row itself is the attack: text
 // the store would have cleaned, a secret in a shape it no longer writes.

@@ -136,3 +136,77 @@ func TestBatchFactoriesWriteEveryRow(t *testing.T) {
 		}
 	}
 }
+
+// The factories the tracker, notice and fault tests seed with: notices
+// owed for chapter events (only the ones named), a tracker account
+// renamed behind the product's back (its failure kept), copies of an
+// import, and a Lane whose holder and passes are moved back.
+func TestFactoriesForNoticesTrackersImportsAndLanes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st := dbtest.New(t)
+	at := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
+	storetest.Series(ctx, t, st, storetest.SeriesOpts{Site: "mangapill", ID: "1"})
+	rid := storetest.Readers(ctx, t, st, storetest.ReaderOpts{DiscordID: "r"})[0]
+	storetest.Bookmarks(ctx, t, st, storetest.BookmarkOpts{ReaderID: rid, Site: "mangapill", SeriesID: "1", CreatedAt: storetest.At(at.Add(-time.Hour))})
+	storetest.ChapterEvents(ctx, t, st,
+		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "11", SeenAt: &at},
+		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "12.5", SeenAt: &at},
+		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "13", SeenAt: &at})
+	storetest.Notices(ctx, t, st,
+		storetest.NoticeOpts{ReaderID: rid, Site: "mangapill", SeriesID: "1", Number: "11"},
+		storetest.NoticeOpts{ReaderID: rid, Site: "mangapill", SeriesID: "1", Number: "12.5"})
+	var owed []string
+	if _, err := st.MakeDigests(ctx, at.Add(time.Hour), 10, func(in store.DigestInput) store.DigestPlan {
+		for _, n := range in.Owed {
+			owed = append(owed, n.Number)
+		}
+		return store.DigestPlan{}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(owed) != 2 || owed[0] != "11" || owed[1] != "12.5" {
+		t.Fatalf("owed %v, want 11 and 12.5", owed)
+	}
+
+	if err := st.PutTrackerSettings(ctx, store.TrackerSettings{ReaderID: rid, Service: "anilist", Username: "ann", Pull: true, Now: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetTrackerState(ctx, rid, "anilist", store.TrackerFailing, "no such user"); err != nil {
+		t.Fatal(err)
+	}
+	storetest.SetTrackerAccount(ctx, t, st, storetest.TrackerAccountSet{ReaderID: rid, Username: "gone"})
+	if a, err := st.TrackerAccount(ctx, rid, "anilist"); err != nil || a.Username != "gone" || a.State != store.TrackerFailing || a.Error != "no such user" {
+		t.Fatalf("tracker account after the rename: %+v %v", a, err)
+	}
+
+	job := &store.ImportJob{ReaderID: rid, Kind: "urls", State: store.ImportDone, Total: 3, CreatedAt: at, FinishedAt: &at}
+	job.AddProblem(store.ImportProblem{Item: "x", Reason: "unsupported"})
+	if err := st.CreateImport(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	storetest.CopyImport(ctx, t, st, storetest.ImportCopy{Times: 4})
+	jobs, err := st.ListImports(ctx, rid)
+	if err != nil || len(jobs) != 5 {
+		t.Fatalf("imports %+v %v, want five", jobs, err)
+	}
+	for _, j := range jobs {
+		if j.Total != 3 || j.State != job.State || j.UnsupportedCount != 1 || !j.CreatedAt.Equal(at) {
+			t.Errorf("import %d: %+v, want a copy of %+v", j.ID, j, job)
+		}
+	}
+
+	seen := time.Now().Add(-time.Minute).Truncate(time.Microsecond)
+	if err := st.BeatLane(ctx, "mangapill", "A", seen, nil); err != nil {
+		t.Fatal(err)
+	}
+	storetest.Pass(ctx, t, st, store.Pass{Site: "mangapill", StartedAt: seen, FinishedAt: seen.Add(time.Second)})
+	storetest.AgeLane(ctx, t, st, storetest.LaneAge{Site: "mangapill", By: 13 * time.Hour})
+	hs, err := st.LaneHolders(ctx)
+	if h := hs["mangapill"]; err != nil || !h.SeenAt.Equal(seen.Add(-13*time.Hour)) || time.Since(h.BeatAt) < 13*time.Hour || time.Since(h.BeatAt) > 14*time.Hour {
+		t.Fatalf("holder after 13 hours: %+v %v", h, err)
+	}
+	if p, err := st.LastPass(ctx, "mangapill"); err != nil || !p.StartedAt.Equal(seen.Add(-13*time.Hour)) || !p.FinishedAt.Equal(seen.Add(-13*time.Hour+time.Second)) {
+		t.Fatalf("pass after 13 hours: %+v %v", p, err)
+	}
+}

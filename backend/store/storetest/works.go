@@ -101,3 +101,35 @@ func ChapterEvents(ctx context.Context, tb testing.TB, st *store.Store, os ...Ch
 		tb.Fatalf("storetest: %d chapter events from %s/%s: %v", n, first(site), first(id), err)
 	}
 }
+
+// NoticeOpts describe a notice owed to a Reader for a Chapter Event (a
+// reader_notices row); every field is required and the event must exist.
+type NoticeOpts struct {
+	ReaderID       int64
+	Site, SeriesID string
+	Number         string // the event's chapter number ("12")
+}
+
+// Notices owes Readers notices for Chapter Events in one statement, each
+// seen when its event was (as the Lanes owe them, with none of their
+// rules: bookmarks, notify modes, Works), failing the test on error or
+// when an option names no event.
+func Notices(ctx context.Context, tb testing.TB, st *store.Store, os ...NoticeOpts) {
+	tb.Helper()
+	n := len(os)
+	reader, site, id, number := make([]int64, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, o := range os {
+		reader[i], site[i], id[i], number[i] = o.ReaderID, o.Site, o.SeriesID, o.Number
+	}
+	tag, err := st.Pool().Exec(ctx, `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at)
+		SELECT x.r, e.site, e.series_id, e.number, e.id, e.seen_at
+		FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) AS x(r, s, i, n)
+		JOIN chapter_events e ON e.site = x.s AND e.series_id = x.i AND e.number = x.n::numeric`,
+		reader, site, id, number)
+	if err != nil {
+		tb.Fatalf("storetest: %d notices from %s/%s: %v", n, first(site), first(id), err)
+	}
+	if tag.RowsAffected() != int64(n) {
+		tb.Fatalf("storetest: %d notices from %s/%s: %d named a Chapter Event", n, first(site), first(id), tag.RowsAffected())
+	}
+}

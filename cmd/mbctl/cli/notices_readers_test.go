@@ -3,6 +3,7 @@ package cli_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -37,13 +38,16 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	for _, r := range readers {
 		storetest.Bookmarks(ctx, t, st, storetest.BookmarkOpts{ReaderID: r, Site: "mangapill", SeriesID: "a", CreatedAt: storetest.At(now.Add(-24 * time.Hour))})
 	}
-	exec := func(q string, args ...any) {
-		if _, err := st.Pool().Exec(ctx, q, args...); err != nil {
-			t.Fatalf("%s: %v", q, err)
+	for i, r := range readers { // Reader 1's tracker is ok; 2's and 3's refused their tokens
+		if err := st.PutTrackerSettings(ctx, store.TrackerSettings{ReaderID: r, Service: "anilist", Username: fmt.Sprint("u", r), Pull: true, Now: now}); err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			if err := st.SetTrackerState(ctx, r, "anilist", store.TrackerReconnect, "token refused"); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	exec(`INSERT INTO tracker_accounts (reader_id, service, username, pull, state) SELECT id, 'anilist', 'u' || id, true,
-		CASE discord_id WHEN '1' THEN 'ok' ELSE 'reconnect' END FROM readers WHERE discord_id IN ('1', '2', '3')`)
 	for _, n := range []string{"1", "2"} {
 		if _, err := st.RecordOK(ctx, "mangapill", "a", store.ReadFacts{Number: n}, now); err != nil {
 			t.Fatal(err)
