@@ -90,8 +90,9 @@ func waitSignal(t *testing.T, ch <-chan string, what string, n int, fresh bool, 
 	}
 }
 
-// process is one backend process: its own Store (pool) and Manager.
-func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock) proc {
+// process is one backend process: its own Store (pool) and Manager,
+// trying for a Lane it does not hold every retry of wall time.
+func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock, retry time.Duration) proc {
 	t.Helper()
 	st, err := store.Open(context.Background(), dsn)
 	if err != nil {
@@ -110,7 +111,7 @@ func startProcess(t *testing.T, dsn, name string, tr *tracker, clock lanes.Clock
 		t.Fatal(err)
 	}
 	m, err := lanes.New(lanes.Config{Store: st, Sites: reg, Plain: e0Fetcher{}, Clock: clock, Enabled: true,
-		LockRetry: 50 * time.Millisecond})
+		LockRetry: retry})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,9 +140,15 @@ func TestTwoProcessesOneLanePerSite(t *testing.T) {
 	clock := lanestest.NewScaledClock(t0, 1000)
 	limit := 30 * time.Second // the requirement: another process takes over within 30s
 
-	x := startProcess(t, dsn, "x", tr, clock)
+	x := startProcess(t, dsn, "x", tr, clock, 50*time.Millisecond)
 	waitFor(t, limit, "x to run both Lanes", func() bool { return tr.count("x", "a") > 0 && tr.count("x", "b") > 0 })
-	y := startProcess(t, dsn, "y", tr, clock)
+	// y retries every second and z every 50ms: when y's lock connections
+	// die while y lives, y tries to take its Lanes back after a retry, and
+	// z, which has been waiting, tries first. With equal retries the two
+	// raced, and on a loaded machine y sometimes took one Lane back and z
+	// the other, so z never held both (a test flake, not a fault: one
+	// process per Lane held either way).
+	y := startProcess(t, dsn, "y", tr, clock, time.Second)
 	waitSignal(t, y.missed, "y's lock misses", 3, false, "a", "b")
 	if n := tr.count("y", "a") + tr.count("y", "b"); n != 0 {
 		t.Fatalf("y read %d Series while x held both Lanes", n)
@@ -152,7 +159,7 @@ func TestTwoProcessesOneLanePerSite(t *testing.T) {
 
 	// A third process waits; then y's lock connections die (as when its
 	// process is killed) and z takes over while y's Lanes stop.
-	z := startProcess(t, dsn, "z", tr, clock)
+	z := startProcess(t, dsn, "z", tr, clock, 50*time.Millisecond)
 	waitSignal(t, z.missed, "z's lock misses", 3, false, "a", "b")
 	if n := tr.count("z", "a") + tr.count("z", "b"); n != 0 {
 		t.Fatalf("z read %d Series while y held both Lanes", n)
