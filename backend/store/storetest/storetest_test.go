@@ -101,7 +101,11 @@ func TestBatchFactoriesWriteEveryRow(t *testing.T) {
 		t.Fatalf("bookmarks: %+v %v", bm, err)
 	}
 	for _, b := range bm {
-		if want := map[string]string{"4": "read"}[b.SeriesID]; b.AddedBy != want && !(want == "" && b.AddedBy == "reader") {
+		want := "reader" // the default
+		if b.SeriesID == "4" {
+			want = "read"
+		}
+		if b.AddedBy != want {
 			t.Errorf("bookmark %s added by %q", b.SeriesID, b.AddedBy)
 		}
 		if b.HasCover != (b.SeriesID == "1" || b.SeriesID == "2") {
