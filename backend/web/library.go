@@ -130,8 +130,13 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	}
 	lv.Matched = len(kept)
 	from, to := lv.paginate(q)
+	shown, err := h.wholeRows(r, v.ReaderID, kept[from:to])
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
 	now := h.Now()
-	for _, c := range kept[from:to] {
+	for _, c := range shown {
 		lv.Items = append(lv.Items, c.view(now))
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
@@ -206,9 +211,9 @@ func (lv *libraryView) paginate(q url.Values) (from, to int) {
 	return from, to
 }
 
-// libraryWithWorks reads the Reader's library and, at the same time on a
-// second connection, their Works (the two queries cost about the same at
-// 2000 bookmarks, so the page waits for the longer, not the sum). The
+// libraryWithWorks reads the Reader's library index (store.LibraryIndex:
+// what sorting, filtering and counting the cards needs, for every
+// bookmark) and, at the same time on a second connection, their Works. The
 // Works are kept only when a bookmark is a member of one (nil otherwise).
 func (h *Handler) libraryWithWorks(r *http.Request, readerID int64) ([]store.LibraryItem, map[int64]*store.Work, error) {
 	type worksRead struct {
@@ -222,7 +227,7 @@ func (h *Handler) libraryWithWorks(r *http.Request, readerID int64) ([]store.Lib
 		ws, err := h.Store.ReaderWorks(ctx, readerID, h.Now())
 		done <- worksRead{ws, err}
 	}()
-	list, err := h.Store.Library(ctx, readerID)
+	list, err := h.Store.LibraryIndex(ctx, readerID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -238,6 +243,45 @@ func (h *Handler) libraryWithWorks(r *http.Request, readerID int64) ([]store.Lib
 		out[wr.ws[i].ID] = &wr.ws[i]
 	}
 	return list, out, nil
+}
+
+// wholeRows gives the cards a page draws their bookmarks' whole rows
+// (store.LibraryOf) in place of the index's: the index sorted, filtered
+// and paged them; the card is drawn from the rest (Continue, cover,
+// failure, notice mode). A bookmark removed between the two reads leaves
+// its card; a card left with none is dropped.
+func (h *Handler) wholeRows(r *http.Request, readerID int64, cards []libraryCard) ([]libraryCard, error) {
+	var refs []store.SeriesRef
+	for _, c := range cards {
+		for _, it := range c.items {
+			refs = append(refs, store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID})
+		}
+	}
+	if len(refs) == 0 {
+		return cards, nil
+	}
+	rows, err := h.Store.LibraryOf(r.Context(), readerID, refs)
+	if err != nil {
+		return nil, err
+	}
+	whole := make(map[store.SeriesRef]store.LibraryItem, len(rows))
+	for _, it := range rows {
+		whole[store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID}] = it
+	}
+	out := make([]libraryCard, 0, len(cards))
+	for _, c := range cards {
+		items := make([]store.LibraryItem, 0, len(c.items))
+		for _, it := range c.items {
+			if w, ok := whole[store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID}]; ok {
+				items = append(items, w)
+			}
+		}
+		if len(items) > 0 {
+			c.items = items
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // cardOf is one bookmark as its card shows it.
