@@ -93,7 +93,7 @@ func (s *Store) LibraryIndex(ctx context.Context, readerID int64) ([]LibraryItem
 
 // library is Library narrowed by the condition narrow on bookmark b, over
 // the parameters after the Reader ($2 on). Each narrowing is its own
-// statement rather than parameters of one ("$2 = '' OR ..."): a prepared
+// statement rather than parameters of one ("$2 = ” OR ..."): a prepared
 // plan of that one is costed for a handful of rows, and PostgreSQL
 // settles on it for the whole library too.
 func (s *Store) library(ctx context.Context, readerID int64, narrow string, params ...any) ([]LibraryItem, error) {
