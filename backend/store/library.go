@@ -42,54 +42,29 @@ func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID
 	return items[0], nil
 }
 
-// LibraryOf is Library narrowed to the named Series (those the Reader
-// bookmarks; the others are left out), in the library's order: the rows
-// of the cards one library page draws.
-func (s *Store) LibraryOf(ctx context.Context, readerID int64, series []SeriesRef) ([]LibraryItem, error) {
-	sites, ids := make([]string, len(series)), make([]string, len(series))
-	for i, r := range series {
-		sites[i], ids[i] = r.Site, r.SeriesID
+// LibraryOfWork is Library narrowed to the Reader's bookmarks in Work
+// workID as they see it (their own hand links decide), in its order: the
+// Work page's rows.
+func (s *Store) LibraryOfWork(ctx context.Context, readerID, workID int64) ([]LibraryItem, error) {
+	items, err := s.library(ctx, readerID, `(b.site, b.series_id) IN (
+		SELECT site, series_id FROM work_members WHERE work_id = $2
+		UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = $1 AND work_id = $2)`, workID)
+	if err != nil {
+		return nil, err
 	}
-	return s.library(ctx, readerID, "(b.site, b.series_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))", sites, ids)
+	out := items[:0]
+	for _, it := range items {
+		if it.WorkID != nil && *it.WorkID == workID { // not a member they hand-linked elsewhere
+			out = append(out, it)
+		}
+	}
+	return out, nil
 }
 
 // libraryOrder is the library's order over a row of bookmark b, Series s
 // and is_new.
 const libraryOrder = `ORDER BY is_new DESC, coalesce(s.latest_released_at, s.latest_seen_at) DESC NULLS LAST,
 			s.title, s.site, s.series_id`
-
-// LibraryIndex is Library with only what sorting, filtering, counting and
-// grouping the cards needs: Site, SeriesID, Title, CreatedAt,
-// LatestSeenAt, New and WorkID (the other fields are zero), in the same
-// order. The library page reads it for every bookmark and the whole rows
-// (LibraryOf) only for the cards it draws: at 2,000 bookmarks the whole
-// rows' joins (Continue, covers, failures) cost several times the index.
-func (s *Store) LibraryIndex(ctx context.Context, readerID int64) ([]LibraryItem, error) {
-	rows, err := s.pool.Query(ctx, readerWorks("true")+`
-		SELECT s.site, s.series_id, s.title, b.created_at, s.latest_seen_at, `+isNewSQL+` AS is_new, wm.work_id
-		FROM bookmarks b
-		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id`+workJoin+`
-		WHERE b.reader_id = $1
-		`+libraryOrder, readerID)
-	if err != nil {
-		return nil, fmt.Errorf("store: library index: %w", err)
-	}
-	defer rows.Close()
-	out := []LibraryItem{}
-	for rows.Next() {
-		var it LibraryItem
-		b := &it.Bookmark
-		if err := rows.Scan(&b.Site, &b.SeriesID, &b.Title, &b.CreatedAt, &b.LatestSeenAt, &b.New, &b.WorkID); err != nil {
-			return nil, fmt.Errorf("store: library index: %w", err)
-		}
-		out = append(out, it)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: library index: %w", err)
-	}
-	return out, nil
-}
 
 // library is Library narrowed by the condition narrow on bookmark b, over
 // the parameters after the Reader ($2 on). Each narrowing is its own
@@ -99,23 +74,8 @@ func (s *Store) LibraryIndex(ctx context.Context, readerID int64) ([]LibraryItem
 func (s *Store) library(ctx context.Context, readerID int64, narrow string, params ...any) ([]LibraryItem, error) {
 	args := append([]any{readerID}, params...)
 	rows, err := s.pool.Query(ctx, readerWorks(narrow)+`
-		SELECT s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
-			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
-			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
-			`+isNewSQL+` AS is_new, wm.work_id,
-			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
-			b.notify_mode, b.notify_pile, b.notify_pile_days,
-			coalesce(nx.number::text, ''), coalesce(nx.url, '')
-		FROM bookmarks b
-		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id`+workJoin+`
-		LEFT JOIN LATERAL (SELECT site FROM covers c
-			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
-		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
-			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
-				AND e.number > p.number AND e.url <> ''
-			ORDER BY e.number LIMIT 1) nx ON true
+		SELECT `+libraryItemColumns(isNewSQL+" AS is_new", "wm.work_id")+`
+		FROM bookmarks b`+workJoin+libraryItemJoins+`
 		WHERE b.reader_id = $1 AND (`+narrow+`)
 		`+libraryOrder, args...)
 	if err != nil {
@@ -125,13 +85,7 @@ func (s *Store) library(ctx context.Context, readerID int64, narrow string, para
 	out := []LibraryItem{}
 	for rows.Next() {
 		var it LibraryItem
-		b := &it.Bookmark
-		if err := rows.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
-			&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
-			&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
-			&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
-			&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
-			&it.ContinueNumber, &it.ContinueURL); err != nil {
+		if err := rows.Scan(it.dests()...); err != nil {
 			return nil, fmt.Errorf("store: library: %w", err)
 		}
 		out = append(out, it)
@@ -140,6 +94,44 @@ func (s *Store) library(ctx context.Context, readerID int64, narrow string, para
 		return nil, fmt.Errorf("store: library: %w", err)
 	}
 	return out, nil
+}
+
+// libraryItemColumns is a LibraryItem's columns (read by dests, in this
+// order) over bookmark b and libraryItemJoins, with New and the Work id
+// from the caller's query.
+func libraryItemColumns(isNew, workID string) string {
+	return `s.site, s.series_id, s.title, s.url, s.cover_url, (c.site IS NOT NULL), b.created_at, b.added_by,
+			coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
+			coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
+			` + isNew + `, ` + workID + `,
+			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
+			b.notify_mode, b.notify_pile, b.notify_pile_days,
+			coalesce(nx.number::text, ''), coalesce(nx.url, '')`
+}
+
+// libraryItemJoins joins bookmark b to what libraryItemColumns reads: its
+// Series s, the Reader's Progress p, the failure row f, a stored cover c
+// and the next chapter after Progress whose page a Lane saw (nx).
+const libraryItemJoins = `
+		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
+		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
+		LEFT JOIN LATERAL (SELECT site FROM covers c
+			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
+		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
+			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
+				AND e.number > p.number AND e.url <> ''
+			ORDER BY e.number LIMIT 1) nx ON true`
+
+// dests is where Scan puts libraryItemColumns.
+func (it *LibraryItem) dests() []any {
+	b := &it.Bookmark
+	return []any{&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
+		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
+		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
+		&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
+		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
+		&it.ContinueNumber, &it.ContinueURL}
 }
 
 // MarkRead sets a Reader's Progress on a bookmarked Series to its Latest

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"reflect"
 	"testing"
 	"time"
 
@@ -154,44 +153,8 @@ func TestHandLinkOverridesSharedMembershipInNumbers(t *testing.T) {
 	if err != nil || entry.WorkID == nil || *entry.WorkID != wkA || entry.New {
 		t.Fatalf("LibraryEntry of a: %+v %v", entry.Bookmark, err)
 	}
-	// The library page's two reads (the index of every bookmark, the whole
-	// rows of those it draws) agree with Library for both Readers.
-	libraryReadsAgree(t, w, r)
-	libraryReadsAgree(t, w, r2)
-}
-
-// libraryReadsAgree checks LibraryIndex and LibraryOf against Library for
-// a Reader: the index in the same order with the same Site, id, title,
-// dates, New and Work; LibraryOf of all but the first bookmark, asked in
-// reverse and with a Series the Reader does not bookmark, gives exactly
-// Library's rows for them, in Library's order.
-func libraryReadsAgree(t *testing.T, w *noticeWorld, reader int64) {
-	t.Helper()
-	full, err := w.st.Library(w.ctx, reader)
-	if err != nil || len(full) < 2 {
-		t.Fatalf("Library: %d rows, %v", len(full), err)
-	}
-	idx, err := w.st.LibraryIndex(w.ctx, reader)
-	if err != nil || len(idx) != len(full) {
-		t.Fatalf("LibraryIndex: %d rows (Library %d), %v", len(idx), len(full), err)
-	}
-	for i, f := range full {
-		x := idx[i]
-		if x.Site != f.Site || x.SeriesID != f.SeriesID || x.Title != f.Title || !x.CreatedAt.Equal(f.CreatedAt) ||
-			x.New != f.New || !reflect.DeepEqual(x.WorkID, f.WorkID) || !reflect.DeepEqual(x.LatestSeenAt, f.LatestSeenAt) {
-			t.Fatalf("index row %d: %+v, Library's: %+v", i, x.Bookmark, f.Bookmark)
-		}
-	}
-	var refs []store.SeriesRef
-	for i := len(full) - 1; i >= 1; i-- {
-		refs = append(refs, store.SeriesRef{Site: full[i].Site, SeriesID: full[i].SeriesID})
-	}
-	refs = append(refs, store.SeriesRef{Site: "mangadex", SeriesID: "not-bookmarked"})
-	some, err := w.st.LibraryOf(w.ctx, reader, refs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(some, full[1:]) {
-		t.Fatalf("LibraryOf:\n%+v\nwant Library's rows after the first:\n%+v", some, full[1:])
-	}
+	// The library page agrees with Library and ReaderWorks for both
+	// Readers, the hand link moving b's card into Work B for r alone.
+	libraryPageAgrees(t, w, r, "comix b", "natomanga")
+	libraryPageAgrees(t, w, r2, "comix b", "natomanga")
 }

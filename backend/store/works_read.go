@@ -10,10 +10,14 @@ import (
 // highest member Latest plus offset) and the Reader's Progress on it (the
 // highest of their Progress on any member, in Work numbers).
 type Work struct {
-	ID    int64
-	Title string // the title of the member showing the Work's Latest (else the first member's)
-	// Latest is the member showing the Work's Latest; Number is in Work
-	// numbers. Nil when no member has a Latest Chapter.
+	ID int64
+	// Title is the title of the member showing the Work's Latest (see
+	// Latest) unless it is empty or no member has a Latest, then the first
+	// non-empty member title in the database's order.
+	Title string
+	// Latest is the member showing the Work's Latest: the highest in Work
+	// numbers, the first seen of a tie (then by Site and id; workTopOrder).
+	// Number is in Work numbers. Nil when no member has a Latest Chapter.
 	Latest *WorkLatest
 	// Progress is the Reader's, in Work numbers; nil when they read none.
 	ProgressNumber string
@@ -67,16 +71,16 @@ type WorkMember struct {
 const FailingShownAfter = 24 * time.Hour
 
 // worksOfReaderSQL lists the members of the Works that hold any of the
-// Reader's bookmarks (one: Work $3 only; else all), with the Work's
-// aggregates on every row. hold false lifts the "holds a bookmark" rule
+// Reader's bookmarks (some: the Works in $3 only; else all), with the
+// Work's aggregates on every row. hold false lifts the "holds a bookmark" rule
 // (WorkAfterAct). Each case is its own statement, not parameters of one:
 // PostgreSQL's prepared plan of "$3 IS NULL OR ..." was costed for a
 // handful of rows and, kept for every Work of a large library, took twice
 // as long as the plan for the case.
-func worksOfReaderSQL(one, hold bool) string {
+func worksOfReaderSQL(some, hold bool) string {
 	only, onlyHand, held := "true", "true", "true"
-	if one {
-		only, onlyHand = "m.work_id = $3", "work_id = $3"
+	if some {
+		only, onlyHand = "m.work_id = ANY($3)", "work_id = ANY($3)"
 	}
 	if hold {
 		held = "m.work_id IN (SELECT work_id FROM mine)"
@@ -86,8 +90,8 @@ func worksOfReaderSQL(one, hold bool) string {
 		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
 	), mine AS (
 		SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1
-		UNION SELECT work_id FROM hand
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1 AND (` + onlyHand + `)
+		UNION SELECT work_id FROM hand WHERE (` + onlyHand + `)
 	), m AS (
 		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
 		FROM work_members m
@@ -103,7 +107,7 @@ func worksOfReaderSQL(one, hold bool) string {
 		CASE WHEN f.failing_since <= $2 THEN f.outcome ELSE '' END,
 		CASE WHEN f.failing_since <= $2 THEN f.failing_since END, m.drift_since, m.pending,
 		coalesce((s.latest_number + m."offset")::text, ''),
-		coalesce(s.latest_number + m."offset" = max(s.latest_number + m."offset") OVER w, false),
+		s.latest_number IS NOT NULL AND row_number() OVER top = 1, coalesce(min(nullif(s.title, '')) OVER w, ''),
 		coalesce((max(p.number + m."offset") OVER w)::text, ''),
 		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
 		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false),
@@ -112,7 +116,7 @@ func worksOfReaderSQL(one, hold bool) string {
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
 	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
-	WINDOW w AS (PARTITION BY m.work_id)
+	WINDOW w AS (PARTITION BY m.work_id), top AS (PARTITION BY m.work_id ORDER BY ` + workTopOrder(`s.latest_number + m."offset"`, "s.latest_seen_at", "m.site", "m.series_id") + `)
 	ORDER BY m.work_id, m.site, m.series_id`
 }
 
@@ -120,6 +124,15 @@ func worksOfReaderSQL(one, hold bool) string {
 // id, as of now (which decides which failures are shown).
 func (s *Store) ReaderWorks(ctx context.Context, readerID int64, now time.Time) ([]Work, error) {
 	return s.readerWorks(ctx, readerID, nil, true, now)
+}
+
+// ReaderWorksOf is ReaderWorks narrowed to the Works in ids (those that
+// hold none of the Reader's bookmarks are left out), by id.
+func (s *Store) ReaderWorksOf(ctx context.Context, readerID int64, ids []int64, now time.Time) ([]Work, error) {
+	if len(ids) == 0 {
+		return []Work{}, nil
+	}
+	return s.readerWorks(ctx, readerID, ids, true, now)
 }
 
 // ReaderWork returns one Work, or ErrNotFound when it holds none of the
@@ -136,7 +149,7 @@ func (s *Store) WorkAfterAct(ctx context.Context, readerID, workID int64, now ti
 }
 
 func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, now time.Time) (Work, error) {
-	ws, err := s.readerWorks(ctx, readerID, &workID, hold, now)
+	ws, err := s.readerWorks(ctx, readerID, []int64{workID}, hold, now)
 	if err != nil {
 		return Work{}, err
 	}
@@ -146,12 +159,12 @@ func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, 
 	return ws[0], nil
 }
 
-func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, hold bool, now time.Time) ([]Work, error) {
+func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, hold bool, now time.Time) ([]Work, error) {
 	args := []any{readerID, now.Add(-FailingShownAfter)}
-	if workID != nil {
-		args = append(args, *workID)
+	if ids != nil {
+		args = append(args, ids)
 	}
-	rows, err := s.pool.Query(ctx, worksOfReaderSQL(workID != nil, hold), args...)
+	rows, err := s.pool.Query(ctx, worksOfReaderSQL(ids != nil, hold), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
@@ -160,19 +173,19 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, workID *int64, 
 	for rows.Next() {
 		var id int64
 		var m WorkMember
-		var workNumber, progress string
+		var workNumber, progress, titled string
 		var isLatest, isNew bool
 		var readAt *time.Time
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
 			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
-			&workNumber, &isLatest, &progress, &readAt, &isNew, &m.Bookmarked); err != nil {
+			&workNumber, &isLatest, &titled, &progress, &readAt, &isNew, &m.Bookmarked); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
-			out = append(out, Work{ID: id, Title: m.Title, ProgressNumber: progress, New: isNew})
+			out = append(out, Work{ID: id, Title: titled, ProgressNumber: progress, New: isNew})
 		}
 		w := &out[len(out)-1]
-		if isLatest && w.Latest == nil {
+		if isLatest {
 			w.Latest = &WorkLatest{Number: workNumber, Site: m.Site, SeriesID: m.SeriesID, URL: m.LatestURL, SeenAt: m.LatestSeenAt}
 			if m.Title != "" {
 				w.Title = m.Title

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"math"
 	"net/http"
@@ -22,9 +21,9 @@ const PageSize = 60
 
 // The library's sorts; the default puts New Chapters first.
 const (
-	sortNew     = "new"
-	sortUpdated = "updated"
-	sortTitle   = "title"
+	sortNew     = store.LibrarySortNew
+	sortUpdated = store.LibrarySortUpdated
+	sortTitle   = store.LibrarySortTitle
 )
 
 // viewCookie remembers the list or grid choice (not a secret, not a session).
@@ -81,62 +80,42 @@ type libraryItem struct {
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 }
 
-// library renders one page of the session's Reader's bookmarks: New
-// Chapters first unless another sort is asked, filtered by ?site=, ?q= and
-// ?new=1, PageSize cards a page (?page=). ?view=grid or list is kept in a
-// cookie so the choice holds on the next visit.
+// library renders one page of the session's Reader's cards: New Chapters
+// first unless another sort is asked, filtered by ?site=, ?q= and ?new=1,
+// PageSize cards a page (?page=). The store sorts, filters and pages
+// (store.LibraryPage); the page reads the Works of the cards it shows.
+// ?view=grid or list is kept in a cookie so the choice holds on the next
+// visit.
 func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
-	list, works, err := h.libraryWithWorks(r, v.ReaderID)
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
-	all := groupCards(list, works)
 	q := r.URL.Query()
-	lv := &libraryView{Total: len(all), Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
+	lv := &libraryView{Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
 		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r)}
 	if lv.Sort != sortUpdated && lv.Sort != sortTitle {
 		lv.Sort = sortNew
 	}
 	lv.Grid = h.gridView(w, r)
-	needle := strings.ToLower(lv.Query)
-	seen := map[string]bool{}
-	for _, it := range list {
-		seen[it.Site] = true
-	}
-	kept := make([]libraryCard, 0, len(all))
-	for _, c := range all {
-		if c.isNew() {
-			lv.NewCount++
-		}
-		if (lv.Site != "" && !c.onSite(lv.Site)) || (needle != "" && !strings.Contains(c.key, needle)) || (lv.OnlyNew && !c.isNew()) {
-			continue
-		}
-		kept = append(kept, c)
-	}
-	switch lv.Sort {
-	case sortUpdated: // the store's order without New first
-		slices.SortStableFunc(kept, func(a, b libraryCard) int { return b.appeared().Compare(a.appeared()) })
-	case sortTitle:
-		slices.SortStableFunc(kept, func(a, b libraryCard) int {
-			return strings.Compare(strings.ToLower(a.title()), strings.ToLower(b.title()))
-		})
-	}
-	for _, s := range h.Sites.All() {
-		if seen[s.Name] {
-			lv.Sites = append(lv.Sites, s.Name)
-		}
-	}
-	lv.Matched = len(kept)
-	from, to := lv.paginate(q)
-	shown, err := h.wholeRows(r, v.ReaderID, kept[from:to])
+	asked, _ := strconv.Atoi(q.Get("page"))
+	lp, err := h.Store.LibraryPage(r.Context(), v.ReaderID, store.LibraryQuery{Site: lv.Site, Text: lv.Query,
+		OnlyNew: lv.OnlyNew, Sort: lv.Sort, Page: asked, PerPage: PageSize})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
+	cards, err := h.pageCards(r, v.ReaderID, lp.Cards)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	lv.Total, lv.Matched, lv.NewCount = lp.Total, lp.Matched, lp.NewCount
+	for _, s := range h.Sites.All() {
+		if slices.Contains(lp.Sites, s.Name) {
+			lv.Sites = append(lv.Sites, s.Name)
+		}
+	}
+	lv.paginate(q, lp.Page, len(lp.Cards))
 	now := h.Now()
-	for _, c := range shown {
+	for _, c := range cards {
 		lv.Items = append(lv.Items, c.view(now))
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
@@ -155,24 +134,13 @@ func (h *Handler) gridView(w http.ResponseWriter, r *http.Request) bool {
 	return err == nil && c.Value == "grid"
 }
 
-// appeared is when a bookmark's Latest Chapter appeared (zero: unknown).
-func appeared(it store.LibraryItem) time.Time {
-	if it.LatestSeenAt == nil {
-		return time.Time{}
-	}
-	return *it.LatestSeenAt
-}
-
-// paginate works out the asked page of lv.Matched cards and the links
-// around it, and returns the page's bounds in the matched list.
-func (lv *libraryView) paginate(q url.Values) (from, to int) {
+// paginate sets the page's place among lv.Matched cards (the store's page
+// number, shown cards on it) and the links around it.
+func (lv *libraryView) paginate(q url.Values, page, shown int) {
 	lv.Pages = max(1, (lv.Matched+PageSize-1)/PageSize)
-	lv.Page, _ = strconv.Atoi(q.Get("page"))
-	lv.Page = min(max(lv.Page, 1), lv.Pages)
-	from = (lv.Page - 1) * PageSize
-	to = min(from+PageSize, lv.Matched)
-	if to > from {
-		lv.First, lv.Last = from+1, to
+	lv.Page = min(max(page, 1), lv.Pages)
+	if from := (lv.Page - 1) * PageSize; shown > 0 {
+		lv.First, lv.Last = from+1, from+shown
 	}
 	link := func(set map[string]string) string {
 		u := url.Values{}
@@ -208,80 +176,6 @@ func (lv *libraryView) paginate(q url.Values) (from, to int) {
 	}
 	lv.ListURL = link(map[string]string{"view": "list"})
 	lv.GridURL = link(map[string]string{"view": "grid"})
-	return from, to
-}
-
-// libraryWithWorks reads the Reader's library index (store.LibraryIndex:
-// what sorting, filtering and counting the cards needs, for every
-// bookmark) and, at the same time on a second connection, their Works. The
-// Works are kept only when a bookmark is a member of one (nil otherwise).
-func (h *Handler) libraryWithWorks(r *http.Request, readerID int64) ([]store.LibraryItem, map[int64]*store.Work, error) {
-	type worksRead struct {
-		ws  []store.Work
-		err error
-	}
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	done := make(chan worksRead, 1)
-	go func() {
-		ws, err := h.Store.ReaderWorks(ctx, readerID, h.Now())
-		done <- worksRead{ws, err}
-	}()
-	list, err := h.Store.LibraryIndex(ctx, readerID)
-	if err != nil {
-		return nil, nil, err
-	}
-	wr := <-done
-	if wr.err != nil {
-		return nil, nil, wr.err
-	}
-	if !slices.ContainsFunc(list, func(it store.LibraryItem) bool { return it.WorkID != nil }) {
-		return list, nil, nil
-	}
-	out := make(map[int64]*store.Work, len(wr.ws))
-	for i := range wr.ws {
-		out[wr.ws[i].ID] = &wr.ws[i]
-	}
-	return list, out, nil
-}
-
-// wholeRows gives the cards a page draws their bookmarks' whole rows
-// (store.LibraryOf) in place of the index's: the index sorted, filtered
-// and paged them; the card is drawn from the rest (Continue, cover,
-// failure, notice mode). A bookmark removed between the two reads leaves
-// its card; a card left with none is dropped.
-func (h *Handler) wholeRows(r *http.Request, readerID int64, cards []libraryCard) ([]libraryCard, error) {
-	var refs []store.SeriesRef
-	for _, c := range cards {
-		for _, it := range c.items {
-			refs = append(refs, store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID})
-		}
-	}
-	if len(refs) == 0 {
-		return cards, nil
-	}
-	rows, err := h.Store.LibraryOf(r.Context(), readerID, refs)
-	if err != nil {
-		return nil, err
-	}
-	whole := make(map[store.SeriesRef]store.LibraryItem, len(rows))
-	for _, it := range rows {
-		whole[store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID}] = it
-	}
-	out := make([]libraryCard, 0, len(cards))
-	for _, c := range cards {
-		items := make([]store.LibraryItem, 0, len(c.items))
-		for _, it := range c.items {
-			if w, ok := whole[store.SeriesRef{Site: it.Site, SeriesID: it.SeriesID}]; ok {
-				items = append(items, w)
-			}
-		}
-		if len(items) > 0 {
-			c.items = items
-			out = append(out, c)
-		}
-	}
-	return out, nil
 }
 
 // cardOf is one bookmark as its card shows it.

@@ -134,16 +134,10 @@ func (h *Handler) workPage(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, wk store.Work, flash, problem string) {
 	v := viewerFrom(r.Context())
 	ctx := r.Context()
-	lib, err := h.Store.Library(ctx, v.ReaderID)
+	items, err := h.Store.LibraryOfWork(ctx, v.ReaderID, wk.ID)
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
-	}
-	var items []store.LibraryItem
-	for _, it := range lib {
-		if it.WorkID != nil && *it.WorkID == wk.ID {
-			items = append(items, it)
-		}
 	}
 	if len(items) == 0 { // a hand link of a Series no longer bookmarked
 		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "No Work of yours has that id: it holds none of your bookmarks.")

@@ -2,6 +2,7 @@ package web
 
 import (
 	"cmp"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -32,42 +33,62 @@ type memberChip struct {
 	State  string // "failing", "drifted" or ""
 }
 
-// groupCards makes the library's cards from the store's rows: the rows of
-// one Work become one card, placed where its first row stands (the store
-// orders by New, then by the Latest's date, and New is the Work's on every
-// member). A row whose Work is missing from works stays a card of its own.
-func groupCards(list []store.LibraryItem, works map[int64]*store.Work) []libraryCard {
-	cards := make([]libraryCard, 0, len(list))
-	at := map[int64]int{}
-	for _, it := range list {
+// pageCards makes the cards of one library page from the store's
+// (store.LibraryPage), with their Works read for the Reader. A card whose
+// Work is gone by then (unlinked between the two reads) shows each of its
+// bookmarks as a card of its own.
+func (h *Handler) pageCards(r *http.Request, readerID int64, page []store.LibraryCard) ([]libraryCard, error) {
+	var ids []int64
+	for _, c := range page {
+		if c.WorkID != nil {
+			ids = append(ids, *c.WorkID)
+		}
+	}
+	ws, err := h.Store.ReaderWorksOf(r.Context(), readerID, ids, h.Now())
+	if err != nil {
+		return nil, err
+	}
+	works := make(map[int64]*store.Work, len(ws))
+	for i := range ws {
+		works[ws[i].ID] = &ws[i]
+	}
+	cards := make([]libraryCard, 0, len(page))
+	for _, c := range page {
 		var wk *store.Work
-		if it.WorkID != nil {
-			wk = works[*it.WorkID]
+		if c.WorkID != nil {
+			wk = works[*c.WorkID]
 		}
 		if wk == nil {
-			cards = append(cards, libraryCard{items: []store.LibraryItem{it}, key: searchKey(it.Title, it.Site, it.SeriesID)})
-			continue
-		}
-		if i, ok := at[wk.ID]; ok {
-			cards[i].items = append(cards[i].items, it)
-			continue
-		}
-		at[wk.ID] = len(cards)
-		// Each member's Site and id, and its title once (members mostly
-		// share one): the key is in every card's markup.
-		key := strings.ToLower(wk.Title)
-		for _, m := range wk.Members {
-			if t := strings.ToLower(m.Title); !strings.Contains(key, t) {
-				key += " " + t
+			for _, it := range c.Items {
+				cards = append(cards, libraryCard{items: []store.LibraryItem{it}, key: searchKey(it.Title, it.Site, it.SeriesID)})
 			}
-			key += " " + strings.ToLower(m.Site+" "+m.SeriesID)
+			continue
 		}
-		cards = append(cards, libraryCard{items: []store.LibraryItem{it}, work: wk, key: key})
+		// Each member's title once (members mostly share one), and its
+		// Site and id: the key is in every card's markup.
+		parts := []string{strings.ToLower(wk.Title)}
+		for _, m := range wk.Members {
+			if t := strings.ToLower(m.Title); !slices.Contains(parts, t) {
+				parts = append(parts, t)
+			}
+			parts = append(parts, strings.ToLower(m.Site+" "+m.SeriesID))
+		}
+		cards = append(cards, libraryCard{items: c.Items, work: wk, key: strings.Join(parts, keySep)})
 	}
-	return cards
+	return cards, nil
 }
 
-func searchKey(title, site, id string) string { return strings.ToLower(title + " " + site + " " + id) }
+// searchKey is a lone Series' text filter key: its title and "site id",
+// lower-cased. The store's filter looks for the text in each part
+// (store.LibraryQuery.Text); the page's script in the key, whose parts
+// keySep keeps apart, so a text spanning two parts finds neither.
+func searchKey(title, site, id string) string {
+	return strings.ToLower(title) + keySep + strings.ToLower(site+" "+id)
+}
+
+// keySep joins a card key's parts: a line break, which the filter's
+// one-line box cannot hold.
+const keySep = "\n"
 
 // first is the card's face for its hooks and links: for a Work, the member
 // the Reader bookmarked first.
@@ -81,38 +102,12 @@ func (c libraryCard) first() store.LibraryItem {
 	return f
 }
 
-// isNew, onSite, title and appeared are what the filters and sorts read.
-func (c libraryCard) isNew() bool {
-	if c.work != nil {
-		return c.work.New
-	}
-	return c.items[0].New
-}
-
-func (c libraryCard) onSite(site string) bool {
-	for _, it := range c.items {
-		if it.Site == site {
-			return true
-		}
-	}
-	return false
-}
-
+// title is the card's: its Work's, else its bookmark's.
 func (c libraryCard) title() string {
 	if c.work != nil && c.work.Title != "" {
 		return c.work.Title
 	}
 	return c.first().Title
-}
-
-func (c libraryCard) appeared() time.Time {
-	if c.work != nil {
-		if c.work.Latest != nil && c.work.Latest.SeenAt != nil {
-			return *c.work.Latest.SeenAt
-		}
-		return time.Time{}
-	}
-	return appeared(c.items[0])
 }
 
 // view is the card as the template draws it.
