@@ -67,25 +67,6 @@ func queueOffersTold(b *pgx.Batch, readerID int64, offers []FollowOffer, now tim
 	}
 }
 
-// offerStates returns the Reader's offer states by Work.
-func (s *Store) offerStates(ctx context.Context, readerID int64) (map[int64]string, error) {
-	rows, err := s.pool.Query(ctx, `SELECT work_id, state FROM work_offers WHERE reader_id = $1`, readerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var st string
-		if err := rows.Scan(&id, &st); err != nil {
-			return nil, err
-		}
-		out[id] = st
-	}
-	return out, rows.Err()
-}
-
 // DeclineFollow records that the Reader declines the Work's offer: it is
 // not offered again. ErrNotFound when the Work offers them nothing now.
 func (s *Store) DeclineFollow(ctx context.Context, readerID, workID int64, now time.Time) error {

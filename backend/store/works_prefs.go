@@ -50,22 +50,3 @@ func (s *Store) SetWorkPref(ctx context.Context, readerID, workID int64, p WorkP
 	}
 	return nil
 }
-
-// workPrefs returns the Reader's preferences by Work.
-func (s *Store) workPrefs(ctx context.Context, readerID int64) (map[int64]WorkPref, error) {
-	rows, err := s.pool.Query(ctx, `SELECT work_id, site, hold_minutes FROM work_prefs WHERE reader_id = $1`, readerID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64]WorkPref{}
-	for rows.Next() {
-		var id int64
-		var p WorkPref
-		if err := rows.Scan(&id, &p.Site, &p.HoldMinutes); err != nil {
-			return nil, err
-		}
-		out[id] = p
-	}
-	return out, rows.Err()
-}

@@ -111,11 +111,14 @@ func worksOfReaderSQL(some, hold bool) string {
 		coalesce((max(p.number + m."offset") OVER w)::text, ''),
 		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
 		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false),
-		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = $1 AND bk.site = m.site AND bk.series_id = m.series_id)
+		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = $1 AND bk.site = m.site AND bk.series_id = m.series_id),
+		wp.site, coalesce(wp.hold_minutes, 0), coalesce(wo.state, '')
 	FROM m
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
 	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
+	LEFT JOIN work_prefs wp ON wp.reader_id = $1 AND wp.work_id = m.work_id
+	LEFT JOIN work_offers wo ON wo.reader_id = $1 AND wo.work_id = m.work_id
 	WINDOW w AS (PARTITION BY m.work_id), top AS (PARTITION BY m.work_id ORDER BY ` + workTopOrder(`s.latest_number + m."offset"`, "s.latest_seen_at", "m.site", "m.series_id") + `)
 	ORDER BY m.work_id, m.site, m.series_id`
 }
@@ -170,19 +173,28 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 	}
 	defer rows.Close()
 	out := []Work{}
+	var offers []string // each Work's offer state, "" when none was made
 	for rows.Next() {
 		var id int64
 		var m WorkMember
-		var workNumber, progress, titled string
+		var workNumber, progress, titled, offer string
 		var isLatest, isNew bool
 		var readAt *time.Time
+		var prefer WorkPref
+		var preferSite *string
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
 			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
-			&workNumber, &isLatest, &titled, &progress, &readAt, &isNew, &m.Bookmarked); err != nil {
+			&workNumber, &isLatest, &titled, &progress, &readAt, &isNew, &m.Bookmarked,
+			&preferSite, &prefer.HoldMinutes, &offer); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
 			out = append(out, Work{ID: id, Title: titled, ProgressNumber: progress, New: isNew})
+			offers = append(offers, offer)
+			if preferSite != nil {
+				prefer.Site = *preferSite
+				out[len(out)-1].Prefer = &prefer
+			}
 		}
 		w := &out[len(out)-1]
 		if isLatest {
@@ -199,20 +211,9 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
-	prefs, err := s.workPrefs(ctx, readerID)
-	if err != nil {
-		return nil, fmt.Errorf("store: reader works: %w", err)
-	}
-	offers, err := s.offerStates(ctx, readerID)
-	if err != nil {
-		return nil, fmt.Errorf("store: reader works: %w", err)
-	}
 	for i := range out {
-		if p, ok := prefs[out[i].ID]; ok {
-			out[i].Prefer = &p
-		}
 		// An offer declined or accepted is not made again.
-		if st := offers[out[i].ID]; st != OfferDeclined && st != OfferAccepted {
+		if st := offers[i]; st != OfferDeclined && st != OfferAccepted {
 			out[i].Offer = followOffer(out[i])
 		}
 	}
