@@ -3,7 +3,10 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
+
+	"mangabookmark/backend/safetext"
 )
 
 // The library page's sorts (LibraryQuery.Sort).
@@ -122,12 +125,12 @@ var libraryPageSQL = `
 		FROM cards
 		WHERE ($2 = '' OR on_site) AND hit AND (is_new OR NOT $4)
 	), t AS (
-		SELECT total, new_count, sites, matched, least(greatest($6, 1), greatest(1, (matched + $7 - 1) / $7)) AS page
+		SELECT total, new_count, sites, matched, least($6::bigint, greatest(1, (matched + $7::bigint - 1) / $7::bigint)) AS page
 		FROM (SELECT count(*) AS total, count(*) FILTER (WHERE is_new) AS new_count,
 			(SELECT coalesce(array_agg(DISTINCT site ORDER BY site), '{}') FROM mine) AS sites,
 			(SELECT count(*) FROM kept) AS matched FROM cards) t
 	), shown AS (
-		SELECT k.* FROM t JOIN kept k ON k.n > (t.page - 1) * $7 AND k.n <= t.page * $7
+		SELECT k.* FROM t JOIN kept k ON k.n > (t.page - 1) * $7::bigint AND k.n <= t.page * $7::bigint
 	)
 	SELECT t.total, t.new_count, t.sites, t.matched, t.page, x.*
 	FROM t LEFT JOIN (
@@ -160,7 +163,11 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 	if q.Sort != LibrarySortUpdated && q.Sort != LibrarySortTitle {
 		q.Sort = LibrarySortNew
 	}
-	q.PerPage = max(q.PerPage, 1)
+	q.Page, q.PerPage = min(max(q.Page, 1), math.MaxInt32), min(max(q.PerPage, 1), math.MaxInt32)
+	// A filter comes from a URL: it is cleaned as stored text is (invalid
+	// UTF-8 becomes U+FFFD, control bytes go), so text PostgreSQL would
+	// refuse is looked for as a stored title would hold it, not an error.
+	q.Site, q.Text = safetext.Line(q.Site), safetext.Line(q.Text)
 	rows, err := s.pool.Query(ctx, libraryPageSQL, readerID, q.Site, q.Text, q.OnlyNew, q.Sort, q.Page, q.PerPage)
 	if err != nil {
 		return LibraryPage{}, fmt.Errorf("store: library page: %w", err)

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -117,6 +118,21 @@ func TestLibraryPageAgrees(t *testing.T) {
 	}
 	libraryPageAgrees(t, w, r, "alpha", "OTHER NAME", "natomanga wb2", "fan", "comix", "story 1", "nothing like it", "lone13", "epsilon")
 	libraryPageAgrees(t, w, other, "alpha")
+	// Numbers and text from a hand-made link: no error, the clamps hold.
+	all, err := w.st.LibraryPage(w.ctx, r, store.LibraryQuery{Page: math.MaxInt, PerPage: math.MaxInt})
+	if err != nil || all.Page != 1 || len(all.Cards) != all.Total || all.Total == 0 {
+		t.Fatalf("the largest page of the largest size: page %d, %d cards of %d, %v", all.Page, len(all.Cards), all.Total, err)
+	}
+	if one, err := w.st.LibraryPage(w.ctx, r, store.LibraryQuery{Page: math.MinInt, PerPage: math.MinInt}); err != nil ||
+		one.Page != 1 || len(one.Cards) != 1 {
+		t.Fatalf("the smallest page of the smallest size: page %d, %d cards, %v", one.Page, len(one.Cards), err)
+	}
+	for _, q := range []store.LibraryQuery{{Text: "\x00\xff"}, {Site: "\xfe"}, {Text: "x\x00y"}} {
+		got, err := w.st.LibraryPage(w.ctx, r, q)
+		if err != nil || got.Matched != 0 || len(got.Cards) != 0 || got.Page != 1 || got.Total != all.Total {
+			t.Fatalf("%+q: matched %d, %d cards, page %d, total %d, %v; want nothing matched and the counts", []string{q.Text, q.Site}, got.Matched, len(got.Cards), got.Page, got.Total, err)
+		}
+	}
 }
 
 // libraryPageAgrees checks LibraryPage against the rules worked out from

@@ -70,6 +70,15 @@ func TestLibraryPagesSortsAndFilters(t *testing.T) {
 	if b := f.get(t, c, "/?sort=title&site=mangapill").body; !strings.Contains(b, `href="/?page=2&amp;site=mangapill&amp;sort=title" rel="next"`) {
 		t.Fatal("the next link drops the filters")
 	}
+	// A hand-made link's page number or filter is answered, never an
+	// error: a page past any int is the last, a NUL is no filter, bytes
+	// that are not UTF-8 match nothing, an unknown sort is the default.
+	for p, want := range map[string]int{"/?page=9223372036854775807": 14, "/?page=99999999999999999999": 14, "/?page=-3": 60,
+		"/?q=%00": 60, "/?q=%FF%FE": 0, "/?site=%00": 60, "/?site=%FF": 0, "/?sort=%27%3B": 60} {
+		if a := f.get(t, c, p); a.code != http.StatusOK || len(items(a.body)) != want {
+			t.Errorf("GET %s: %d with %d cards, want 200 with %d", p, a.code, len(items(a.body)), want)
+		}
+	}
 }
 
 func TestLibraryViewIsRemembered(t *testing.T) {
