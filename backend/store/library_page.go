@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"mangabookmark/backend/safetext"
 )
@@ -177,7 +176,6 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 	last := int64(-1)
 	for rows.Next() {
 		var n *int64
-		var d *time.Time
 		head := []any{&p.Total, &p.NewCount, &p.Sites, &p.Matched, &p.Page, &n}
 		if rows.RawValues()[len(head)-1] == nil { // no card shown: the counts alone
 			if err := rows.Scan(append(head, make([]any, len(rows.RawValues())-len(head))...)...); err != nil {
@@ -186,7 +184,8 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 			continue
 		}
 		var it LibraryItem
-		if err := rows.Scan(append(append(head, &d), it.dests()...)...); err != nil {
+		// nil skips d, the column the rows are ordered by within a card.
+		if err := rows.Scan(append(append(head, nil), it.dests()...)...); err != nil {
 			return LibraryPage{}, fmt.Errorf("store: library page: %w", err)
 		}
 		if *n != last {

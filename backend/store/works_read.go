@@ -78,9 +78,9 @@ const FailingShownAfter = 24 * time.Hour
 // handful of rows and, kept for every Work of a large library, took twice
 // as long as the plan for the case.
 func worksOfReaderSQL(some, hold bool) string {
-	only, onlyHand, held := "true", "true", "true"
+	only, onlyWork, held := "true", "true", "true"
 	if some {
-		only, onlyHand = "m.work_id = ANY($3)", "work_id = ANY($3)"
+		only, onlyWork = "m.work_id = ANY($3)", "work_id = ANY($3)"
 	}
 	if hold {
 		held = "m.work_id IN (SELECT work_id FROM mine)"
@@ -90,8 +90,8 @@ func worksOfReaderSQL(some, hold bool) string {
 		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
 	), mine AS (
 		SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1 AND (` + onlyHand + `)
-		UNION SELECT work_id FROM hand WHERE (` + onlyHand + `)
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1 AND (` + onlyWork + `)
+		UNION SELECT work_id FROM hand WHERE (` + onlyWork + `)
 	), m AS (
 		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
 		FROM work_members m
@@ -99,7 +99,7 @@ func worksOfReaderSQL(some, hold bool) string {
 			AND NOT EXISTS (SELECT 1 FROM hand h WHERE h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
 		UNION ALL
 		SELECT work_id, site, series_id, 0, 'reader', NULL, true FROM hand
-		WHERE (` + onlyHand + `)
+		WHERE (` + onlyWork + `)
 	)
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,

@@ -135,10 +135,11 @@ func (h *Handler) gridView(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // paginate sets the page's place among lv.Matched cards (the store's page
-// number, shown cards on it) and the links around it.
+// number, already within 1..last, and the cards shown on it) and the
+// links around it.
 func (lv *libraryView) paginate(q url.Values, page, shown int) {
 	lv.Pages = max(1, (lv.Matched+PageSize-1)/PageSize)
-	lv.Page = min(max(page, 1), lv.Pages)
+	lv.Page = page
 	if from := (lv.Page - 1) * PageSize; shown > 0 {
 		lv.First, lv.Last = from+1, from+shown
 	}

@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,6 +74,25 @@ func TestLibraryWorkIsOneCard(t *testing.T) {
 		if got := items(f.get(t, c, q).body); len(got) != 1 || got[0] != "mangapill/2:true" {
 			t.Errorf("%s: cards %v, want the Work's alone", q, got)
 		}
+	}
+	// The card's text key (the page's script filters on it) holds each
+	// part on a line of its own, as the server's filter looks in each
+	// part: a text spanning two parts finds the card in neither.
+	m := regexp.MustCompile(`data-work-id="` + id + `" data-key="([^"]*)"`).FindStringSubmatch(b)
+	if m == nil {
+		t.Fatal("the Work's card has no data-key")
+	}
+	lines := strings.Split(html.UnescapeString(m[1]), "\n")
+	for _, want := range []string{"the two sites story", "mangadex w1", "mangapill 2"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("the card's key %q lacks the line %q", lines, want)
+		}
+	}
+	if key := strings.Join(lines, "\n"); strings.Contains(key, "story mangadex") {
+		t.Errorf("the key %q lets the script find a text spanning two parts", key)
+	}
+	if got := items(f.get(t, c, "/?q="+url.QueryEscape("story mangadex")).body); len(got) != 0 {
+		t.Errorf("a text spanning the title and a member's Site finds %v, want nothing", got)
 	}
 	// A failing member's chip says so.
 	if err := f.st.UpsertFailure(context.Background(), "mangadex", "w1", "not_found", admintest.Now.Add(-30*time.Hour)); err != nil {
