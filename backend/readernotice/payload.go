@@ -2,6 +2,7 @@ package readernotice
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -100,6 +101,13 @@ func (d Digest) Text() string {
 // Digest whose kept lines alone are over limit is cut on a rune boundary.
 // It returns the text and how many chapters were left out.
 func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
+	return d.textWithin(limit, func(s string) int { return len(s) }, more)
+}
+
+// textWithin is TextWithin with the text's size measured by size (bytes,
+// or characters where a client counts those): size must add up over
+// concatenation, as len and utf8.RuneCountInString do.
+func (d Digest) textWithin(limit int, size func(string) int, more func(n int) string) (string, int) {
 	var head, tail string
 	if d.Test {
 		head = "This is a test notice: this outlet works.\n"
@@ -120,7 +128,7 @@ func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
 		}
 		return strings.TrimRight(head+strings.Join(parts, "\n"), "\n")
 	}
-	if all := join(lines); limit < 0 || len(all) <= limit {
+	if all := join(lines); limit < 0 || size(all) <= limit {
 		return all, 0
 	}
 	// size(k) is the text's length with the first k chapter lines and the
@@ -128,19 +136,34 @@ func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
 	// over the prefix sums (a Digest may hold thousands of chapters).
 	prefix := make([]int, len(lines)+1)
 	for i, l := range lines {
-		prefix[i+1] = prefix[i] + len(l) + 1
+		prefix[i+1] = prefix[i] + size(l) + 1
 	}
-	fixed := len(head)
+	fixed := size(head)
 	if tail != "" {
-		fixed += len(tail) + 1
+		fixed += size(tail) + 1
 	}
 	for k := len(lines) - 1; k >= 0; k-- {
 		m := more(len(lines) - k)
-		if prefix[k]+len(m)+fixed <= limit {
+		if prefix[k]+size(m)+fixed <= limit {
 			return join(append(lines[:k:k], m)), len(lines) - k
 		}
 	}
-	return clip(join([]string{more(len(lines))}), limit), len(lines)
+	return clipBy(join([]string{more(len(lines))}), limit, size), len(lines)
+}
+
+// clipBy cuts s to at most limit as size measures it, on a rune boundary,
+// marking the cut with "…" ("" when not even that fits).
+func clipBy(s string, limit int, size func(string) int) string {
+	if size(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	// the longest prefix that fits with its mark: size only grows with k
+	k := sort.Search(len(r)+1, func(k int) bool { return size(string(r[:k])+"…") > limit }) - 1
+	if k < 0 {
+		return ""
+	}
+	return string(r[:k]) + "…"
 }
 
 // LateText is the degraded part: one line per "follow on {Site} instead"
