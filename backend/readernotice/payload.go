@@ -63,9 +63,9 @@ type Digest struct {
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
-	// DeliveryID is the notice_deliveries row being sent, set at send time
-	// (0 for a test notice): the webhook's webhook-id.
-	DeliveryID int64 `json:"-"`
+	// WebhookID is the delivery's stored webhook-id (128 random bits, the
+	// same on every retry), set at send time ("" for a test notice).
+	WebhookID string `json:"-"`
 }
 
 // Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".

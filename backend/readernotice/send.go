@@ -98,7 +98,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the stored notice could not be read")
 	}
 	dg.ReadLink = s.readLink(d.ID)
-	dg.DeliveryID = d.ID
+	dg.WebhookID = d.WebhookID
 	err := o.Send(ctx, r, d.Target, dg)
 	now = s.cfg.Now()
 	switch {

@@ -82,14 +82,16 @@ func (w webhook) Send(ctx context.Context, r Reader, _ string, d Digest) error {
 	return post(ctx, w.client, r.Settings.WebhookURL, h, body)
 }
 
-// webhookID is the delivery's webhook-id: its notice_deliveries row, the
-// same on every retry so a receiver can drop a second copy. A test notice
+// webhookID is the delivery's webhook-id: the one stored with its row
+// ("msg_" and 128 random bits, store.NewWebhookID), the same on every
+// retry so a receiver can drop a second copy, and unique across servers
+// and databases so it never drops another server's delivery. A test notice
 // has no delivery row and gets a random id of its own.
 func webhookID(d Digest) string {
-	if d.DeliveryID > 0 {
-		return "delivery_" + strconv.FormatInt(d.DeliveryID, 10)
+	if d.WebhookID != "" {
+		return d.WebhookID
 	}
-	b := make([]byte, 12)
+	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	return "test_" + hex.EncodeToString(b)
 }

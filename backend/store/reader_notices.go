@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -56,6 +58,10 @@ type DigestInput struct {
 
 // NewDelivery is one Digest to one outlet, to be written with its payload.
 type NewDelivery struct {
+	// WebhookID is the delivery's id for receivers: 128 random bits
+	// (NewWebhookID), never the row id, which is unique in one database
+	// only. Empty: NewWebhookID makes one.
+	WebhookID string
 	Outlet    string
 	Target    string
 	Payload   []byte // JSON
@@ -284,12 +290,28 @@ func queuePlan(b *pgx.Batch, in DigestInput, p DigestPlan, now time.Time) {
 	if len(p.Deliveries) > 0 {
 		queueOffersTold(b, in.Reader.ID, in.Offers, now)
 	}
-	for _, d := range p.Deliveries {
+	queueDeliveries(b, in.Reader.ID, p.Deliveries, now)
+}
+
+// queueDeliveries queues the inserts of a Reader's new deliveries.
+func queueDeliveries(b *pgx.Batch, readerID int64, ds []NewDelivery, now time.Time) {
+	for _, d := range ds {
+		if d.WebhookID == "" {
+			d.WebhookID = NewWebhookID()
+		}
 		b.Queue(`INSERT INTO notice_deliveries
-			(reader_id, outlet, target, payload, first_seen, created_at, next_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-			in.Reader.ID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now)
+			(reader_id, outlet, target, payload, first_seen, created_at, next_at, webhook_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`,
+			readerID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now, d.WebhookID)
 	}
+}
+
+// NewWebhookID is a delivery's webhook-id: "msg_" and 128 bits from
+// crypto/rand in hex, so no two servers or databases ever share one.
+func NewWebhookID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return "msg_" + hex.EncodeToString(b)
 }
 
 // NoticeCounts are the Owner's totals of Reader notices.
