@@ -74,6 +74,14 @@ func (d Digest) Headline() string {
 		return "Test notice from mangabookmark"
 	}
 	n := len(d.Chapters)
+	if n == 0 {
+		for _, l := range d.Late {
+			if l.State == "outlet_stopped" {
+				return "Your " + outletTitle(l.Site) + " notices stopped"
+			}
+		}
+		return "Notice from mangabookmark"
+	}
 	if n == 1 {
 		c := d.Chapters[0]
 		return fmt.Sprintf("New chapter: %s %s", c.Title, c.Number)
@@ -180,6 +188,13 @@ func (d Digest) LateText() string {
 		case "tracker_reconnect":
 			fmt.Fprintf(&b, "Your %s token was refused (since %s): your reads here wait to reach %s until you connect it again in your settings.\n",
 				trackerTitle(l.Site), l.Since.UTC().Format("2006-01-02 15:04 MST"), trackerTitle(l.Site))
+		case "outlet_stopped":
+			reason := l.Title
+			if pkg, rest, ok := strings.Cut(reason, ": "); ok && !strings.Contains(pkg, " ") {
+				reason = rest // the error's package word says nothing to a Reader
+			}
+			fmt.Fprintf(&b, "Your %s notices stopped at %s: %s. Set its URL again in your settings to start them.\n",
+				outletTitle(l.Site), l.Since.UTC().Format("2006-01-02 15:04 MST"), strings.TrimSuffix(reason, "."))
 		case "failing":
 			fmt.Fprintf(&b, "%s on %s keeps failing to read since %s: chapters there may be late.\n", l.Title, l.Site, l.Since.UTC().Format("2006-01-02 15:04 MST"))
 		default:
@@ -195,6 +210,17 @@ func trackerTitle(service string) string {
 		return "AniList"
 	}
 	return service
+}
+
+// outletTitle is an outlet's name in a sentence.
+func outletTitle(outlet string) string {
+	switch outlet {
+	case "push":
+		return "browser push"
+	case "discord":
+		return "Discord"
+	}
+	return outlet
 }
 
 // FirstURL is the link a click opens: the first chapter's page.

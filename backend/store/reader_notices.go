@@ -37,7 +37,7 @@ type OwedNotice struct {
 // SeriesID and Title name it).
 type LateSite struct {
 	Site     string
-	State    string // paused, refusing, browser_down, failing
+	State    string // paused, refusing, browser_down, failing, tracker_reconnect, outlet_stopped
 	Since    time.Time
 	SeriesID string
 	Title    string
@@ -49,6 +49,7 @@ type DigestInput struct {
 	Reader   Reader
 	Settings NotifySettings
 	Push     []string // the endpoints of the Reader's push subscriptions
+	Stopped  []string // the outlets a receiver refused for good (StopOutlet)
 	Owed     []OwedNotice
 	Late     []LateSite
 	// Offers are "follow on {Site} instead" offers not told yet
@@ -128,7 +129,9 @@ const owedOf = `
 // Sites' Lanes paused or refusing, the latest pass skipped as
 // browser_down, and their failing Series (at most 10 per Reader); and a
 // tracker whose token was refused (tracker_reconnect, its name as the
-// site): their pushes wait for a new token.
+// site): their pushes wait for a new token; and an outlet its receiver
+// refused for good (outlet_stopped, the outlet as the site, the reason as
+// the title).
 const lateOf = `
 	WITH mine AS (SELECT DISTINCT reader_id, site FROM bookmarks WHERE reader_id = ANY($1)),
 	sites AS (SELECT DISTINCT site FROM mine),
@@ -154,7 +157,10 @@ const lateOf = `
 	WHERE k <= 10
 	UNION ALL
 	SELECT reader_id, service, 'tracker_reconnect', updated_at, '', '' FROM tracker_accounts
-	WHERE reader_id = ANY($1) AND state = 'reconnect' AND push`
+	WHERE reader_id = ANY($1) AND state = 'reconnect' AND push
+	UNION ALL
+	SELECT reader_id, outlet, 'outlet_stopped', stopped_at, '', last_error FROM notify_outlets
+	WHERE reader_id = ANY($1) AND stopped_at IS NOT NULL`
 
 // MakeDigests claims up to limit Readers whose owed notices are ready,
 // hands each Reader's facts to decide (which must do no I/O: it runs inside
@@ -196,7 +202,7 @@ func collectIDs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]int64,
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// digestInputs reads the claimed Readers' facts in six statements,
+// digestInputs reads the claimed Readers' facts in seven statements,
 // whatever their number.
 func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([]DigestInput, error) {
 	if len(ids) == 0 {
@@ -248,6 +254,13 @@ func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([
 	}, ids)
 	if err != nil {
 		return nil, err
+	}
+	stopped, err := collectStopped(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, outs := range stopped {
+		at[id].Stopped = outs
 	}
 	err = each(owedOf, func(r pgx.Rows) error {
 		var id int64
