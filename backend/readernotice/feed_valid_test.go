@@ -116,7 +116,7 @@ func w3cFeedRules(body []byte) (map[string]string, int, error) {
 	var errs []error
 	for {
 		tok, err := dec.Token()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

@@ -26,6 +26,11 @@ func TestWebhookAnswering410StopsAndTheReaderIsTold(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.bookmark(rid, "mangapill", "a")
+	// Another Reader's webhook on the same Series: one receiver's refusal
+	// stops that Reader's outlet only.
+	other := newHook(t)
+	oid := w.reader("9", other, 0)
+	w.bookmark(oid, "mangapill", "a")
 	w.read("mangapill", "a", "1")
 	w.read("mangapill", "a", "2")
 	w.run()
@@ -105,6 +110,14 @@ func TestWebhookAnswering410StopsAndTheReaderIsTold(t *testing.T) {
 	for _, o := range set.Outlets {
 		if o.Outlet == "webhook" && (o.StoppedAt != nil || o.FailingSince != nil) {
 			t.Errorf("the webhook still shows stopped or failing: %+v", o)
+		}
+	}
+	if got := other.received(); len(got) != 3 {
+		t.Fatalf("the other Reader's webhook got %d Digests, want chapters 2, 3 and 4", len(got))
+	}
+	for _, c := range other.received() {
+		if strings.Contains(string(c.Body), "outlet_stopped") {
+			t.Fatalf("the other Reader heard of this Reader's stop: %s", c.Body)
 		}
 	}
 }
