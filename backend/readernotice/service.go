@@ -110,7 +110,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}, vapid: &vapid{store: cfg.Store},
 		client: client, slots: make(chan struct{}, cfg.Workers)}
 	builtin := []Outlet{
-		discord{hook: hook},
+		discord{hook: hook, baseURL: cfg.BaseURL},
 		ntfy{client: client, baseURL: cfg.BaseURL},
 		webhook{client: client, now: cfg.Now},
 		push{client: client, store: cfg.Store, keys: s.vapid, subject: pushSubject(cfg.BaseURL), baseURL: cfg.BaseURL},
