@@ -10,7 +10,7 @@ import (
 // ErrGone is wrapped by an outlet's Send when the target no longer exists
 // (a push subscription answered 404 or 410): the delivery is dropped, not
 // retried, and counts as no failure.
-var ErrGone = errors.New("digest: outlet target gone")
+var ErrGone = errors.New("readernotice: outlet target gone")
 
 // Reader is what an outlet knows of the Reader it sends to: who they are,
 // their settings as stored now, and their push subscriptions' endpoints.
