@@ -32,7 +32,7 @@ const FeedTokenPrefix = "mbf_"
 
 // ErrNoFeed is returned for an unknown or rotated feed token, and when the
 // server has no TOKEN_KEY to make feeds with.
-var ErrNoFeed = errors.New("digest: no such feed")
+var ErrNoFeed = errors.New("readernotice: no such feed")
 
 // feedToken derives a Reader's feed token from their stored nonce under
 // TOKEN_KEY: the database holds the nonce and the token's HMAC, never the
@@ -70,7 +70,7 @@ func (s *Service) urlFor(token string) string {
 // previous URL answers 404 from then on.
 func (s *Service) RotateFeed(ctx context.Context, readerID int64) (string, error) {
 	if len(s.cfg.Key) == 0 {
-		return "", errors.New("digest: rotate feed: the server has no TOKEN_KEY")
+		return "", errors.New("readernotice: rotate feed: the server has no TOKEN_KEY")
 	}
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
@@ -155,7 +155,7 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 		Links: []feeds.AtomLink{*af.Link, {Href: s.urlFor(token), Rel: "self"}}, Author: af.Author, Entries: af.Entries}
 	var buf bytes.Buffer
 	if err := feeds.WriteXML(doc, &buf); err != nil {
-		return nil, fmt.Errorf("digest: feed: %w", err)
+		return nil, fmt.Errorf("readernotice: feed: %w", err)
 	}
 	return buf.Bytes(), nil
 }

@@ -10,7 +10,7 @@ import (
 // ErrGone is wrapped by an outlet's Send when the target no longer exists
 // (a push subscription answered 404 or 410): the delivery is dropped, not
 // retried, and counts as no failure.
-var ErrGone = errors.New("digest: outlet target gone")
+var ErrGone = errors.New("readernotice: outlet target gone")
 
 // ErrRefused is wrapped by an outlet's Send when the Reader's receiver
 // refused for good: a webhook or ntfy topic answered 401, 403, 404 or 410
@@ -18,7 +18,7 @@ var ErrGone = errors.New("digest: outlet target gone")
 // pending deliveries dropped, and the Reader told through their other
 // outlets and on the settings page; setting its URL again starts it.
 // 429 and 5xx are not refusals: they are retried with backoff.
-var ErrRefused = errors.New("digest: the outlet refused for good")
+var ErrRefused = errors.New("readernotice: the outlet refused for good")
 
 // Reader is what an outlet knows of the Reader it sends to: who they are,
 // their settings as stored now, and their push subscriptions' endpoints.

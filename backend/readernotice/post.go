@@ -17,7 +17,7 @@ import (
 func post(ctx context.Context, c *http.Client, target string, header http.Header, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
-		return errors.New("digest: the outlet URL cannot be used")
+		return errors.New("readernotice: the outlet URL cannot be used")
 	}
 	for k, vs := range header {
 		for _, v := range vs {
@@ -27,7 +27,7 @@ func post(ctx context.Context, c *http.Client, target string, header http.Header
 	req.Header.Set("User-Agent", "mangabookmark-notices")
 	resp, err := c.Do(req)
 	if err != nil {
-		return fmt.Errorf("digest: %s", reason(err))
+		return fmt.Errorf("readernotice: %s", reason(err))
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -59,10 +59,10 @@ type statusError struct {
 
 func (e *statusError) Error() string {
 	if e.refused {
-		return fmt.Sprintf("digest: the outlet answered HTTP %d (%s), which means it refuses notices for good; it is stopped until you set its URL again",
+		return fmt.Sprintf("readernotice: the outlet answered HTTP %d (%s), which means it refuses notices for good; it is stopped until you set its URL again",
 			e.code, http.StatusText(e.code))
 	}
-	return fmt.Sprintf("digest: the outlet answered HTTP %d", e.code)
+	return fmt.Sprintf("readernotice: the outlet answered HTTP %d", e.code)
 }
 
 func (e *statusError) Unwrap() error {

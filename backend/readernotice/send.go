@@ -124,7 +124,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 	} else {
 		s.metrics.result(d.Outlet, "failed")
 	}
-	s.cfg.Log.Info("reader notices: send failed", "outlet", d.Outlet, "reader", d.ReaderID, "attempt", d.Attempts, "dropped", drop, "err", err)
+	s.cfg.Log.Info("notice send failed", "outlet", d.Outlet, "reader_id", d.ReaderID, "attempt", d.Attempts, "dropped", drop, "error", err)
 	return s.cfg.Store.MarkFailed(ctx, d, now, now.Add(backoff(d.Attempts)), drop, err.Error())
 }
 

@@ -98,7 +98,7 @@ func webhookID(d Digest) string {
 
 // errWebhookSecret is a stored secret that is neither shape this server
 // makes; only a hand-edited database holds one.
-var errWebhookSecret = errors.New("digest: the webhook secret cannot be used; clear the webhook URL and set it again for a new secret")
+var errWebhookSecret = errors.New("readernotice: the webhook secret cannot be used; clear the webhook URL and set it again for a new secret")
 
 // webhookKey is the signing key a secret stands for: the base64 after
 // "whsec_", or the hex after a legacy "mbwh_".

@@ -10,7 +10,7 @@ import (
 // Linking the (kind, value) pairs new to series_ids, set-based. A batch
 // of ids (an import, a chunk of reads) mostly brings Series no Work holds
 // yet: every group of them joined by shared ids becomes one new Work,
-// which is what link_by_id (migration 0010) would make of them one pair
+// which is what link_by_id (testdata/schema.sql) would make of them one pair
 // at a time, in a few statements for the whole batch instead of several
 // per pair. A group that reaches a Series with a Work's history (a member,
 // a former member, an unlinked one, a hand link) may merge or rebuild
@@ -22,7 +22,7 @@ import (
 // carrying it and whether each has a Work's history: a member of a Work
 // already, a former member of a dissolved Work (ids rebuild that Work),
 // a member unlinked from one (never linked back) or held by a Reader's
-// hand link (has_work_history, migration 0015). Such a Series' group goes
+// hand link (has_work_history, testdata/schema.sql). Such a Series' group goes
 // through link_by_id, which keeps those rules.
 const carriersSQL = `
 	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL OR has_work_history(i.site, i.series_id)
