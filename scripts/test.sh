@@ -25,8 +25,9 @@ export TEST_ARGS="$*"
 p=${TEST_P:-2}
 
 # The longest packages, measured (docs/development.md): started first.
-longest=(./backend/lanes ./backend/web ./faults ./backend/store ./backend/api
-  ./backend/userscript ./backend/browser ./cmd/mangabookmark ./backend/readernotice)
+longest=(./backend/lanes ./backend/browser ./backend/web ./backend/api ./faults
+  ./backend/userscript ./cmd/mangabookmark ./backend/store ./backend/readernotice
+  ./backend/sitesim ./backend/imports ./cmd/mbctl/cli ./backend/trackersync)
 
 # What the race rule looks for in a package's product code (the comment at
 # the top of scripts/race-packages says it in words).
