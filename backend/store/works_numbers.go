@@ -64,38 +64,6 @@ const workJoin = `
 const isNewSQL = `CASE WHEN wm.work_id IS NULL THEN coalesce(s.latest_number > p.number, false)
 		ELSE coalesce(wn.latest > wn.progress, false) END`
 
-// driftMarginSQL is how far (in chapters) a member's Latest may stand
-// above every other working member's before it counts as drifted; a member
-// drifted for over a day owes no notices (owedInsert).
-const driftMarginSQL = "5"
-
-// workOfRead is RecordOK's view of the read Series' Work (a CTE body over
-// its parameters): its membership, offset and drift, the other members'
-// highest Latest now (leaving out failing ones, whose Latest stands still)
-// and their highest number ever shown inside the Work's current epoch
-// (others_max: a member's max_number above its joined_max, migration
-// 0015; a NULL joined_max counts all of it), both in Work numbers. No row
-// when the Series is in no Work.
-const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
-				(SELECT max(s2.latest_number + m2."offset") FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
-						AND NOT EXISTS (SELECT 1 FROM poll_failures f
-							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest,
-				(SELECT max(s2.max_number + m2."offset") FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
-						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')) AS others_max
-			FROM work_members m WHERE m.site = $1 AND m.series_id = $2`
-
-// driftUpdate is RecordOK's drift step over wk: the member is drifted from
-// the first read that finds it more than DriftMargin above the others, and
-// no longer once a read finds it within.
-const driftUpdate = `UPDATE work_members m SET drift_since = d.since
-			FROM (SELECT CASE WHEN $5::numeric + wk.off > wk.others_latest + ` + driftMarginSQL + `
-				THEN coalesce(wk.drift_since, $9) END AS since FROM wk) d
-			WHERE m.site = $1 AND m.series_id = $2 AND m.drift_since IS DISTINCT FROM d.since`
-
 // noticeCaughtSQL says, for an owed notice n, whether its Reader's
 // Progress has reached its number: on the Series for a notice of a Series
 // in no Work (p), on the Work for a Work's notice (wp, noticeWorkProgress).
