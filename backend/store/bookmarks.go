@@ -82,7 +82,7 @@ func scanBookmark(row scanner) (Bookmark, error) {
 // ListBookmarks returns a Reader's bookmarks, most recently added first.
 func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, error) {
 	rows, err := s.pool.Query(ctx, bookmarkSelect("true")+` ORDER BY b.created_at DESC, s.site, s.series_id`,
-		pgx.StrictNamedArgs{"reader": readerID})
+		namedArgs{"reader": readerID})
 	if err != nil {
 		return nil, fmt.Errorf("store: list bookmarks: %w", err)
 	}
@@ -104,7 +104,7 @@ func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, 
 // GetBookmark returns one of a Reader's bookmarks, or ErrNotFound.
 func (s *Store) GetBookmark(ctx context.Context, readerID int64, site, seriesID string) (Bookmark, error) {
 	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect("b.site = @site AND b.series_id = @series_id"),
-		pgx.StrictNamedArgs{"reader": readerID, "site": site, "series_id": seriesID}))
+		namedArgs{"reader": readerID, "site": site, "series_id": seriesID}))
 	if err != nil {
 		return Bookmark{}, notFound("get bookmark", err)
 	}

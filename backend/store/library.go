@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // LibraryItem is one row of a Reader's library page: the bookmark with what
@@ -25,7 +23,7 @@ type LibraryItem struct {
 // first, then by Latest Chapter date (newest first, unknown last), then by
 // title and id, so the order is stable.
 func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, error) {
-	return s.library(ctx, "true", pgx.StrictNamedArgs{"reader": readerID})
+	return s.library(ctx, "true", namedArgs{"reader": readerID})
 }
 
 // LibraryEntry is one bookmark as Library shows it (the Series page), or
@@ -35,7 +33,7 @@ func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID
 		return LibraryItem{}, ErrNotFound
 	}
 	items, err := s.library(ctx, "b.site = @site AND b.series_id = @series_id",
-		pgx.StrictNamedArgs{"reader": readerID, "site": site, "series_id": seriesID})
+		namedArgs{"reader": readerID, "site": site, "series_id": seriesID})
 	if err != nil {
 		return LibraryItem{}, err
 	}
@@ -52,7 +50,7 @@ func (s *Store) LibraryOfWork(ctx context.Context, readerID, workID int64) ([]Li
 	items, err := s.library(ctx, `(b.site, b.series_id) IN (
 		SELECT site, series_id FROM work_members WHERE work_id = @work
 		UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = @reader AND work_id = @work)`,
-		pgx.StrictNamedArgs{"reader": readerID, "work": workID})
+		namedArgs{"reader": readerID, "work": workID})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +73,7 @@ const libraryOrder = `ORDER BY is_new DESC, coalesce(s.latest_released_at, s.lat
 // own statement rather than parameters of one ("@site = ” OR ..."): a
 // prepared plan of that one is costed for a handful of rows, and
 // PostgreSQL settles on it for the whole library too.
-func (s *Store) library(ctx context.Context, narrow string, args pgx.StrictNamedArgs) ([]LibraryItem, error) {
+func (s *Store) library(ctx context.Context, narrow string, args namedArgs) ([]LibraryItem, error) {
 	rows, err := s.pool.Query(ctx, readerWorks(narrow)+`
 		SELECT `+libraryItemColumns(isNewSQL+" AS is_new", "wm.work_id")+`
 		FROM bookmarks b`+workJoin+libraryItemJoins+`

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/jackc/pgx/v5"
-
 	"mangabookmark/backend/safetext"
 )
 
@@ -135,7 +133,7 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 	// UTF-8 becomes U+FFFD, control bytes go), so text PostgreSQL would
 	// refuse is looked for as a stored title would hold it, not an error.
 	q.Site, q.Text = safetext.Line(q.Site), safetext.Line(q.Text)
-	rows, err := s.pool.Query(ctx, libraryPageSQL, pgx.StrictNamedArgs{"reader": readerID, "site": q.Site, "text": q.Text,
+	rows, err := s.pool.Query(ctx, libraryPageSQL, namedArgs{"reader": readerID, "site": q.Site, "text": q.Text,
 		"only_new": q.OnlyNew, "sort": q.Sort, "page": q.Page, "per_page": q.PerPage})
 	if err != nil {
 		return LibraryPage{}, fmt.Errorf("store: library page: %w", err)

@@ -88,7 +88,7 @@ type queryRower interface {
 // recordOK runs recordOKSQL for one read.
 func recordOK(ctx context.Context, q queryRower, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
 	var r OKResult
-	err := q.QueryRow(ctx, recordOKSQL, pgx.StrictNamedArgs{
+	err := q.QueryRow(ctx, recordOKSQL, namedArgs{
 		"site": site, "series_id": seriesID, "title": safetext.Line(f.Title), "cover_url": safetext.URL(f.CoverURL),
 		"number": f.Number, "ch_title": safetext.Line(f.ChTitle), "ch_url": safetext.URL(f.ChURL),
 		"released_at": f.ReleasedAt, "now": now, "drift_margin": driftMargin,

@@ -34,7 +34,7 @@ func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) 
 			(SELECT count(*) FROM series WHERE (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))) = 2
 				AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = @reader AND (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))),
 			`+seriesWorkOf("@a_site", "@a_id")+`, `+seriesWorkOf("@b_site", "@b_id"),
-			pgx.StrictNamedArgs{"reader": readerID, "a_site": a.Site, "a_id": a.SeriesID, "b_site": b.Site, "b_id": b.SeriesID}).
+			namedArgs{"reader": readerID, "a_site": a.Site, "a_id": a.SeriesID, "b_site": b.Site, "b_id": b.SeriesID}).
 			Scan(&ok, &ea, &eb)
 		if err != nil {
 			return err
@@ -77,7 +77,7 @@ func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) 
 				return err
 			}
 		}
-		_, err = tx.Exec(ctx, collapseOwedSQL, pgx.StrictNamedArgs{"work": work})
+		_, err = tx.Exec(ctx, collapseOwedSQL, namedArgs{"work": work})
 		return err
 	})
 	if err != nil {

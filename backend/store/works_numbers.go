@@ -4,7 +4,7 @@ package store
 // (docs/adr/0021-works-link-by-ids.md, docs/adr/0022-library-page-in-one-statement.md):
 // every statement that needs one of them composes the fragment here, so a
 // rule is written once. The fragments take the Reader as the named
-// argument @reader (pgx.StrictNamedArgs) unless said otherwise.
+// argument @reader (namedArgs) unless said otherwise.
 //
 // The Work's Latest is its highest member Latest plus that member's
 // offset, and a Reader's Progress on it the highest of their Progress on
@@ -15,20 +15,16 @@ package store
 // seriesWorkJoins joins a Series (the SQL expressions site and seriesID)
 // with the Work it is in for Reader @reader: the Reader's own hand link
 // (sh) first, else the Series' shared membership (sm). Each is at most one
-// row, by its primary key. seriesWorkSQL and seriesOffSQL read them.
+// row, by its primary key. seriesWorkSQL reads them.
 func seriesWorkJoins(site, seriesID string) string {
 	return `
 		LEFT JOIN work_hand_links sh ON sh.reader_id = @reader AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
 		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID
 }
 
-// seriesWorkSQL is the Work a Series is in for the Reader (NULL for none)
-// and seriesOffSQL its offset there (a hand link's is 0), under
-// seriesWorkJoins.
-const (
-	seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
-	seriesOffSQL  = `CASE WHEN sh.work_id IS NULL THEN sm."offset" ELSE 0 END`
-)
+// seriesWorkSQL is the Work a Series is in for the Reader (NULL for
+// none), under seriesWorkJoins.
+const seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
 
 // seriesWorkOf is seriesWorkSQL of one Series as a scalar subquery.
 func seriesWorkOf(site, seriesID string) string {

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // A Reader's Progress on a Work is the highest of their Progress on any
@@ -43,7 +41,7 @@ var workProgressSQL = `
 // ErrNotFound when the Work holds none of the Reader's bookmarks.
 func (s *Store) SetWorkProgress(ctx context.Context, readerID, workID int64, number string, forward bool, at time.Time) error {
 	var n int
-	if err := s.pool.QueryRow(ctx, workProgressSQL, pgx.StrictNamedArgs{
+	if err := s.pool.QueryRow(ctx, workProgressSQL, namedArgs{
 		"reader": readerID, "work": workID, "number": number, "at": at, "forward": forward}).Scan(&n); err != nil {
 		return fmt.Errorf("store: set work progress: %w", err)
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // Work is one Work as a Reader sees it: its members, its Latest (the
@@ -180,7 +178,7 @@ func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, 
 }
 
 func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, hold bool, now time.Time) ([]Work, error) {
-	args := pgx.StrictNamedArgs{"reader": readerID, "shown_after": now.Add(-FailingShownAfter)}
+	args := namedArgs{"reader": readerID, "shown_after": now.Add(-FailingShownAfter)}
 	if ids != nil {
 		args["works"] = ids
 	}
