@@ -153,7 +153,7 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // none) and whose bookmark is not muted is owed one notice; the primary
 // key keeps it to one per number, ever.
 //
-// A member of a Work (wk, works_numbers.go) is told once
+// A member of a Work (wk, workOfRead) is told once
 // (docs/adr/0021-works-link-by-ids.md): the event owes only when its number
 // in Work terms is above every other member's highest shown inside the
 // Work's current epoch (wk.others_max), so the first member to show a

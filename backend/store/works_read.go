@@ -63,7 +63,7 @@ type WorkMember struct {
 	// row is older than a day (a shorter failure is not worth a word).
 	FailingOutcome string
 	FailingSince   *time.Time
-	DriftSince     *time.Time // drifted (works_numbers.go) since; nil when not
+	DriftSince     *time.Time // drifted (record_ok.go, driftUpdate) since; nil when not
 	// Pending: the Reader's own hand link, not yet confirmed by another
 	// Reader; the member holds in their library only.
 	Pending bool

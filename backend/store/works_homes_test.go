@@ -3,7 +3,50 @@ package store_test
 import (
 	"testing"
 	"time"
+
+	"mangabookmark/backend/store"
 )
+
+// The tests here hold the Works rules' one homes (works_numbers.go) where
+// the older tests do not: each fails when its rule is broken there
+// (docs/adr/0022-library-page-in-one-statement.md, "Addendum").
+
+// TestHandLinkCollapsesOnlyTheLinkingReadersNotices: the owed notices a
+// hand link collapses are counted over the Work's members as each Reader
+// sees them (readerMembersSQL for every Reader owed one): a Reader's hand
+// link of two Series leaves another Reader's notices on the same two
+// alone, until that Reader links them too (then they are shared members,
+// one Work for both).
+func TestHandLinkCollapsesOnlyTheLinkingReadersNotices(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r, r2 := w.reader("1"), w.reader("2")
+	for _, x := range []int64{r, r2} {
+		w.bookmark(x, "mangapill", "p", t0.Add(-time.Hour))
+		w.bookmark(x, "weebcentral", "q", t0.Add(-time.Hour))
+	}
+	for _, s := range [][2]string{{"mangapill", "p"}, {"weebcentral", "q"}} {
+		w.read(s[0], s[1], "10", t0)
+		w.read(s[0], s[1], "11", t0.Add(time.Hour))
+		w.read(s[0], s[1], "12", t0.Add(2*time.Hour))
+	}
+	owed := func(x int64) int {
+		return w.count(`SELECT count(*) FROM reader_notices WHERE reader_id = $1 AND done_at IS NULL`, x)
+	}
+	p, q := store.SeriesRef{Site: "mangapill", SeriesID: "p"}, store.SeriesRef{Site: "weebcentral", SeriesID: "q"}
+	if _, err := w.st.LinkByHand(w.ctx, r, p, q); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := owed(r), owed(r2); a != 2 || b != 4 {
+		t.Fatalf("after the first Reader's link: %d and %d owed, want 2 (11 and 12 once) and 4 (the other's untouched)", a, b)
+	}
+	if _, err := w.st.LinkByHand(w.ctx, r2, p, q); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := owed(r), owed(r2); a != 2 || b != 2 {
+		t.Fatalf("after the second Reader's link: %d and %d owed, want 2 each", a, b)
+	}
+}
 
 // TestWorkContinueInExactWorkNumbers: a Work's Continue is the first
 // chapter past the Reader's Progress on the Work (in Work numbers) whose
