@@ -92,3 +92,38 @@ func TestWorkContinueInExactWorkNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkTitleIsTheLatestMembers: a Work's Latest is shown by its member
+// with the highest Work number, the first seen of a tie (workTopOrder),
+// and the Work's title is that member's; an empty title there falls back
+// to the first non-empty member title (workFactsSQL).
+func TestWorkTitleIsTheLatestMembers(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r := w.reader("1")
+	w.bookmark(r, "mangadex", "a", t0.Add(-time.Hour))
+	w.bookmark(r, "comix", "b", t0.Add(-time.Hour))
+	w.readWith("comix", "b", "20", t0.Add(-time.Minute), nil, al("1")) // seen first: "T b"
+	w.readWith("mangadex", "a", "20", t0, nil, al("1"))
+	wk := w.workOf("mangadex", "a")
+	if wk == 0 || w.workOf("comix", "b") != wk {
+		t.Fatal("the two Series did not link")
+	}
+	check := func(title, site string) {
+		t.Helper()
+		got, err := w.st.ReaderWork(w.ctx, r, wk, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Title != title || got.Latest == nil || got.Latest.Site != site || got.Latest.Number != "20" {
+			t.Fatalf("Work %q, Latest %+v: want %q, 20 on %s", got.Title, got.Latest, title, site)
+		}
+		page, err := w.st.LibraryPage(w.ctx, r, store.LibraryQuery{Sort: store.LibrarySortTitle, Text: title, PerPage: 5})
+		if err != nil || len(page.Cards) != 1 || page.Cards[0].WorkID == nil || *page.Cards[0].WorkID != wk {
+			t.Fatalf("the library page by the Work's title %q: %+v %v, want its card", title, page.Cards, err)
+		}
+	}
+	check("T b", "comix")
+	w.exec(`UPDATE series SET title = '' WHERE site = 'comix'`)
+	check("T a", "comix")
+}
