@@ -23,8 +23,13 @@ func seriesWorkJoins(site, seriesID string) string {
 }
 
 // seriesWorkSQL is the Work a Series is in for the Reader (NULL for
-// none), under seriesWorkJoins.
-const seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
+// none) and seriesOffSQL its offset there (a hand link's is 0), under
+// seriesWorkJoins: the same Work and offset as the Series' row of
+// readerMembersSQL.
+const (
+	seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
+	seriesOffSQL  = `CASE WHEN sh.work_id IS NULL THEN sm."offset" ELSE 0 END`
+)
 
 // seriesWorkOf is seriesWorkSQL of one Series as a scalar subquery.
 func seriesWorkOf(site, seriesID string) string {
