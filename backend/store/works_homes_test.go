@@ -127,3 +127,33 @@ func TestWorkTitleIsTheLatestMembers(t *testing.T) {
 	w.exec(`UPDATE series SET title = '' WHERE site = 'comix'`)
 	check("T a", "comix")
 }
+
+// TestLibraryPageCountsAHandLinkAtOffsetZero: the library page takes the
+// numbers of the members a Reader bookmarks from its own rows
+// (seriesOffSQL), and a hand link's offset there is 0, as readerMembersSQL
+// has it: a Work read to its Latest on one member is not New for a member
+// the Reader linked by hand at the same number.
+func TestLibraryPageCountsAHandLinkAtOffsetZero(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r := w.reader("1")
+	wk := w.twoMemberWork(r, "20", "20")
+	w.progress(r, "mangadex", "a", "20")
+	w.bookmark(r, "weebcentral", "x", t0.Add(-time.Hour))
+	w.readWith("weebcentral", "x", "20", t0, nil)
+	a, x := store.SeriesRef{Site: "mangadex", SeriesID: "a"}, store.SeriesRef{Site: "weebcentral", SeriesID: "x"}
+	if got, err := w.st.LinkByHand(w.ctx, r, a, x); err != nil || got != wk {
+		t.Fatalf("hand link of x to a's Work: %d %v, want %d", got, err, wk)
+	}
+	got, err := w.st.ReaderWork(w.ctx, r, wk, t0)
+	if err != nil || got.New || len(got.Members) != 3 {
+		t.Fatalf("Work %+v (%v): want three members, not New", got, err)
+	}
+	page, err := w.st.LibraryPage(w.ctx, r, store.LibraryQuery{PerPage: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 1 || page.NewCount != 0 || len(page.Cards) != 1 || len(page.Cards[0].Items) != 3 {
+		t.Fatalf("page: %d cards, %d New, %+v: want the Work's one card of three bookmarks, not New", page.Total, page.NewCount, page.Cards)
+	}
+}
