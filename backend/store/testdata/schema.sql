@@ -433,6 +433,7 @@ CREATE TABLE public.notice_deliveries (
     last_error text DEFAULT ''::text NOT NULL,
     sent_at timestamp with time zone,
     dropped_at timestamp with time zone,
+    webhook_id text NOT NULL,
     CONSTRAINT notice_deliveries_outlet_check CHECK ((outlet = ANY (ARRAY['discord'::text, 'ntfy'::text, 'webhook'::text, 'push'::text])))
 );
 
@@ -464,6 +465,7 @@ CREATE TABLE public.notify_outlets (
     last_error text DEFAULT ''::text NOT NULL,
     failing_since timestamp with time zone,
     dropped integer DEFAULT 0 NOT NULL,
+    stopped_at timestamp with time zone,
     CONSTRAINT notify_outlets_outlet_check CHECK ((outlet = ANY (ARRAY['discord'::text, 'ntfy'::text, 'webhook'::text, 'push'::text])))
 );
 
