@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // LockAppName is the application_name of every connection the Lanes hold
@@ -114,10 +115,15 @@ func (l *LaneLock) Release(ctx context.Context) {
 // LockAppName (followed by the holder, when one is given). The error never
 // quotes dsn, which may hold a password.
 func connectDedicated(ctx context.Context, dsn, holder string) (*pgx.Conn, error) {
-	cfg, err := pgx.ParseConfig(dsn)
+	// pgxpool's parser, not pgx's: it takes the pool_* settings a
+	// DATABASE_URL may carry (docs/operations.md) out of the runtime
+	// parameters, which PostgreSQL would refuse ("unrecognized
+	// configuration parameter") on this connection of its own.
+	pc, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, errors.New("the database URL does not parse")
 	}
+	cfg := pc.ConnConfig
 	cfg.RuntimeParams["application_name"] = strings.TrimSpace(LockAppName + " " + holder)
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {

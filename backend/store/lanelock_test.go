@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +121,29 @@ func TestTakeOverStaleHolder(t *testing.T) {
 	}
 	if err := a.Check(ctx); err == nil {
 		t.Fatal("the hung holder's lock still answers")
+	}
+}
+
+// A DATABASE_URL may carry pgxpool's settings (docs/operations.md): the
+// Lane lock's and the wake listener's connections of their own must not
+// pass pool_max_conns to PostgreSQL, which refuses a parameter it does not
+// know and so would leave every Lane without its lock.
+func TestLaneLockWithPoolSettingsInURL(t *testing.T) {
+	t.Parallel()
+	dsn := dbtest.NewURL(t)
+	sep := "?"
+	if strings.Contains(dsn, "?") {
+		sep = "&"
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn+sep+"pool_max_conns=9&pool_min_conns=1")
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer st.Close()
+	l := st.NewLaneLock("comix")
+	defer l.Release(ctx)
+	if ok, err := l.TryAcquire(ctx); err != nil || !ok {
+		t.Fatalf("the lock with pool settings in the URL: %v %v", ok, err)
 	}
 }
