@@ -59,7 +59,7 @@ func timeLink(b *testing.B, pairs int, link func(context.Context, *store.Store, 
 	for p := 1; p <= pairs; p++ {
 		for _, site := range []string{"mangadex", "comix"} {
 			items = append(items, store.SeriesIDs{Site: site, SeriesID: strconv.Itoa(p),
-				IDs: []store.ExternalID{{Kind: "al", Value: strconv.Itoa(p), Source: store.IDFromImport}}})
+				IDs: []store.ExternalID{{Kind: "al", Value: strconv.Itoa(p), Source: store.IDFromSite}}})
 		}
 	}
 	b.StartTimer()
