@@ -180,6 +180,22 @@ func TestWhoseWordBobsPutsLeaveAnnAlone(t *testing.T) {
 		!strings.Contains(string(body), `"value":"990002","source":"mine"`) || strings.Contains(string(body), "990001") {
 		t.Fatalf("Bob's second PUT: %d %s, want his al replaced", code, body)
 	}
+	// A Work holds one Series per Site: Bob's third mangapill Series joins
+	// his Work neither by hand nor by an id (409 with a sentence; nothing
+	// is saved).
+	w.bookmark(w.bob, "https://mangapill.com/manga/13/story-13")
+	link := `{"a":{"site":"weebcentral","series_id":"` + wc12 + `"},"b":{"site":"mangapill","series_id":"13"}}`
+	if code, body := w.do(w.bob, "POST", "/api/works/link", link); code != http.StatusConflict ||
+		!strings.Contains(string(body), "already holds a Series on mangapill, and a Work holds one Series per Site") {
+		t.Fatalf("Bob's hand link past one Series per Site: %d %s, want 409 with the reason", code, body)
+	}
+	if code, body := w.do(w.bob, "PUT", "/api/series/mangapill/13/ids", `{"kind":"al","value":"990002"}`); code != http.StatusConflict ||
+		!strings.Contains(string(body), "nothing was linked") {
+		t.Fatalf("Bob's id past one Series per Site: %d %s, want 409 with the reason", code, body)
+	}
+	if code, body := w.do(w.bob, "GET", "/api/series/mangapill/13", ""); code != http.StatusOK || strings.Contains(string(body), "990002") {
+		t.Fatalf("the refused id was saved: %d %s", code, body)
+	}
 }
 
 // W5-1 through a JSON import: the same link in one POST /api/imports.
