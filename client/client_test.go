@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/client"
 )
 
 func TestClientAdminRoundTrip(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	c, err := client.New(f.URL(), admintest.OwnerToken)
+	f := apitest.Start(t)
+	c, err := client.New(f.URL(), apitest.OwnerToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +57,9 @@ func TestClientAdminRoundTrip(t *testing.T) {
 
 func TestClientErrors(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	ctx := context.Background()
-	reader, _ := client.New(f.URL(), admintest.ReaderToken)
+	reader, _ := client.New(f.URL(), apitest.ReaderToken)
 	_, err := reader.Lanes(ctx)
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusForbidden || apiErr.Message == "" {
@@ -67,7 +68,7 @@ func TestClientErrors(t *testing.T) {
 	if errors.Is(err, client.ErrUnreachable) {
 		t.Errorf("a 403 matched ErrUnreachable")
 	}
-	owner, _ := client.New(f.URL(), admintest.OwnerToken)
+	owner, _ := client.New(f.URL(), apitest.OwnerToken)
 	if _, err := owner.Force(ctx, "nosuch", "1"); !errors.As(err, &apiErr) || apiErr.Status != 404 {
 		t.Errorf("unknown site err = %v", err)
 	}
@@ -79,7 +80,7 @@ func TestClientErrors(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	gone, _ := client.New("http://"+addr, admintest.OwnerToken)
+	gone, _ := client.New("http://"+addr, apitest.OwnerToken)
 	if _, err := gone.Lanes(ctx); !errors.Is(err, client.ErrUnreachable) || errors.As(err, &apiErr) {
 		t.Errorf("closed port err = %v, want ErrUnreachable", err)
 	}
@@ -100,8 +101,8 @@ func TestClientErrors(t *testing.T) {
 
 func TestClientReaderRoundTrip(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	c, _ := client.New(f.URL(), admintest.ReaderToken)
+	f := apitest.Start(t)
+	c, _ := client.New(f.URL(), apitest.ReaderToken)
 	ctx := context.Background()
 	me, err := c.Me(ctx)
 	if err != nil || me.DiscordID != "200" || me.Owner {

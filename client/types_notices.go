@@ -34,6 +34,10 @@ type OutletHealth struct {
 	LastError    string     `json:"last_error"`
 	FailingSince *time.Time `json:"failing_since"`
 	Dropped      int        `json:"dropped"`
+	// StoppedAt is when the receiver refused for good (HTTP 401, 403, 404
+	// or 410): nothing is sent until the Reader sets the URL again;
+	// LastError says why.
+	StoppedAt *time.Time `json:"stopped_at"`
 }
 
 // Notify is a Reader's notice settings (GET/PUT /api/me/notify).

@@ -134,15 +134,3 @@ CREATE TABLE covers (
     PRIMARY KEY (site, series_id),
     FOREIGN KEY (site, series_id) REFERENCES series (site, series_id) ON DELETE CASCADE
 );
-
--- +goose Down
-DROP TABLE covers;
-DROP TABLE owner_notices;
-DROP TABLE poll_failures;
-DROP TABLE poll_passes;
-DROP TABLE poll_lanes;
-DROP TABLE progress;
-DROP TABLE bookmarks;
-DROP TABLE tokens;
-DROP TABLE readers;
-DROP TABLE series;

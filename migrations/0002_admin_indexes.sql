@@ -8,7 +8,3 @@ CREATE INDEX series_unchecked_idx ON series (site, created_at) WHERE latest_chec
 -- The failing worklist of one Site, oldest failure first, across outcomes
 -- (series_id completes the list's ORDER BY, so no sort step is needed).
 CREATE INDEX poll_failures_site_since_idx ON poll_failures (site, failing_since, series_id);
-
--- +goose Down
-DROP INDEX poll_failures_site_since_idx;
-DROP INDEX series_unchecked_idx;

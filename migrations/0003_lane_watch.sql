@@ -56,10 +56,3 @@ CREATE TRIGGER series_wake_sooner AFTER UPDATE OF latest_checked_at, force_poll_
         OR (NEW.force_poll_at IS NOT NULL AND NEW.force_poll_at IS DISTINCT FROM OLD.force_poll_at)
     )
     EXECUTE FUNCTION lane_wake_sooner();
-
--- +goose Down
-DROP TRIGGER series_wake_sooner ON series;
-DROP TRIGGER series_wake_added ON series;
-DROP FUNCTION lane_wake_sooner();
-DROP FUNCTION lane_wake_added();
-DROP TABLE lane_holders;

@@ -21,8 +21,3 @@ CREATE TABLE reader_limits (
     tokens    float8      NOT NULL,
     at        timestamptz NOT NULL
 );
-
--- +goose Down
-DROP TABLE reader_limits;
-DROP INDEX series_unchecked_by_idx;
-ALTER TABLE series DROP COLUMN created_by;

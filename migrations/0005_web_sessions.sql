@@ -21,7 +21,3 @@ CREATE TABLE web_login_links (
     token_id   bigint      NOT NULL REFERENCES tokens (id) ON DELETE CASCADE,
     expires_at timestamptz NOT NULL
 );
-
--- +goose Down
-DROP TABLE web_login_links;
-DROP TABLE web_sessions;

@@ -143,16 +143,3 @@ CREATE TABLE vapid_keys (
     private_key text        NOT NULL,
     created_at  timestamptz NOT NULL DEFAULT now()
 );
-
--- +goose Down
-DROP TABLE vapid_keys;
-DROP TABLE push_subscriptions;
-DROP TABLE notice_deliveries;
-DROP TABLE notify_outlets;
-DROP TABLE reader_notify;
-DROP TRIGGER bookmarks_drop_notices ON bookmarks;
-DROP FUNCTION reader_notices_unbookmarked();
-DROP TABLE reader_notices;
-DROP TABLE chapter_events;
-ALTER TABLE bookmarks DROP COLUMN notify_pile_days, DROP COLUMN notify_pile, DROP COLUMN notify_mode;
-ALTER TABLE series DROP COLUMN max_number;

@@ -27,6 +27,3 @@ CREATE TABLE import_jobs (
 );
 CREATE INDEX import_jobs_reader_idx ON import_jobs (reader_id, id DESC);
 CREATE INDEX import_jobs_due_idx ON import_jobs (due_at) WHERE state IN ('running', 'waiting');
-
--- +goose Down
-DROP TABLE import_jobs;

@@ -20,9 +20,3 @@ ALTER TABLE readers ADD COLUMN auto_add_reads boolean NOT NULL DEFAULT true;
 -- each failure it records; a good read clears it.
 ALTER TABLE series ADD COLUMN slow boolean NOT NULL DEFAULT false;
 CREATE INDEX series_slow_idx ON series (site, latest_checked_at) WHERE slow;
-
--- +goose Down
-DROP INDEX series_slow_idx;
-ALTER TABLE series DROP COLUMN slow;
-ALTER TABLE readers DROP COLUMN auto_add_reads;
-ALTER TABLE bookmarks DROP COLUMN added_by;

@@ -22,7 +22,3 @@ CREATE TABLE lane_listings (
 ALTER TABLE poll_passes
     ADD COLUMN listing boolean NOT NULL DEFAULT false,
     ADD COLUMN hinted  integer NOT NULL DEFAULT 0;
-
--- +goose Down
-ALTER TABLE poll_passes DROP COLUMN hinted, DROP COLUMN listing;
-DROP TABLE lane_listings;

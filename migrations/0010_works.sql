@@ -151,16 +151,3 @@ BEGIN
 END
 $$;
 -- +goose StatementEnd
-
--- +goose Down
-DROP FUNCTION link_by_id(text, text);
-DROP INDEX reader_notices_work_idx;
-ALTER TABLE reader_notices DROP COLUMN work_number, DROP COLUMN work_id;
-DROP TABLE work_unlinks;
-DROP TABLE work_hand_links;
-DROP TABLE work_members;
-DROP TABLE works;
-DROP TABLE series_ids;
-DROP INDEX series_titles_trgm_idx;
-DROP FUNCTION series_titles(text, text[]);
-ALTER TABLE series DROP COLUMN alt_titles;

@@ -18,6 +18,3 @@ WHERE jsonb_array_length(unsupported) > 50;
 DELETE FROM import_jobs j
 WHERE state IN ('done', 'failed')
   AND id NOT IN (SELECT k.id FROM import_jobs k WHERE k.reader_id = j.reader_id ORDER BY k.id DESC LIMIT 20);
-
--- +goose Down
-ALTER TABLE import_jobs DROP COLUMN unsupported_dropped;

@@ -77,9 +77,3 @@ CREATE INDEX tracker_pending_since_idx ON tracker_pending (service, since);
 -- the ALTER instant.
 ALTER TABLE progress ADD COLUMN source text NOT NULL DEFAULT 'reader'
     CHECK (source IN ('reader', 'anilist'));
-
--- +goose Down
-ALTER TABLE progress DROP COLUMN source;
-DROP TABLE tracker_pending;
-DROP TABLE tracker_remote;
-DROP TABLE tracker_accounts;

@@ -6,7 +6,3 @@
 -- first; these indexes answer the question by Series.
 CREATE INDEX work_unlinks_series_idx ON work_unlinks (site, series_id);
 CREATE INDEX work_hand_links_series_idx ON work_hand_links (site, series_id);
-
--- +goose Down
-DROP INDEX work_hand_links_series_idx;
-DROP INDEX work_unlinks_series_idx;

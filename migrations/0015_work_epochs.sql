@@ -114,17 +114,3 @@ CREATE TRIGGER work_members_joined_ins AFTER INSERT ON work_members
 DROP TRIGGER work_members_thin_upd ON work_members;
 CREATE TRIGGER work_members_moved_upd AFTER UPDATE ON work_members
     REFERENCING OLD TABLE AS gone NEW TABLE AS moved FOR EACH STATEMENT EXECUTE FUNCTION work_members_moved();
-
--- +goose Down
-DROP TRIGGER work_members_moved_upd ON work_members;
-CREATE TRIGGER work_members_thin_upd AFTER UPDATE ON work_members
-    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION work_members_thin();
-DROP TRIGGER work_members_joined_ins ON work_members;
-DROP TRIGGER work_member_start_upd ON work_members;
-DROP TRIGGER work_member_start_ins ON work_members;
-DROP FUNCTION work_members_moved();
-DROP FUNCTION work_members_joined();
-DROP FUNCTION work_member_start();
-DROP FUNCTION work_epoch(bigint[]);
-DROP FUNCTION has_work_history(text, text);
-ALTER TABLE work_members DROP COLUMN joined_max;

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/tui/keymap"
 	"mangabookmark/tui/views"
 )
@@ -56,7 +57,7 @@ func TestHelpListsEveryBinding(t *testing.T) {
 // command (no hint names a key the screen ignores).
 func TestFooterHintsAreBoundKeys(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	clock := &testClock{t: admintest.Now}
 	base := loaded(t, f, clock, 140, 40)
 	screens := map[string]Model{

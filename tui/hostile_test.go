@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 )
 
 const evilTitle = "\x1b]0;pwned\x07Evil\x1b[2J Title\u009b31m \x1b]52;c;cHduZWQ=\x07 \u202eevil"
@@ -29,7 +30,7 @@ func unsafeAt(s string) (string, bool) {
 // windows), the Lane detail, the worklist and the search line.
 func TestHostileTextIsShownInert(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	ctx := context.Background()
 	// Raw SQL on purpose: the row is the attack. The store cleans Site
 	// text and a pause reason as it writes them (safetext), so only a

@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/store/storetest"
 	"mangabookmark/client"
 	"mangabookmark/internal/golden"
@@ -74,9 +75,9 @@ func keys(t *testing.T, m Model, ks ...string) Model {
 	return m
 }
 
-func loaded(t *testing.T, f *admintest.Fixture, clock *testClock, w, h int) Model {
+func loaded(t *testing.T, f *apitest.Fixture, clock *testClock, w, h int) Model {
 	t.Helper()
-	c, err := client.New(f.URL(), admintest.OwnerToken)
+	c, err := client.New(f.URL(), apitest.OwnerToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func goldenView(t *testing.T, name string, m Model, server string) {
 
 func TestViewsGolden(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
 		clock := &testClock{t: admintest.Now}
 		m := loaded(t, f, clock, size.w, size.h)
@@ -142,7 +143,7 @@ func fmtInt(n int) string {
 func TestUnreachableBannerGolden(t *testing.T) {
 	t.Parallel()
 	for _, size := range []struct{ w, h int }{{80, 24}, {140, 40}} {
-		f := admintest.Start(t)
+		f := apitest.Start(t)
 		clock := &testClock{t: admintest.Now}
 		m := loaded(t, f, clock, size.w, size.h)
 		m = keys(t, m, "down")
@@ -164,10 +165,10 @@ func TestUnreachableBannerGolden(t *testing.T) {
 
 func TestRecoversWhenServerReturns(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	clock := &testClock{t: admintest.Now}
 	good := loaded(t, f, clock, 100, 30)
-	bad, _ := client.New("http://127.0.0.1:1", admintest.OwnerToken)
+	bad, _ := client.New("http://127.0.0.1:1", apitest.OwnerToken)
 	m := good
 	m.opt.Client = bad
 	m = refresh(t, m)
@@ -183,7 +184,7 @@ func TestRecoversWhenServerReturns(t *testing.T) {
 
 func TestRefreshKeepsSelection(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	clock := &testClock{t: admintest.Now}
 	m := loaded(t, f, clock, 100, 30)
 	m = keys(t, m, "2", "down", "down", "down")
@@ -204,8 +205,8 @@ func TestRefreshKeepsSelection(t *testing.T) {
 // checks both on the server.
 func TestForceAndPauseFlow(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	c, err := client.New(f.URL(), admintest.OwnerToken)
+	f := apitest.Start(t)
+	c, err := client.New(f.URL(), apitest.OwnerToken)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +250,7 @@ func TestForceAndPauseFlow(t *testing.T) {
 
 func TestKeysArrivingTogether(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	m := loaded(t, f, &testClock{t: admintest.Now}, 100, 30)
 	m = step(t, m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2jj")})
 	if m.screen != ScreenFailing || m.failList.sel != 2 {

@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/client"
 )
 
 func TestAdminPauseAndResume(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	now := admintest.Now
-	status, body := adminDo(t, f, admintest.OwnerToken, "POST", "/api/admin/lanes/weebcentral/pause",
+	status, body := adminDo(t, f, apitest.OwnerToken, "POST", "/api/admin/lanes/weebcentral/pause",
 		`{"for_s":5400,"reason":"mirror moving"}`)
 	if status != http.StatusOK {
 		t.Fatalf("pause = %d %s", status, body)
@@ -35,7 +36,7 @@ func TestAdminPauseAndResume(t *testing.T) {
 	}
 
 	until := now.Add(3 * time.Hour).Format(time.RFC3339)
-	status, body = adminDo(t, f, admintest.OwnerToken, "POST", "/api/admin/lanes/mangapill/pause", `{"until":"`+until+`"}`)
+	status, body = adminDo(t, f, apitest.OwnerToken, "POST", "/api/admin/lanes/mangapill/pause", `{"until":"`+until+`"}`)
 	if status != http.StatusOK {
 		t.Fatalf("pause until = %d %s", status, body)
 	}
@@ -44,7 +45,7 @@ func TestAdminPauseAndResume(t *testing.T) {
 		t.Errorf("after pause until: %+v", l)
 	}
 
-	status, body = adminDo(t, f, admintest.OwnerToken, "DELETE", "/api/admin/lanes/weebcentral/pause", "")
+	status, body = adminDo(t, f, apitest.OwnerToken, "DELETE", "/api/admin/lanes/weebcentral/pause", "")
 	if status != http.StatusOK {
 		t.Fatalf("resume = %d %s", status, body)
 	}
@@ -53,7 +54,7 @@ func TestAdminPauseAndResume(t *testing.T) {
 		t.Errorf("after resume: %+v", l)
 	}
 	// Resuming a Lane never paused answers the Lane as it is.
-	status, body = adminDo(t, f, admintest.OwnerToken, "DELETE", "/api/admin/lanes/kagane/pause", "")
+	status, body = adminDo(t, f, apitest.OwnerToken, "DELETE", "/api/admin/lanes/kagane/pause", "")
 	if status != http.StatusOK {
 		t.Fatalf("resume unpaused = %d %s", status, body)
 	}
@@ -64,7 +65,7 @@ func TestAdminPauseAndResume(t *testing.T) {
 
 func TestAdminPauseBadBodies(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	past := admintest.Now.Add(-time.Minute).Format(time.RFC3339)
 	future := admintest.Now.Add(time.Hour).Format(time.RFC3339)
 	for _, body := range []string{
@@ -82,7 +83,7 @@ func TestAdminPauseBadBodies(t *testing.T) {
 		`{"for_s":60,"reason":"` + strings.Repeat("x", 501) + `"}`,
 		`not json`,
 	} {
-		status, resp := adminDo(t, f, admintest.OwnerToken, "POST", "/api/admin/lanes/weebcentral/pause", body)
+		status, resp := adminDo(t, f, apitest.OwnerToken, "POST", "/api/admin/lanes/weebcentral/pause", body)
 		if status != http.StatusBadRequest {
 			t.Errorf("pause %s = %d %s, want 400", body, status, resp)
 		}
@@ -97,8 +98,8 @@ func TestAdminPauseBadBodies(t *testing.T) {
 
 func TestAdminForce(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	status, body := adminDo(t, f, admintest.OwnerToken, "POST", "/api/admin/series/mangapill/2/force", "")
+	f := apitest.Start(t)
+	status, body := adminDo(t, f, apitest.OwnerToken, "POST", "/api/admin/series/mangapill/2/force", "")
 	if status != http.StatusAccepted {
 		t.Fatalf("force = %d %s", status, body)
 	}
@@ -112,7 +113,7 @@ func TestAdminForce(t *testing.T) {
 			t.Errorf("mangapill after force = forced %d due %d state %s, want 1 1 running", l.ForcedPending, l.Due, l.State)
 		}
 	}
-	status, body = adminDo(t, f, admintest.OwnerToken, "POST", "/api/admin/series/mangapill/nosuch/force", "")
+	status, body = adminDo(t, f, apitest.OwnerToken, "POST", "/api/admin/series/mangapill/nosuch/force", "")
 	if status != http.StatusNotFound || !strings.Contains(string(body), "nosuch") {
 		t.Errorf("force unknown Series = %d %s, want 404 naming it", status, body)
 	}
@@ -123,7 +124,7 @@ func TestAdminForce(t *testing.T) {
 
 func TestAdminPasses(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	raw := adminGet[map[string][]map[string]any](t, f, "/api/admin/lanes/weebcentral/passes")
 	if len(raw["passes"]) != 30 {
 		t.Fatalf("passes = %d, want 30", len(raw["passes"]))
@@ -145,7 +146,7 @@ func TestAdminPasses(t *testing.T) {
 		t.Errorf("kagane passes = %d, want 1", len(e.Passes))
 	}
 	for _, bad := range []string{"0", "-1", "x", "1001", "2.5"} {
-		status, _ := adminDo(t, f, admintest.OwnerToken, "GET", "/api/admin/lanes/weebcentral/passes?limit="+bad, "")
+		status, _ := adminDo(t, f, apitest.OwnerToken, "GET", "/api/admin/lanes/weebcentral/passes?limit="+bad, "")
 		if status != http.StatusBadRequest {
 			t.Errorf("limit=%s = %d, want 400", bad, status)
 		}
@@ -154,7 +155,7 @@ func TestAdminPasses(t *testing.T) {
 
 func TestAdminFailing(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	raw := adminGet[struct {
 		Failing []map[string]any `json:"failing"`
 	}](t, f, "/api/admin/failing")
@@ -191,7 +192,7 @@ func TestAdminFailing(t *testing.T) {
 		t.Errorf("unfetchable limit 1 = %d rows, total %d; want 1, 3", len(limited.Failing), limited.Total)
 	}
 	for _, q := range []string{"outcome=ok", "outcome=refused", "site=nosuch", "limit=0"} {
-		status, body := adminDo(t, f, admintest.OwnerToken, "GET", "/api/admin/failing?"+q, "")
+		status, body := adminDo(t, f, apitest.OwnerToken, "GET", "/api/admin/failing?"+q, "")
 		if status != http.StatusBadRequest {
 			t.Errorf("failing?%s = %d %s, want 400", q, status, body)
 		}
@@ -200,7 +201,7 @@ func TestAdminFailing(t *testing.T) {
 
 func TestAdminNotices(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	raw := adminGet[struct {
 		Notices  []map[string]any `json:"notices"`
 		Trackers map[string]any   `json:"trackers"`

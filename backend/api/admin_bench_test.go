@@ -10,13 +10,14 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 )
 
 // adminBenchWorld seeds a server with series Series, failing failure rows
 // and 14 days of passes, then measures GET path: b.N requests on loopback,
 // reporting the p50 and p99 latency.
 func adminBench(b *testing.B, series, failing int, paths ...string) {
-	f := admintest.StartEmpty(b)
+	f := apitest.StartEmpty(b)
 	start := time.Now()
 	if err := admintest.SeedLarge(context.Background(), f.Store, admintest.Now, series, failing, 14); err != nil {
 		b.Fatal(err)
@@ -27,7 +28,7 @@ func adminBench(b *testing.B, series, failing int, paths ...string) {
 			hc := &http.Client{}
 			get := func() {
 				req, _ := http.NewRequest("GET", f.URL()+path, nil)
-				req.Header.Set("Authorization", "Bearer "+admintest.OwnerToken)
+				req.Header.Set("Authorization", "Bearer "+apitest.OwnerToken)
 				resp, err := hc.Do(req)
 				if err != nil {
 					b.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin"
-	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/lanes/lanestest"
 	"mangabookmark/backend/sites"
@@ -57,9 +57,9 @@ func TestAdminAfterRealLaneRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(newServer(t, api.Config{Store: st, Sites: reg, Auth: admintest.Auth{}, Admin: adm, Now: clock.Now}))
+	srv := httptest.NewServer(newServer(t, api.Config{Store: st, Sites: reg, Auth: apitest.Auth{}, Admin: adm, Now: clock.Now}))
 	defer srv.Close()
-	c, _ := client.New(srv.URL, admintest.OwnerToken)
+	c, _ := client.New(srv.URL, apitest.OwnerToken)
 
 	ls, err := c.Lanes(ctx)
 	if err != nil {

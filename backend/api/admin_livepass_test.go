@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/store"
 	"mangabookmark/client"
 )
@@ -14,7 +15,7 @@ import (
 // (no pass row newer than its start), the pass in flight.
 func TestAdminLanePassInFlightAndLastSeen(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	ctx := context.Background()
 	lane := func(site string) client.Lane {
 		t.Helper()

@@ -14,11 +14,12 @@ import (
 
 	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/client"
 )
 
 // adminDo sends one request with the given token and returns status and body.
-func adminDo(t *testing.T, f *admintest.Fixture, token, method, path, body string) (int, []byte) {
+func adminDo(t *testing.T, f *apitest.Fixture, token, method, path, body string) (int, []byte) {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -46,9 +47,9 @@ func adminDo(t *testing.T, f *admintest.Fixture, token, method, path, body strin
 	return resp.StatusCode, b
 }
 
-func adminGet[T any](t *testing.T, f *admintest.Fixture, path string) T {
+func adminGet[T any](t *testing.T, f *apitest.Fixture, path string) T {
 	t.Helper()
-	status, b := adminDo(t, f, admintest.OwnerToken, "GET", path, "")
+	status, b := adminDo(t, f, apitest.OwnerToken, "GET", path, "")
 	if status != http.StatusOK {
 		t.Fatalf("GET %s = %d %s", path, status, b)
 	}
@@ -76,7 +77,7 @@ var adminPassFields = []string{"started_at", "finished_at", "due", "checked", "o
 
 func TestAdminLanesContract(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	raw := adminGet[map[string][]map[string]any](t, f, "/api/admin/lanes")
 	if len(raw["lanes"]) != len(admintest.SiteNames) {
 		t.Fatalf("lanes = %d, want %d", len(raw["lanes"]), len(admintest.SiteNames))
@@ -145,7 +146,7 @@ func TestAdminLanesContract(t *testing.T) {
 
 func TestAdminLanesDisabledWithoutRuntime(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	f.Lanes.SetRuntime("weebcentral", admintest.DisabledRuntime())
 	got := adminGet[client.LanesResponse](t, f, "/api/admin/lanes")
 	for _, l := range got.Lanes {
@@ -157,7 +158,7 @@ func TestAdminLanesDisabledWithoutRuntime(t *testing.T) {
 
 func TestAdminOwnerOnly(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	routes := []struct{ method, path, body string }{
 		{"GET", "/api/admin/lanes", ""},
 		{"GET", "/api/admin/lanes/weebcentral/passes", ""},
@@ -171,7 +172,7 @@ func TestAdminOwnerOnly(t *testing.T) {
 		for _, c := range []struct {
 			token string
 			want  int
-		}{{"", 401}, {"bogus", 401}, {admintest.ReaderToken, 403}} {
+		}{{"", 401}, {"bogus", 401}, {apitest.ReaderToken, 403}} {
 			status, body := adminDo(t, f, c.token, r.method, r.path, r.body)
 			if status != c.want {
 				t.Errorf("%s %s with token %q = %d, want %d", r.method, r.path, c.token, status, c.want)
@@ -189,14 +190,14 @@ func TestAdminOwnerOnly(t *testing.T) {
 
 func TestAdminUnknownSite(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	for _, r := range []struct{ method, path, body string }{
 		{"GET", "/api/admin/lanes/nosuch/passes", ""},
 		{"POST", "/api/admin/series/nosuch/1/force", ""},
 		{"POST", "/api/admin/lanes/nosuch/pause", `{"for_s":60}`},
 		{"DELETE", "/api/admin/lanes/nosuch/pause", ""},
 	} {
-		status, body := adminDo(t, f, admintest.OwnerToken, r.method, r.path, r.body)
+		status, body := adminDo(t, f, apitest.OwnerToken, r.method, r.path, r.body)
 		if status != http.StatusNotFound {
 			t.Errorf("%s %s = %d, want 404", r.method, r.path, status)
 		}
@@ -210,10 +211,10 @@ func TestAdminUnknownSite(t *testing.T) {
 
 func TestAdminWithoutSites(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	srv := httptest.NewServer(newServer(t, api.Config{Store: f.Store, Auth: admintest.Auth{}}))
+	f := apitest.Start(t)
+	srv := httptest.NewServer(newServer(t, api.Config{Store: f.Store, Auth: apitest.Auth{}}))
 	defer srv.Close()
-	c, _ := client.New(srv.URL, admintest.OwnerToken)
+	c, _ := client.New(srv.URL, apitest.OwnerToken)
 	if lanes, err := c.Lanes(context.Background()); err != nil || len(lanes) != 0 {
 		t.Errorf("lanes with no registry = %v, %v", lanes, err)
 	}
@@ -228,7 +229,7 @@ func TestAdminWithoutSites(t *testing.T) {
 // running once a never-checked Series joins them.
 func TestAdminNewBookmarkWakesAsleepLane(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	if got := adminLaneState(t, f, "kagane"); got != client.StateAsleep {
 		t.Fatalf("kagane before the bookmark: %q, want asleep", got)
 	}
@@ -240,7 +241,7 @@ func TestAdminNewBookmarkWakesAsleepLane(t *testing.T) {
 	}
 }
 
-func adminLaneState(t *testing.T, f *admintest.Fixture, site string) string {
+func adminLaneState(t *testing.T, f *apitest.Fixture, site string) string {
 	t.Helper()
 	for _, l := range adminGet[client.LanesResponse](t, f, "/api/admin/lanes").Lanes {
 		if l.Site == site {

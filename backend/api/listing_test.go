@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/client"
@@ -25,7 +26,7 @@ func (lister) Listing(context.Context, *sites.Site, sites.Fetcher, int) sites.Li
 // the listing, and /metrics counts the overflows.
 func TestLaneListingFields(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	ctx := context.Background()
 	// The fixture's adapters are fakes: give two Sites a listing, as the
 	// real MangaDex and MangaPill adapters have.
@@ -42,7 +43,7 @@ func TestLaneListingFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	req, _ := http.NewRequest("GET", f.URL()+"/api/admin/lanes", nil)
-	req.Header.Set("Authorization", "Bearer "+admintest.OwnerToken)
+	req.Header.Set("Authorization", "Bearer "+apitest.OwnerToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/sites"
 )
@@ -23,7 +24,7 @@ func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer "+admintest.OwnerToken)
+	req.Header.Set("Authorization", "Bearer "+apitest.OwnerToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -68,8 +69,8 @@ next:
 // a Reader's.
 func TestMetricsNeedTheOwnersToken(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
-	for token, want := range map[string]int{"": http.StatusUnauthorized, admintest.ReaderToken: http.StatusForbidden} {
+	f := apitest.Start(t)
+	for token, want := range map[string]int{"": http.StatusUnauthorized, apitest.ReaderToken: http.StatusForbidden} {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.URL()+"/metrics", nil)
 		if err != nil {
 			t.Fatal(err)
@@ -91,7 +92,7 @@ func TestMetricsNeedTheOwnersToken(t *testing.T) {
 
 func TestMetricsExposeLanesAndRequests(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	// One 404 and one 401 before the scrape, so the counters have moved.
 	for _, p := range []string{"/nope", "/api/me"} {
 		resp, err := http.Get(f.URL() + p)

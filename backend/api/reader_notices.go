@@ -92,7 +92,7 @@ func NotifyJSON(st readernotice.Settings) client.Notify {
 		Outlets: make([]client.OutletHealth, len(st.Outlets))}
 	for i, h := range st.Outlets {
 		out.Outlets[i] = client.OutletHealth{Outlet: h.Outlet, LastOKAt: utcPtr(h.LastOKAt), LastError: h.LastError,
-			FailingSince: utcPtr(h.FailingSince), Dropped: h.Dropped}
+			FailingSince: utcPtr(h.FailingSince), Dropped: h.Dropped, StoppedAt: utcPtr(h.StoppedAt)}
 	}
 	return out
 }

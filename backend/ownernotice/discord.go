@@ -43,7 +43,7 @@ type Config struct {
 func New(cfg Config) (*Discord, error) {
 	hook, err := discordhook.New(cfg.WebhookURL, cfg.Client)
 	if err != nil {
-		return nil, fmt.Errorf("notify: new: %w", err)
+		return nil, fmt.Errorf("ownernotice: new: %w", err)
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -88,7 +88,7 @@ func Payload(n Notice) ([]byte, error) {
 		Footer:      footer{Text: n.Kind},
 	}}, AllowedMentions: allowedMentions{Parse: []string{}}})
 	if err != nil {
-		return nil, fmt.Errorf("notify: encode embed: %w", err)
+		return nil, fmt.Errorf("ownernotice: encode embed: %w", err)
 	}
 	return b, nil
 }
@@ -104,7 +104,7 @@ func (d *Discord) Send(ctx context.Context, n Notice) error {
 	err = d.hook.Post(ctx, body)
 	d.log.Debug("discord webhook answered", "kind", n.Kind, "site", n.Site, "ok", err == nil)
 	if err != nil {
-		return fmt.Errorf("notify: %w", err)
+		return fmt.Errorf("ownernotice: %w", err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-// Package notify carries owner notices out of the backend: one Discord
+// Package ownernotice carries owner notices out of the backend: one Discord
 // embed per episode, posted to the webhook named by DISCORD_WEBHOOK_URL.
 //
 // It owns the transport and the payload only. Which faults are pushed,

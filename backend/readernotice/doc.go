@@ -1,4 +1,4 @@
-// Package digest tells Readers of New Chapters. It reads Chapter Events
+// Package readernotice tells Readers of New Chapters. It reads Chapter Events
 // (recorded by the store in the same transaction as a Latest Chapter
 // write), decides which Reader is owed which notice (no backfill, one per
 // number, the bookmark's notify mode, Progress caught up), groups a Reader's

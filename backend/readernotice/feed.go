@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/url"
@@ -31,7 +32,7 @@ const FeedTokenPrefix = "mbf_"
 
 // ErrNoFeed is returned for an unknown or rotated feed token, and when the
 // server has no TOKEN_KEY to make feeds with.
-var ErrNoFeed = errors.New("digest: no such feed")
+var ErrNoFeed = errors.New("readernotice: no such feed")
 
 // feedToken derives a Reader's feed token from their stored nonce under
 // TOKEN_KEY: the database holds the nonce and the token's HMAC, never the
@@ -69,7 +70,7 @@ func (s *Service) urlFor(token string) string {
 // previous URL answers 404 from then on.
 func (s *Service) RotateFeed(ctx context.Context, readerID int64) (string, error) {
 	if len(s.cfg.Key) == 0 {
-		return "", errors.New("digest: rotate feed: the server has no TOKEN_KEY")
+		return "", errors.New("readernotice: rotate feed: the server has no TOKEN_KEY")
 	}
 	nonce := make([]byte, 16)
 	_, _ = rand.Read(nonce)
@@ -150,22 +151,31 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 			e.Summary.Type = "text"
 		}
 	}
+	doc := atomDoc{Xmlns: af.Xmlns, Title: af.Title, ID: af.Id, Updated: af.Updated, Subtitle: af.Subtitle,
+		Links: []feeds.AtomLink{*af.Link, {Href: s.urlFor(token), Rel: "self"}}, Author: af.Author, Entries: af.Entries}
 	var buf bytes.Buffer
-	links := []feeds.AtomLink{*af.Link, {Href: s.urlFor(token), Rel: "self"}}
-	af.Link = nil
-	if err := feeds.WriteXML(atomLinks{AtomFeed: af, Links: links}, &buf); err != nil {
-		return nil, fmt.Errorf("digest: feed: %w", err)
+	if err := feeds.WriteXML(doc, &buf); err != nil {
+		return nil, fmt.Errorf("readernotice: feed: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
-// atomLinks is the Atom feed with its links: the library (alternate) and
-// its own URL (rel="self", RFC 4287 section 4.2.7.2), where gorilla/feeds
-// has room for one link per feed.
-type atomLinks struct {
-	*feeds.AtomFeed
-	Links []feeds.AtomLink
+// atomDoc is the Atom feed as written: its metadata, both links included
+// (the library as alternate, its own URL as self, RFC 4287 section
+// 4.2.7.2), before its entries, as section 4.1.1's grammar wants and
+// validators check. gorilla/feeds' AtomFeed has room for one link, and a
+// second one added after it would follow the entries.
+type atomDoc struct {
+	XMLName  xml.Name          `xml:"feed"`
+	Xmlns    string            `xml:"xmlns,attr"`
+	Title    string            `xml:"title"`
+	ID       string            `xml:"id"`
+	Updated  string            `xml:"updated"`
+	Subtitle string            `xml:"subtitle,omitempty"`
+	Links    []feeds.AtomLink  `xml:"link"`
+	Author   *feeds.AtomAuthor `xml:"author,omitempty"`
+	Entries  []*feeds.AtomEntry
 }
 
 // FeedXml is what feeds.WriteXML encodes.
-func (a atomLinks) FeedXml() any { return a }
+func (a atomDoc) FeedXml() any { return a }

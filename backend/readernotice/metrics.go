@@ -11,7 +11,7 @@ import (
 type Recorder interface {
 	// Notice counts one notice or delivery of an outlet ("" for notices
 	// settled unsent) by result: owed (a delivery made), sent, failed,
-	// dropped, gone, caught_up, off.
+	// dropped, gone, refused (the outlet stopped), caught_up, off.
 	Notice(outlet, result string)
 	// Delay observes one delivery's time from its first Chapter Event seen
 	// to sent.

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
+
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/readernotice/netguard"
 )
@@ -44,11 +46,17 @@ func TestWebhookIsSignedWithTheSecretShownOnce(t *testing.T) {
 	if got[0].Header.Get("X-Mangabookmark-Event") != "new_chapters" || got[0].Header.Get("Content-Type") != "application/json" {
 		t.Fatalf("headers: %v", got[0].Header)
 	}
-	if sig := got[0].Header.Get("X-Mangabookmark-Signature"); sig != "sha256="+readernotice.Sign(secret, got[0].Body) {
-		t.Fatalf("signature %q does not verify under the shown secret", sig)
+	wh, err := standardwebhooks.NewWebhook(secret)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if readernotice.Sign("wrong", got[0].Body) == readernotice.Sign(secret, got[0].Body) {
-		t.Fatal("the signature does not depend on the secret")
+	if err := wh.Verify(got[0].Body, got[0].Header); err != nil {
+		t.Fatalf("the delivery does not verify under the shown secret: %v", err)
+	}
+	// The body-only signature of before (no time, no id: replayable
+	// forever) is no longer sent.
+	if v := got[0].Header.Values("X-Mangabookmark-Signature"); len(v) != 0 {
+		t.Fatalf("X-Mangabookmark-Signature is still sent: %q", v)
 	}
 	b := decode(t, got[0].Body)
 	if b.Reader.Name != "Ann" || b.Chapters[0].Number != "2" {

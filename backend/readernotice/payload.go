@@ -2,6 +2,7 @@ package readernotice
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -62,9 +63,9 @@ type Digest struct {
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
-	// DeliveryID is the notice_deliveries row being sent, set at send time
-	// (0 for a test notice): the webhook's webhook-id.
-	DeliveryID int64 `json:"-"`
+	// WebhookID is the delivery's stored webhook-id (128 random bits, the
+	// same on every retry), set at send time ("" for a test notice).
+	WebhookID string `json:"-"`
 }
 
 // Headline is the Digest in one line: "3 new chapters: A 105, B 42, C 7".
@@ -73,6 +74,14 @@ func (d Digest) Headline() string {
 		return "Test notice from mangabookmark"
 	}
 	n := len(d.Chapters)
+	if n == 0 {
+		for _, l := range d.Late {
+			if l.State == "outlet_stopped" {
+				return "Your " + outletTitle(l.Site) + " notices stopped"
+			}
+		}
+		return "Notice from mangabookmark"
+	}
 	if n == 1 {
 		c := d.Chapters[0]
 		return fmt.Sprintf("New chapter: %s %s", c.Title, c.Number)
@@ -100,6 +109,13 @@ func (d Digest) Text() string {
 // Digest whose kept lines alone are over limit is cut on a rune boundary.
 // It returns the text and how many chapters were left out.
 func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
+	return d.textWithin(limit, func(s string) int { return len(s) }, more)
+}
+
+// textWithin is TextWithin with the text's size measured by size (bytes,
+// or characters where a client counts those): size must add up over
+// concatenation, as len and utf8.RuneCountInString do.
+func (d Digest) textWithin(limit int, size func(string) int, more func(n int) string) (string, int) {
 	var head, tail string
 	if d.Test {
 		head = "This is a test notice: this outlet works.\n"
@@ -120,7 +136,7 @@ func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
 		}
 		return strings.TrimRight(head+strings.Join(parts, "\n"), "\n")
 	}
-	if all := join(lines); limit < 0 || len(all) <= limit {
+	if all := join(lines); limit < 0 || size(all) <= limit {
 		return all, 0
 	}
 	// size(k) is the text's length with the first k chapter lines and the
@@ -128,19 +144,34 @@ func (d Digest) TextWithin(limit int, more func(n int) string) (string, int) {
 	// over the prefix sums (a Digest may hold thousands of chapters).
 	prefix := make([]int, len(lines)+1)
 	for i, l := range lines {
-		prefix[i+1] = prefix[i] + len(l) + 1
+		prefix[i+1] = prefix[i] + size(l) + 1
 	}
-	fixed := len(head)
+	fixed := size(head)
 	if tail != "" {
-		fixed += len(tail) + 1
+		fixed += size(tail) + 1
 	}
 	for k := len(lines) - 1; k >= 0; k-- {
 		m := more(len(lines) - k)
-		if prefix[k]+len(m)+fixed <= limit {
+		if prefix[k]+size(m)+fixed <= limit {
 			return join(append(lines[:k:k], m)), len(lines) - k
 		}
 	}
-	return clip(join([]string{more(len(lines))}), limit), len(lines)
+	return clipBy(join([]string{more(len(lines))}), limit, size), len(lines)
+}
+
+// clipBy cuts s to at most limit as size measures it, on a rune boundary,
+// marking the cut with "…" ("" when not even that fits).
+func clipBy(s string, limit int, size func(string) int) string {
+	if size(s) <= limit {
+		return s
+	}
+	r := []rune(s)
+	// the longest prefix that fits with its mark: size only grows with k
+	k := sort.Search(len(r)+1, func(k int) bool { return size(string(r[:k])+"…") > limit }) - 1
+	if k < 0 {
+		return ""
+	}
+	return string(r[:k]) + "…"
 }
 
 // LateText is the degraded part: one line per "follow on {Site} instead"
@@ -157,6 +188,13 @@ func (d Digest) LateText() string {
 		case "tracker_reconnect":
 			fmt.Fprintf(&b, "Your %s token was refused (since %s): your reads here wait to reach %s until you connect it again in your settings.\n",
 				trackerTitle(l.Site), l.Since.UTC().Format("2006-01-02 15:04 MST"), trackerTitle(l.Site))
+		case "outlet_stopped":
+			reason := l.Title
+			if pkg, rest, ok := strings.Cut(reason, ": "); ok && !strings.Contains(pkg, " ") {
+				reason = rest // the error's package word says nothing to a Reader
+			}
+			fmt.Fprintf(&b, "Your %s notices stopped at %s: %s. Set its URL again in your settings to start them.\n",
+				outletTitle(l.Site), l.Since.UTC().Format("2006-01-02 15:04 MST"), strings.TrimSuffix(reason, "."))
 		case "failing":
 			fmt.Fprintf(&b, "%s on %s keeps failing to read since %s: chapters there may be late.\n", l.Title, l.Site, l.Since.UTC().Format("2006-01-02 15:04 MST"))
 		default:
@@ -172,6 +210,17 @@ func trackerTitle(service string) string {
 		return "AniList"
 	}
 	return service
+}
+
+// outletTitle is an outlet's name in a sentence.
+func outletTitle(outlet string) string {
+	switch outlet {
+	case "push":
+		return "browser push"
+	case "discord":
+		return "Discord"
+	}
+	return outlet
 }
 
 // FirstURL is the link a click opens: the first chapter's page.

@@ -17,7 +17,7 @@ import (
 func post(ctx context.Context, c *http.Client, target string, header http.Header, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, target, bytes.NewReader(body))
 	if err != nil {
-		return errors.New("digest: the outlet URL cannot be used")
+		return errors.New("readernotice: the outlet URL cannot be used")
 	}
 	for k, vs := range header {
 		for _, v := range vs {
@@ -27,21 +27,49 @@ func post(ctx context.Context, c *http.Client, target string, header http.Header
 	req.Header.Set("User-Agent", "mangabookmark-notices")
 	resp, err := c.Do(req)
 	if err != nil {
-		return fmt.Errorf("digest: %s", reason(err))
+		return fmt.Errorf("readernotice: %s", reason(err))
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return &statusError{code: resp.StatusCode}
+	switch code := resp.StatusCode; {
+	case code >= 200 && code <= 299:
+		return nil
+	case refusal(code):
+		return &statusError{code: code, refused: true}
 	}
-	return nil
+	return &statusError{code: resp.StatusCode}
 }
 
-// statusError is a non-2xx answer.
-type statusError struct{ code int }
+// refusal reports whether a Reader's receiver answering code refuses for
+// good: 401 and 403 (a revoked token or topic), 404 and 410 (removed).
+// 429 and 5xx, and every other answer, are retried.
+func refusal(code int) bool {
+	switch code {
+	case http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusGone:
+		return true
+	}
+	return false
+}
+
+// statusError is a non-2xx answer; a refused one wraps ErrRefused.
+type statusError struct {
+	code    int
+	refused bool
+}
 
 func (e *statusError) Error() string {
-	return fmt.Sprintf("digest: the outlet answered HTTP %d", e.code)
+	if e.refused {
+		return fmt.Sprintf("readernotice: the outlet answered HTTP %d (%s), which means it refuses notices for good; it is stopped until you set its URL again",
+			e.code, http.StatusText(e.code))
+	}
+	return fmt.Sprintf("readernotice: the outlet answered HTTP %d", e.code)
+}
+
+func (e *statusError) Unwrap() error {
+	if e.refused {
+		return ErrRefused
+	}
+	return nil
 }
 
 // reason is err without the request URL net/http wraps it in.

@@ -85,11 +85,11 @@ func (p push) Send(ctx context.Context, r Reader, endpoint string, d Digest) err
 		return fmt.Errorf("%w: the browser's push subscription was removed", ErrGone)
 	}
 	if err != nil {
-		return errors.New("digest: the push subscription could not be read; it is retried")
+		return errors.New("readernotice: the push subscription could not be read; it is retried")
 	}
 	keys, err := p.keys.get(ctx)
 	if err != nil {
-		return errors.New("digest: the server's push key could not be read; it is retried")
+		return errors.New("readernotice: the server's push key could not be read; it is retried")
 	}
 	msg := encodePush(pushMessageOf(d, p.baseURL), p.baseURL)
 	topic := PushTopic
@@ -111,11 +111,11 @@ func (p push) Send(ctx context.Context, r Reader, endpoint string, d Digest) err
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) || ctx.Err() != nil {
-			return fmt.Errorf("digest: %s", reason(err))
+			return fmt.Errorf("readernotice: %s", reason(err))
 		}
 		// Encryption or signing failed: say so without the library's
 		// words, which could quote a key.
-		return errors.New("digest: the push message could not be encrypted for this browser; subscribe it again")
+		return errors.New("readernotice: the push message could not be encrypted for this browser; subscribe it again")
 	}
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
@@ -124,7 +124,7 @@ func (p push) Send(ctx context.Context, r Reader, endpoint string, d Digest) err
 		return nil
 	case code == http.StatusNotFound || code == http.StatusGone:
 		if err := p.store.DeletePushEndpoint(ctx, sub.Endpoint); err != nil {
-			return errors.New("digest: the push service says the subscription ended, and removing it failed; it is retried")
+			return errors.New("readernotice: the push service says the subscription ended, and removing it failed; it is retried")
 		}
 		return fmt.Errorf("%w: the push service says this browser's subscription ended (HTTP %d); it was removed", ErrGone, code)
 	default:

@@ -22,7 +22,7 @@ const ReadLinkTTL = DeliveriesKept
 const ReadLinkPath = "/act/read/"
 
 // ErrBadReadLink is returned for a forged, altered or expired link.
-var ErrBadReadLink = errors.New("digest: the mark-read link is not valid or has expired")
+var ErrBadReadLink = errors.New("readernotice: the mark-read link is not valid or has expired")
 
 func (s *Service) readMAC(id, exp int64) string {
 	m := hmac.New(sha256.New, s.cfg.Key)

@@ -81,9 +81,9 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 			Since: o.Since.UTC(), ToSite: o.ToSite, ToSeriesID: o.ToSeriesID, ToURL: o.ToURL})
 	}
 	body, _ := json.Marshal(d) // plain structs: cannot fail
-	r := readerOf(in.Reader, in.Settings, in.Push)
+	r := readerOf(in.Reader, in.Settings, in.Push, in.Stopped)
 	for _, o := range outlets {
-		for _, target := range o.Targets(r) {
+		for _, target := range targets(o, r) {
 			p.Deliveries = append(p.Deliveries, store.NewDelivery{Outlet: o.Name(), Target: target, Payload: body, FirstSeen: first})
 		}
 	}

@@ -87,10 +87,11 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the Reader no longer exists")
 	}
 	o, ok := s.outlets[d.Outlet]
-	r := readerOf(t.Reader, t.Settings, t.Push)
-	if !ok || !contains(o.Targets(r), d.Target) {
-		// The Reader turned the outlet off (or the Owner removed it) since
-		// the Digest was made: nothing to send to.
+	r := readerOf(t.Reader, t.Settings, t.Push, t.Stopped)
+	if !ok || !contains(targets(o, r), d.Target) {
+		// The Reader turned the outlet off (or the Owner removed it, or its
+		// receiver refused it for good) since the Digest was made: nothing
+		// to send to.
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the outlet was turned off")
 	}
 	var dg Digest
@@ -98,7 +99,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, "the stored notice could not be read")
 	}
 	dg.ReadLink = s.readLink(d.ID)
-	dg.DeliveryID = d.ID
+	dg.WebhookID = d.WebhookID
 	err := o.Send(ctx, r, d.Target, dg)
 	now = s.cfg.Now()
 	switch {
@@ -108,6 +109,11 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 	case errors.Is(err, ErrGone):
 		s.metrics.result(d.Outlet, "gone")
 		return s.cfg.Store.DropDelivery(ctx, d.ID, now, err.Error())
+	case errors.Is(err, ErrRefused):
+		s.metrics.result(d.Outlet, "refused")
+		s.cfg.Log.Info("reader notices: outlet refused for good, stopped", "outlet", d.Outlet, "reader", d.ReaderID, "err", err)
+		_, serr := s.cfg.Store.StopOutlet(ctx, d, now, err.Error(), stoppedNotice(r, d.Outlet, err.Error(), now, s.order))
+		return serr
 	}
 	if ctx.Err() != nil {
 		return nil // shutting down: the lease runs out and another pass resends
@@ -118,7 +124,7 @@ func (s *Service) sendOne(ctx context.Context, d store.Delivery, t *store.Notify
 	} else {
 		s.metrics.result(d.Outlet, "failed")
 	}
-	s.cfg.Log.Info("reader notices: send failed", "outlet", d.Outlet, "reader", d.ReaderID, "attempt", d.Attempts, "dropped", drop, "err", err)
+	s.cfg.Log.Info("notice send failed", "outlet", d.Outlet, "reader_id", d.ReaderID, "attempt", d.Attempts, "dropped", drop, "error", err)
 	return s.cfg.Store.MarkFailed(ctx, d, now, now.Add(backoff(d.Attempts)), drop, err.Error())
 }
 
@@ -135,7 +141,7 @@ func (s *Service) reader(ctx context.Context, id int64) (Reader, error) {
 	if err != nil {
 		return Reader{}, err
 	}
-	return readerOf(rd, st, push), nil
+	return readerOf(rd, st, push, nil), nil
 }
 
 func contains(ss []string, s string) bool {
@@ -145,4 +151,21 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// stoppedNotice is the notice that outlet stopped, to the Reader's other
+// outlets that are on and not stopped: a Digest with no chapters and the
+// stop as its late part (state outlet_stopped, the reason as its title).
+func stoppedNotice(r Reader, outlet, reason string, now time.Time, order []Outlet) []store.NewDelivery {
+	d := Digest{Reader: Recipient{DiscordID: r.DiscordID, Name: r.Name}, Chapters: []Chapter{},
+		Late: []Late{{Site: outlet, State: "outlet_stopped", Since: now.UTC(), Title: reason}}}
+	body, _ := json.Marshal(d) // plain structs: cannot fail
+	r.Stopped = append(append([]string(nil), r.Stopped...), outlet)
+	var out []store.NewDelivery
+	for _, o := range order {
+		for _, target := range targets(o, r) {
+			out = append(out, store.NewDelivery{Outlet: o.Name(), Target: target, Payload: body, FirstSeen: now})
+		}
+	}
+	return out
 }

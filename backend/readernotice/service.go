@@ -73,7 +73,7 @@ type Service struct {
 // sender, or RunOnce.
 func New(cfg Config) (*Service, error) {
 	if cfg.Store == nil {
-		return nil, errors.New("digest: new: a store is required")
+		return nil, errors.New("readernotice: new: a store is required")
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -89,11 +89,11 @@ func New(cfg Config) (*Service, error) {
 	}
 	switch {
 	case cfg.ReaderSends < 0:
-		return nil, errors.New("digest: new: ReaderSends is negative")
+		return nil, errors.New("readernotice: new: ReaderSends is negative")
 	case cfg.ReaderSends == 0:
 		cfg.ReaderSends = max(1, min(4, cfg.Workers/2))
 	case cfg.ReaderSends >= cfg.Workers && cfg.ReaderSends > 1:
-		return nil, fmt.Errorf("digest: new: ReaderSends %d would let one Reader hold all %d Workers", cfg.ReaderSends, cfg.Workers)
+		return nil, fmt.Errorf("readernotice: new: ReaderSends %d would let one Reader hold all %d Workers", cfg.ReaderSends, cfg.Workers)
 	}
 	if cfg.Recorder == nil {
 		cfg.Recorder = nopRecorder{}
@@ -103,14 +103,14 @@ func New(cfg Config) (*Service, error) {
 	if cfg.DiscordURL != "" {
 		h, err := discordhook.New(cfg.DiscordURL, nil)
 		if err != nil {
-			return nil, fmt.Errorf("digest: new: DISCORD_READERS_WEBHOOK_URL: %w", err)
+			return nil, fmt.Errorf("readernotice: new: DISCORD_READERS_WEBHOOK_URL: %w", err)
 		}
 		hook = h
 	}
 	s := &Service{cfg: cfg, metrics: recorder{cfg.Recorder}, outlets: map[string]Outlet{}, vapid: &vapid{store: cfg.Store},
 		client: client, slots: make(chan struct{}, cfg.Workers)}
 	builtin := []Outlet{
-		discord{hook: hook},
+		discord{hook: hook, baseURL: cfg.BaseURL},
 		ntfy{client: client, baseURL: cfg.BaseURL},
 		webhook{client: client, now: cfg.Now},
 		push{client: client, store: cfg.Store, keys: s.vapid, subject: pushSubject(cfg.BaseURL), baseURL: cfg.BaseURL},

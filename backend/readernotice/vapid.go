@@ -32,10 +32,10 @@ func (v *vapid) get(ctx context.Context) (store.VAPIDKeys, error) {
 	}
 	k, err := v.store.EnsureVAPIDKeys(ctx, generateVAPID)
 	if err != nil {
-		return store.VAPIDKeys{}, fmt.Errorf("digest: vapid keys: %w", err)
+		return store.VAPIDKeys{}, fmt.Errorf("readernotice: vapid keys: %w", err)
 	}
 	if _, err := decodePoint(k.PublicKey); err != nil {
-		return store.VAPIDKeys{}, errors.New("digest: vapid keys: the stored public key is not a P-256 point")
+		return store.VAPIDKeys{}, errors.New("readernotice: vapid keys: the stored public key is not a P-256 point")
 	}
 	v.keys, v.ok = k, true
 	return k, nil
@@ -44,7 +44,7 @@ func (v *vapid) get(ctx context.Context) (store.VAPIDKeys, error) {
 func generateVAPID() (store.VAPIDKeys, error) {
 	priv, pub, err := webpush.GenerateVAPIDKeys()
 	if err != nil {
-		return store.VAPIDKeys{}, errors.New("digest: generate vapid keys failed")
+		return store.VAPIDKeys{}, errors.New("readernotice: generate vapid keys failed")
 	}
 	return store.VAPIDKeys{PublicKey: pub, PrivateKey: priv}, nil
 }

@@ -20,13 +20,12 @@ import (
 // delivery id that stays the same on every retry, the send time in Unix
 // seconds, and "v1,<base64 HMAC-SHA256 of id.timestamp.body>". A receiver
 // refuses a timestamp more than five minutes from its own clock, which
-// is what stops a replay. SignatureHeader is the signature of the body
-// alone that receivers written before it used; it is kept for one release.
+// is what stops a replay. The body-only X-Mangabookmark-Signature of
+// before (no time, no id, so replayable forever) is no longer sent.
 const (
 	WebhookIDHeader        = "webhook-id"
 	WebhookTimestampHeader = "webhook-timestamp"
 	WebhookSignatureHeader = "webhook-signature"
-	SignatureHeader        = "X-Mangabookmark-Signature" // deprecated: the body's HMAC alone
 	EventHeader            = "X-Mangabookmark-Event"
 )
 
@@ -80,25 +79,26 @@ func (w webhook) Send(ctx context.Context, r Reader, _ string, d Digest) error {
 	h.Set(WebhookIDHeader, id)
 	h.Set(WebhookTimestampHeader, strconv.FormatInt(ts, 10))
 	h.Set(WebhookSignatureHeader, "v1,"+signStandard(key, id, ts, body))
-	h.Set(SignatureHeader, "sha256="+Sign(r.Settings.WebhookSecret, body))
 	return post(ctx, w.client, r.Settings.WebhookURL, h, body)
 }
 
-// webhookID is the delivery's webhook-id: its notice_deliveries row, the
-// same on every retry so a receiver can drop a second copy. A test notice
+// webhookID is the delivery's webhook-id: the one stored with its row
+// ("msg_" and 128 random bits, store.NewWebhookID), the same on every
+// retry so a receiver can drop a second copy, and unique across servers
+// and databases so it never drops another server's delivery. A test notice
 // has no delivery row and gets a random id of its own.
 func webhookID(d Digest) string {
-	if d.DeliveryID > 0 {
-		return "delivery_" + strconv.FormatInt(d.DeliveryID, 10)
+	if d.WebhookID != "" {
+		return d.WebhookID
 	}
-	b := make([]byte, 12)
+	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
 	return "test_" + hex.EncodeToString(b)
 }
 
 // errWebhookSecret is a stored secret that is neither shape this server
 // makes; only a hand-edited database holds one.
-var errWebhookSecret = errors.New("digest: the webhook secret cannot be used; clear the webhook URL and set it again for a new secret")
+var errWebhookSecret = errors.New("readernotice: the webhook secret cannot be used; clear the webhook URL and set it again for a new secret")
 
 // webhookKey is the signing key a secret stands for: the base64 after
 // "whsec_", or the hex after a legacy "mbwh_".
@@ -126,13 +126,4 @@ func signStandard(key []byte, id string, ts int64, body []byte) string {
 	m.Write([]byte(id + "." + strconv.FormatInt(ts, 10) + "."))
 	m.Write(body)
 	return base64.StdEncoding.EncodeToString(m.Sum(nil))
-}
-
-// Sign is the hex HMAC-SHA256 of body under secret (the whole secret
-// string as the key), as the deprecated X-Mangabookmark-Signature carries
-// it after "sha256=".
-func Sign(secret string, body []byte) string {
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write(body)
-	return hex.EncodeToString(m.Sum(nil))
 }

@@ -3,6 +3,7 @@ package readernotice_test
 import (
 	"encoding/hex"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -49,18 +50,22 @@ func TestWebhookVerifiesAsStandardWebhooks(t *testing.T) {
 		t.Fatalf("%d calls, want a failed one and its retry", len(got))
 	}
 	var delivery int64
-	if err := w.st.Pool().QueryRow(w.ctx, `SELECT id FROM notice_deliveries WHERE reader_id = $1 AND outlet = 'webhook'`, r.ID).Scan(&delivery); err != nil {
+	var stored string
+	if err := w.st.Pool().QueryRow(w.ctx, `SELECT id, webhook_id FROM notice_deliveries WHERE reader_id = $1 AND outlet = 'webhook'`, r.ID).Scan(&delivery, &stored); err != nil {
 		t.Fatal(err)
+	}
+	if !msgID.MatchString(stored) {
+		t.Fatalf("the stored webhook-id %q is not msg_ and 128 bits in hex", stored)
 	}
 	for i, c := range got {
 		if err := wh.Verify(c.Body, c.Header); err != nil {
 			t.Errorf("call %d does not verify: %v (headers %v)", i, err, c.Header)
 		}
-		if id := c.Header.Get("webhook-id"); id != "delivery_"+strconv.FormatInt(delivery, 10) {
-			t.Errorf("call %d: webhook-id %q, want the delivery's own", i, id)
+		if id := c.Header.Get("webhook-id"); id != stored {
+			t.Errorf("call %d: webhook-id %q, want the delivery's stored %q on every retry", i, id, stored)
 		}
-		if sig := c.Header.Get("X-Mangabookmark-Signature"); sig != "sha256="+readernotice.Sign(set.WebhookSecret, c.Body) {
-			t.Errorf("call %d: the legacy signature %q does not verify", i, sig)
+		if v := c.Header.Values("X-Mangabookmark-Signature"); len(v) != 0 {
+			t.Errorf("call %d: the removed body-only signature is sent: %q", i, v)
 		}
 	}
 	for i, at := range []time.Time{first, w.clk.Now()} {
@@ -93,7 +98,7 @@ func TestWebhookVerifiesAsStandardWebhooks(t *testing.T) {
 		t.Error("a timestamp moved six minutes back verifies")
 	}
 	moved := c.Header.Clone()
-	moved.Set("webhook-id", "delivery_1"+strconv.FormatInt(delivery, 10))
+	moved.Set("webhook-id", "delivery_"+strconv.FormatInt(delivery, 10))
 	if err := wh.Verify(c.Body, moved); err == nil {
 		t.Error("the signature verifies for another webhook-id")
 	}
@@ -128,7 +133,55 @@ func TestWebhookLegacySecretSignsWithItsBytes(t *testing.T) {
 	if err := wh.Verify(got[0].Body, got[0].Header); err != nil {
 		t.Fatalf("a legacy secret's Standard Webhooks signature does not verify: %v", err)
 	}
-	if sig := got[0].Header.Get("X-Mangabookmark-Signature"); sig != "sha256="+readernotice.Sign(legacy, got[0].Body) {
-		t.Fatalf("the legacy signature changed: %q", sig)
+	if v := got[0].Header.Values("X-Mangabookmark-Signature"); len(v) != 0 {
+		t.Fatalf("the removed body-only signature is sent: %q", v)
+	}
+}
+
+// msgID is a delivery's webhook-id: msg_ and 128 bits in hex.
+var msgID = regexp.MustCompile(`^msg_[0-9a-f]{32}$`)
+
+// Two servers, each with its own database, send their first Digest to one
+// receiver: their delivery rows have the same id (1), and with the row id
+// as webhook-id (delivery_1) the receiver dropped the second server's real
+// delivery as a replay. Each delivery's webhook-id is its own now, and a
+// retry of one carries it again.
+func TestWebhookIDsOfTwoServersNeverMeet(t *testing.T) {
+	t.Parallel()
+	h := newHook(t)
+	seen := map[string]string{}
+	rows := map[int64]int{}
+	for _, server := range []string{"a", "b"} {
+		w := newWorld(t) // a database of its own
+		rid := w.reader("1", h, 0)
+		w.bookmark(rid, "mangapill", "s")
+		for _, n := range []string{"1", "2", "3"} {
+			w.read("mangapill", "s", n)
+			w.clk.Add(time.Minute)
+			w.run()
+		}
+		var ids []int64
+		if err := w.st.Pool().QueryRow(w.ctx, `SELECT array_agg(id ORDER BY id) FROM notice_deliveries`).Scan(&ids); err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			rows[id]++
+		}
+		for _, c := range h.received()[len(seen):] {
+			id := c.Header.Get("webhook-id")
+			if !msgID.MatchString(id) {
+				t.Fatalf("server %s: webhook-id %q", server, id)
+			}
+			if other, ok := seen[id]; ok {
+				t.Fatalf("server %s sent webhook-id %q, which server %s sent before", server, id, other)
+			}
+			seen[id] = server
+		}
+	}
+	if len(seen) != 4 {
+		t.Fatalf("%d distinct webhook-ids, want 4 (two Digests from each server)", len(seen))
+	}
+	if rows[1] != 2 {
+		t.Fatalf("the two databases' delivery rows are %v: the test needs both to have row 1 to prove anything", rows)
 	}
 }

@@ -14,6 +14,7 @@ import (
 // Reader it goes to.
 type Delivery struct {
 	ID        int64
+	WebhookID string // 128 random bits, the same on every retry
 	ReaderID  int64
 	Outlet    string
 	Target    string
@@ -53,14 +54,14 @@ func (s *Store) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 				AND (lease_until IS NULL OR lease_until <= $1)
 			ORDER BY next_at, id FOR UPDATE SKIP LOCKED) c
 		WHERE d.id = c.id
-		RETURNING d.id, d.reader_id, d.outlet, d.target, d.payload, d.first_seen, d.created_at, d.attempts`,
+		RETURNING d.id, d.webhook_id, d.reader_id, d.outlet, d.target, d.payload, d.first_seen, d.created_at, d.attempts`,
 		now, now.Add(lease), limit, perReader)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim deliveries: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Delivery, error) {
 		var d Delivery
-		err := r.Scan(&d.ID, &d.ReaderID, &d.Outlet, &d.Target, &d.Payload, &d.FirstSeen, &d.CreatedAt, &d.Attempts)
+		err := r.Scan(&d.ID, &d.WebhookID, &d.ReaderID, &d.Outlet, &d.Target, &d.Payload, &d.FirstSeen, &d.CreatedAt, &d.Attempts)
 		return d, err
 	})
 	if err != nil {

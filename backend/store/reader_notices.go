@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -35,7 +37,7 @@ type OwedNotice struct {
 // SeriesID and Title name it).
 type LateSite struct {
 	Site     string
-	State    string // paused, refusing, browser_down, failing
+	State    string // paused, refusing, browser_down, failing, tracker_reconnect, outlet_stopped
 	Since    time.Time
 	SeriesID string
 	Title    string
@@ -47,6 +49,7 @@ type DigestInput struct {
 	Reader   Reader
 	Settings NotifySettings
 	Push     []string // the endpoints of the Reader's push subscriptions
+	Stopped  []string // the outlets a receiver refused for good (StopOutlet)
 	Owed     []OwedNotice
 	Late     []LateSite
 	// Offers are "follow on {Site} instead" offers not told yet
@@ -56,6 +59,10 @@ type DigestInput struct {
 
 // NewDelivery is one Digest to one outlet, to be written with its payload.
 type NewDelivery struct {
+	// WebhookID is the delivery's id for receivers: 128 random bits
+	// (NewWebhookID), never the row id, which is unique in one database
+	// only. Empty: NewWebhookID makes one.
+	WebhookID string
 	Outlet    string
 	Target    string
 	Payload   []byte // JSON
@@ -122,7 +129,9 @@ const owedOf = `
 // Sites' Lanes paused or refusing, the latest pass skipped as
 // browser_down, and their failing Series (at most 10 per Reader); and a
 // tracker whose token was refused (tracker_reconnect, its name as the
-// site): their pushes wait for a new token.
+// site): their pushes wait for a new token; and an outlet its receiver
+// refused for good (outlet_stopped, the outlet as the site, the reason as
+// the title).
 const lateOf = `
 	WITH mine AS (SELECT DISTINCT reader_id, site FROM bookmarks WHERE reader_id = ANY($1)),
 	sites AS (SELECT DISTINCT site FROM mine),
@@ -148,7 +157,10 @@ const lateOf = `
 	WHERE k <= 10
 	UNION ALL
 	SELECT reader_id, service, 'tracker_reconnect', updated_at, '', '' FROM tracker_accounts
-	WHERE reader_id = ANY($1) AND state = 'reconnect' AND push`
+	WHERE reader_id = ANY($1) AND state = 'reconnect' AND push
+	UNION ALL
+	SELECT reader_id, outlet, 'outlet_stopped', stopped_at, '', last_error FROM notify_outlets
+	WHERE reader_id = ANY($1) AND stopped_at IS NOT NULL`
 
 // MakeDigests claims up to limit Readers whose owed notices are ready,
 // hands each Reader's facts to decide (which must do no I/O: it runs inside
@@ -190,7 +202,7 @@ func collectIDs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]int64,
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// digestInputs reads the claimed Readers' facts in six statements,
+// digestInputs reads the claimed Readers' facts in seven statements,
 // whatever their number.
 func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([]DigestInput, error) {
 	if len(ids) == 0 {
@@ -243,6 +255,13 @@ func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([
 	if err != nil {
 		return nil, err
 	}
+	stopped, err := collectStopped(ctx, tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, outs := range stopped {
+		at[id].Stopped = outs
+	}
 	err = each(owedOf, func(r pgx.Rows) error {
 		var id int64
 		var o OwedNotice
@@ -284,12 +303,28 @@ func queuePlan(b *pgx.Batch, in DigestInput, p DigestPlan, now time.Time) {
 	if len(p.Deliveries) > 0 {
 		queueOffersTold(b, in.Reader.ID, in.Offers, now)
 	}
-	for _, d := range p.Deliveries {
+	queueDeliveries(b, in.Reader.ID, p.Deliveries, now)
+}
+
+// queueDeliveries queues the inserts of a Reader's new deliveries.
+func queueDeliveries(b *pgx.Batch, readerID int64, ds []NewDelivery, now time.Time) {
+	for _, d := range ds {
+		if d.WebhookID == "" {
+			d.WebhookID = NewWebhookID()
+		}
 		b.Queue(`INSERT INTO notice_deliveries
-			(reader_id, outlet, target, payload, first_seen, created_at, next_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-			in.Reader.ID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now)
+			(reader_id, outlet, target, payload, first_seen, created_at, next_at, webhook_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $6, $7)`,
+			readerID, d.Outlet, d.Target, d.Payload, d.FirstSeen, now, d.WebhookID)
 	}
+}
+
+// NewWebhookID is a delivery's webhook-id: "msg_" and 128 bits from
+// crypto/rand in hex, so no two servers or databases ever share one.
+func NewWebhookID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails (Go 1.24+)
+	return "msg_" + hex.EncodeToString(b)
 }
 
 // NoticeCounts are the Owner's totals of Reader notices.

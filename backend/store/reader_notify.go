@@ -66,6 +66,21 @@ func (s *Store) PutNotify(ctx context.Context, readerID int64, c NotifyChange) (
 	if err != nil {
 		return NotifySettings{}, fmt.Errorf("store: put notify: %w", err)
 	}
+	// A URL set again starts its stopped outlet: the Reader has seen why
+	// it stopped and says it works now.
+	var restart []string
+	if c.NtfyURL != nil && *c.NtfyURL != "" {
+		restart = append(restart, "ntfy")
+	}
+	if c.WebhookURL != nil && *c.WebhookURL != "" {
+		restart = append(restart, "webhook")
+	}
+	if len(restart) > 0 {
+		if _, err := s.pool.Exec(ctx, `UPDATE notify_outlets SET stopped_at = NULL, failing_since = NULL
+			WHERE reader_id = $1 AND outlet = ANY($2) AND stopped_at IS NOT NULL`, readerID, restart); err != nil {
+			return NotifySettings{}, fmt.Errorf("store: put notify: %w", err)
+		}
+	}
 	return s.GetNotify(ctx, readerID)
 }
 
@@ -109,11 +124,15 @@ type OutletHealth struct {
 	LastError    string
 	FailingSince *time.Time
 	Dropped      int // Digests given up after 24 h of failures
+	// StoppedAt is when the outlet's receiver refused it for good (HTTP
+	// 401, 403, 404 or 410): nothing is sent to it until the Reader sets
+	// its URL again. LastError says why.
+	StoppedAt *time.Time
 }
 
 // ListOutletHealth returns the health rows of a Reader's outlets.
 func (s *Store) ListOutletHealth(ctx context.Context, readerID int64) ([]OutletHealth, error) {
-	rows, err := s.pool.Query(ctx, `SELECT outlet, last_ok_at, last_error, failing_since, dropped
+	rows, err := s.pool.Query(ctx, `SELECT outlet, last_ok_at, last_error, failing_since, dropped, stopped_at
 		FROM notify_outlets WHERE reader_id = $1 ORDER BY outlet`, readerID)
 	if err != nil {
 		return nil, fmt.Errorf("store: outlet health: %w", err)
@@ -122,7 +141,7 @@ func (s *Store) ListOutletHealth(ctx context.Context, readerID int64) ([]OutletH
 	out := []OutletHealth{}
 	for rows.Next() {
 		var h OutletHealth
-		if err := rows.Scan(&h.Outlet, &h.LastOKAt, &h.LastError, &h.FailingSince, &h.Dropped); err != nil {
+		if err := rows.Scan(&h.Outlet, &h.LastOKAt, &h.LastError, &h.FailingSince, &h.Dropped, &h.StoppedAt); err != nil {
 			return nil, fmt.Errorf("store: outlet health: %w", err)
 		}
 		out = append(out, h)
@@ -139,6 +158,7 @@ type NotifyTarget struct {
 	Reader   Reader
 	Settings NotifySettings
 	Push     []string
+	Stopped  []string // the outlets a receiver refused for good (StopOutlet)
 }
 
 // NotifyTargets loads the targets of many Readers in three statements; a
@@ -197,6 +217,15 @@ func (s *Store) NotifyTargets(ctx context.Context, ids []int64) (map[int64]*Noti
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	stopped, err := collectStopped(ctx, s.pool, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify targets: %w", err)
+	}
+	for id, outs := range stopped {
+		if t := out[id]; t != nil {
+			t.Stopped = outs
+		}
 	}
 	return out, nil
 }

@@ -12,21 +12,21 @@ import (
 // a Reader's word links in that Reader's library (works_link_reader.go).
 // A batch of ids (a chunk of reads) mostly brings Series no Work holds
 // yet: every group of them joined by shared ids becomes one new Work,
-// which is what link_by_id (as migration 0016 last made it) would make of
-// them one pair at a time, in a few statements for the whole batch
-// instead of several per pair. A group that reaches a Series with a
-// Work's history (a member, a former member, an unlinked one, a hand
-// link) may merge or rebuild Works and meets work_unlinks, hand links and
-// told notices, and a group holding two Series of one Site meets the
-// bound (a Work holds one member per Site, the rest are refused): the
-// pairs of both go through link_by_id in order, so those rules live in
-// one place.
+// which is what link_by_id (testdata/schema.sql; migration 0016 last
+// made it) would make of them one pair at a time, in a few statements for
+// the whole batch instead of several per pair. A group that reaches a
+// Series with a Work's history (a member, a former member, an unlinked
+// one, a hand link) may merge or rebuild Works and meets work_unlinks,
+// hand links and told notices, and a group holding two Series of one
+// Site meets the bound (a Work holds one member per Site, the rest are
+// refused): the pairs of both go through link_by_id in order, so those
+// rules live in one place.
 
 // carriersSQL lists, for each new pair ($1, $2 by ordinal), the Series
 // carrying it as a shared id and whether each has a Work's history: a member of a Work
 // already, a former member of a dissolved Work (ids rebuild that Work),
 // a member unlinked from one (never linked back) or held by a Reader's
-// hand link (has_work_history, migration 0015). Such a Series' group goes
+// hand link (has_work_history, testdata/schema.sql). Such a Series' group goes
 // through link_by_id, which keeps those rules.
 const carriersSQL = `
 	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL OR has_work_history(i.site, i.series_id)

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"mangabookmark/backend/store"
 )
 
 var feedField = regexp.MustCompile(`id="feed" readonly value="([^"]+)"`)
@@ -125,5 +128,40 @@ func TestSeriesPageNotifyControl(t *testing.T) {
 	}
 	if a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"mode": {"off"}, "pile": {"3"}, "pile_days": {"7"}}); a.code != 403 {
 		t.Errorf("no csrf: %d", a.code)
+	}
+}
+
+// A webhook that answers 410 stops at once, and the settings page says so:
+// the outlet marked stopped, with the answer as the reason.
+func TestNoticesPageShowsAStoppedOutlet(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "https://mb.example")
+	c := f.login(t, f.readerToken)
+	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusGone)
+	}))
+	defer hook.Close()
+	csrf := f.csrf(t, c, "/notices")
+	if res := f.postForm(t, c, "/notices", url.Values{"csrf": {csrf}, "digest_min": {"0"}, "webhook_url": {hook.URL + "/in"}}); res.code != 200 {
+		t.Fatalf("saving the webhook: %d", res.code)
+	}
+	if page := f.get(t, c, "/notices"); strings.Contains(page.body, "data-stopped") {
+		t.Fatal("a stopped outlet before any send")
+	}
+	ctx := context.Background()
+	for _, n := range []string{"10", "11"} { // the first good read is the baseline
+		if _, err := f.st.RecordOK(ctx, "mangapill", "2", store.ReadFacts{Title: "Two", Number: n, ChURL: "https://mangapill.test/chapter/2-" + n}, f.clock.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.clock.Add(time.Minute)
+	if err := f.notices.RunOnce(ctx); err != nil {
+		t.Fatal(err)
+	}
+	page := f.get(t, c, "/notices")
+	row := regexp.MustCompile(`<tr data-outlet="webhook" data-stopped>.*</tr>`).FindString(page.body)
+	if !strings.Contains(row, ">stopped</strong>") || !strings.Contains(row, "HTTP 410 (Gone)") {
+		t.Fatalf("the settings page does not show the webhook stopped with its reason: %q\n%s", row, page.body)
 	}
 }

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"mangabookmark/backend/safetext"
@@ -306,13 +309,38 @@ func visible(s string) string {
 // and returns a handle on it. Every file is written through the handle
 // (an os.Root): the directory the probe checked is the one it writes
 // into, whatever is renamed or symlinked at its path during the read.
+//
+// A path that is a symbolic link when the probe opens it is refused
+// (someone who can write beside the path, in a shared /tmp, could have
+// pointed it at the Owner's directory before the run): the directory is
+// opened with O_NOFOLLOW, and the handle must be that same directory, so
+// no swap between the two opens gets through.
 func openSaveDir(dir string) (*os.Root, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, usagef("probe: --save %s: %v", dir, err)
 	}
+	// Mkdir makes no directory through a symlink: at a planted one it
+	// fails with "exists", and the open below says what it is.
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, usagef("probe: --save %s: %v", dir, err)
+	}
+	held, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
+	if err != nil {
+		if fi, lerr := os.Lstat(dir); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, usagef("probe: --save %s is a symbolic link; give a directory path that is not one", dir)
+		}
+		return nil, usagef("probe: --save %s: %v", dir, err)
+	}
+	defer held.Close()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, usagef("probe: --save %s: %v", dir, err)
+	}
+	want, err1 := held.Stat()
+	got, err2 := root.Stat(".")
+	if err1 != nil || err2 != nil || !os.SameFile(want, got) {
+		root.Close()
+		return nil, usagef("probe: --save %s changed while it was opened (a symbolic link put in its place?); give a directory only you can write to", dir)
 	}
 	f, err := root.Open(".")
 	if err != nil {

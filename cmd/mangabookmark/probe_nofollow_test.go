@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/sites"
+	"mangabookmark/backend/sitesim"
 )
 
 // A symlink planted in the --save directory while the probe read the Site
@@ -118,5 +119,48 @@ func TestSaveIgnoresADirectorySymlinkPlantedDuringTheRead(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(moved, f)); err != nil {
 			t.Errorf("%s is not in the directory the probe opened: %v", f, err)
 		}
+	}
+}
+
+// The review's P1r, second half: a --save path that is already a symlink
+// to another directory when the run starts (planted by someone who can
+// write beside it, as in a shared /tmp) is refused at open time, and the
+// symlink's target gets nothing: the real command is run, exit 2, the
+// reason says it is a symbolic link. A symlink to a file is refused alike.
+func TestProbeSaveRefusesASymlinkPlantedBeforeTheRun(t *testing.T) {
+	t.Parallel()
+	p := newProbeEnv(t, "")
+	okURL := p.sim.SeriesURL(sitesim.MangaPill, p.sim.SeriesID(sitesim.MangaPill, 3))
+	base := t.TempDir()
+	ownerDir := filepath.Join(t.TempDir(), "owner-dir")
+	if err := os.Mkdir(ownerDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ownerFile := filepath.Join(t.TempDir(), "owner-file")
+	if err := os.WriteFile(ownerFile, []byte("keep"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{"capture3": ownerDir, "capture4": ownerFile, "dangling": filepath.Join(base, "nowhere")} {
+		link := filepath.Join(base, name)
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := p.probe(t, "--save", link, okURL)
+		if code != 2 || !strings.Contains(errOut, "symbolic link") {
+			t.Errorf("--save %s (-> %s): exit %d stderr %q stdout %q, want 2 refusing the symbolic link", name, target, code, errOut, out)
+		}
+	}
+	if got, _ := os.ReadDir(ownerDir); len(got) != 0 {
+		t.Fatalf("the probe wrote %d files into the planted symlink's target", len(got))
+	}
+	if b, _ := os.ReadFile(ownerFile); string(b) != "keep" {
+		t.Fatalf("the file behind the symlink changed to %q", b)
+	}
+	if _, err := os.Lstat(filepath.Join(base, "nowhere")); err == nil {
+		t.Fatal("the probe made the dangling symlink's target")
+	}
+	// A real directory (and a new one) still saves.
+	if _, _, code := p.probe(t, "--save", filepath.Join(base, "real"), okURL); code != 0 {
+		t.Fatalf("--save into a new directory: exit %d", code)
 	}
 }

@@ -28,16 +28,21 @@ func TestWebDoesNotImportAPI(t *testing.T) {
 
 // TestAdminDoesNotImportAPI is issue 34's boundary: the Owner's read model
 // sits below both faces, so nothing under backend/api is in its build (the
-// wire types it shares with them live in the top-level client).
+// wire types it shares with them live in the top-level client). Its test
+// world, admintest, stays below them too: the JSON server over that world
+// is backend/api/apitest.
 func TestAdminDoesNotImportAPI(t *testing.T) {
 	t.Parallel()
-	deps := goList(t, "-deps", "./backend/admin")
+	deps := goList(t, "-deps", "./backend/admin/...")
 	seen := map[string]bool{}
 	for _, p := range deps {
 		seen[p.ImportPath] = true
 		if p.ImportPath == module+"backend/api" || strings.HasPrefix(p.ImportPath, module+"backend/api/") {
-			t.Errorf("go list -deps ./backend/admin contains %s", p.ImportPath)
+			t.Errorf("go list -deps ./backend/admin/... contains %s: the test world that starts a JSON server belongs in backend/api/apitest", p.ImportPath)
 		}
+	}
+	if !seen[module+"backend/admin/admintest"] {
+		t.Errorf("go list -deps ./backend/admin/... lacks backend/admin/admintest: was the test world moved?")
 	}
 	if !seen[module+"client"] {
 		t.Errorf("go list -deps ./backend/admin lacks client: the read model no longer speaks the wire types")

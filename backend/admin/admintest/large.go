@@ -3,7 +3,6 @@ package admintest
 import (
 	"context"
 	"fmt"
-	"testing"
 	"time"
 
 	"mangabookmark/backend/store"
@@ -47,11 +46,4 @@ func SeedLarge(ctx context.Context, st *store.Store, now time.Time, series, fail
 		return fmt.Errorf("admintest: vacuum: %w", err)
 	}
 	return nil
-}
-
-// StartEmpty is Start without the small world: a server over a fresh
-// database for tests and benchmarks that lay down their own rows.
-func StartEmpty(t testing.TB) *Fixture {
-	t.Helper()
-	return start(t, false)
 }

@@ -17,13 +17,13 @@ import (
 //   - mangapill (plain): 5 Series all fresh → idle, one failing since 3d
 //   - natomanga (browser, no sidecar): 8 Series → no_browser
 //
-// and the two Readers the fixture tokens stand for (ids 1 and 2),
+// and the two Readers apitest's tokens stand for (ids 1 and 2),
 //
 // and two owner notices. Every time is relative to now.
 func Seed(ctx context.Context, st *store.Store, now time.Time) error {
 	db := st.Pool()
 	ago := func(d time.Duration) time.Time { return now.Add(-d) }
-	// The two Readers behind OwnerToken (id 1) and ReaderToken (id 2).
+	// The two Readers behind apitest.OwnerToken (id 1) and ReaderToken (id 2).
 	if _, err := db.Exec(ctx, `INSERT INTO readers (id, discord_id, name) VALUES (1, '100', 'owner'), (2, '200', 'reader')`); err != nil {
 		return fmt.Errorf("readers: %w", err)
 	}

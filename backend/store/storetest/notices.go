@@ -70,9 +70,9 @@ func Delivery(ctx context.Context, tb testing.TB, st *store.Store, o DeliveryOpt
 	if o.Payload == "" {
 		o.Payload = "{}"
 	}
-	if _, err := st.Pool().Exec(ctx, `INSERT INTO notice_deliveries (reader_id, outlet, target, payload, first_seen, created_at, next_at, sent_at)
-		SELECT $1, $2, $3, $4::jsonb, c, c, c, $6 FROM coalesce($5::timestamptz, now()) AS c`,
-		o.ReaderID, o.Outlet, o.Target, o.Payload, o.CreatedAt, o.SentAt); err != nil {
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO notice_deliveries (reader_id, outlet, target, payload, first_seen, created_at, next_at, sent_at, webhook_id)
+		SELECT $1, $2, $3, $4::jsonb, c, c, c, $6, $7 FROM coalesce($5::timestamptz, now()) AS c`,
+		o.ReaderID, o.Outlet, o.Target, o.Payload, o.CreatedAt, o.SentAt, store.NewWebhookID()); err != nil {
 		tb.Fatalf("storetest: delivery %d %s: %v", o.ReaderID, o.Outlet, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/client"
 	"mangabookmark/cmd/mbctl/cli"
 	"mangabookmark/internal/golden"
@@ -45,8 +46,8 @@ func mbctlTerm(t *testing.T, terminal bool, env map[string]string, configDir str
 	return run{code: code, stdout: out.String(), stderr: errb.String()}
 }
 
-func ownerEnv(f *admintest.Fixture) map[string]string {
-	return map[string]string{"MBCTL_SERVER": f.URL(), "MBCTL_TOKEN": admintest.OwnerToken}
+func ownerEnv(f *apitest.Fixture) map[string]string {
+	return map[string]string{"MBCTL_SERVER": f.URL(), "MBCTL_TOKEN": apitest.OwnerToken}
 }
 
 func goldenFile(t *testing.T, name, got string) {
@@ -56,7 +57,7 @@ func goldenFile(t *testing.T, name, got string) {
 
 func TestReadCommandsGolden(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	env := ownerEnv(f)
 	dir := t.TempDir()
 	for _, c := range []struct {
@@ -100,7 +101,7 @@ func TestActCommandsGolden(t *testing.T) {
 		{"resume", []string{"resume", "mangadex"}},
 	} {
 		for _, asJSON := range []bool{false, true} {
-			f := admintest.Start(t)
+			f := apitest.Start(t)
 			name, args := c.name, c.args
 			if asJSON {
 				name, args = name+".json", append([]string{"--json"}, args...)
@@ -119,9 +120,9 @@ func TestActCommandsGolden(t *testing.T) {
 
 func TestExitCodes(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	owner := ownerEnv(f)
-	reader := map[string]string{"MBCTL_SERVER": f.URL(), "MBCTL_TOKEN": admintest.ReaderToken}
+	reader := map[string]string{"MBCTL_SERVER": f.URL(), "MBCTL_TOKEN": apitest.ReaderToken}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -166,15 +167,15 @@ func TestExitCodes(t *testing.T) {
 
 func TestLoginWritesConfig(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	dir := t.TempDir()
-	if r := mbctl(t, nil, dir, "login", "--server", f.URL(), "--token", admintest.ReaderToken); r.code != 1 {
+	if r := mbctl(t, nil, dir, "login", "--server", f.URL(), "--token", apitest.ReaderToken); r.code != 1 {
 		t.Errorf("login with a Reader token = %d, want 1 (%s)", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "mangabookmark", "mbctl.json")); err == nil {
 		t.Errorf("a refused login wrote the config file")
 	}
-	r := mbctl(t, nil, dir, "login", "--server", f.URL(), "--token", admintest.OwnerToken)
+	r := mbctl(t, nil, dir, "login", "--server", f.URL(), "--token", apitest.OwnerToken)
 	if r.code != 0 {
 		t.Fatalf("login = %d %s", r.code, r.stderr)
 	}
@@ -194,7 +195,7 @@ func TestLoginWritesConfig(t *testing.T) {
 
 func TestColourOnlyOnTerminalsWithoutNoColor(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	env := ownerEnv(f)
 	if r := mbctl(t, env, t.TempDir(), "lanes"); strings.Contains(r.stdout, "\x1b[") {
 		t.Errorf("colour codes written to a pipe: %q", r.stdout)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/api/apitest"
 )
 
 // evilTitle is issue 13's title (OSC 0 retitles the terminal, ESC[2J
@@ -29,7 +29,7 @@ func terminalUnsafe(s string) (string, bool) {
 // --json output only as visible, inert text.
 func TestHostileTextIsShownInert(t *testing.T) {
 	t.Parallel()
-	f := admintest.Start(t)
+	f := apitest.Start(t)
 	ctx := context.Background()
 	// Raw SQL on purpose: the row is the attack. The store cleans Site
 	// text and a pause reason as it writes them (safetext), so only a

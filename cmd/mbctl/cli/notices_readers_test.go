@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -26,7 +26,7 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Config{Store: st, Auth: admintest.Auth{}, ReaderNotices: svc})
+	srv, err := api.New(api.Config{Store: st, Auth: apitest.Auth{}, ReaderNotices: svc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestNoticesShowsReaderDeliveryHealth(t *testing.T) {
 	}
 	storetest.Delivery(ctx, t, st, storetest.DeliveryOpts{ReaderID: readers[2], Outlet: "webhook", CreatedAt: &now, SentAt: &now})
 
-	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": admintest.OwnerToken}
+	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": apitest.OwnerToken}
 	r := mbctl(t, env, t.TempDir(), "notices")
 	if r.code != 0 {
 		t.Fatalf("mbctl notices = %d: %s", r.code, r.stderr)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/api"
+	"mangabookmark/backend/api/apitest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 	"mangabookmark/client"
@@ -18,7 +18,7 @@ func TestWorksCountsByHowLinked(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	st := dbtest.New(t)
-	srv, err := api.New(api.Config{Store: st, Auth: admintest.Auth{}})
+	srv, err := api.New(api.Config{Store: st, Auth: apitest.Auth{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestWorksCountsByHowLinked(t *testing.T) {
 	if _, err := st.LinkByHand(ctx, r.ID, store.SeriesRef{Site: "mangapill", SeriesID: "c"}, store.SeriesRef{Site: "comix", SeriesID: "d"}); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": admintest.OwnerToken}
+	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": apitest.OwnerToken}
 	out := mbctl(t, env, t.TempDir(), "works")
 	if out.code != 0 {
 		t.Fatalf("mbctl works = %d: %s", out.code, out.stderr)

@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"mangabookmark/backend/safetext"
+)
+
+// ImportResult is what ImportBookmarks did with one entry.
+type ImportResult struct {
+	Created bool  // the bookmark is new
+	Moved   bool  // Progress was created or moved forward
+	Refused error // ErrNewSeriesLimit, ErrBookmarkLimit or ErrNeverReadLimit: nothing written
+}
+
+// ImportBookmarks adds a Reader's bookmarks for entries through the same
+// limits as AddReaderBookmark, in one transaction, then moves the Progress
+// of every admitted entry that carries a Number, forward only (the
+// statement POST /api/progress runs). A new bookmark's created_at is the
+// time of this call, so the New Chapters already out count as before it.
+func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []ImportEntry) ([]ImportResult, error) {
+	out := make([]ImportResult, len(entries))
+	if len(entries) == 0 {
+		return out, nil
+	}
+	wants := make([]wantedBookmark, len(entries))
+	for i, e := range entries {
+		wants[i] = wantedBookmark{Site: e.Site, SeriesID: e.SeriesID, URL: e.URL}
+	}
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+			adm, err := s.admitBookmarks(ctx, tx, readerID, addedByReader, wants)
+			if err != nil {
+				return err
+			}
+			b := &pgx.Batch{}
+			var queued []int
+			for i, a := range adm {
+				out[i] = ImportResult{Created: a.Created, Refused: a.Refused}
+				e := entries[i]
+				if a.Created && validNotifyMode(e.NotifyMode) {
+					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET notify_mode = $4,
+							notify_pile = coalesce(nullif($5, 0), notify_pile), notify_pile_days = coalesce(nullif($6, 0), notify_pile_days)
+						WHERE reader_id = $1 AND site = $2 AND series_id = $3`,
+						readerID, e.Site, e.SeriesID, e.NotifyMode, pileBound(e.NotifyPile, NotifyPileMax), pileBound(e.NotifyPileDays, NotifyPileDaysMax)); err != nil {
+						return err
+					}
+				}
+				if a.Refused != nil || e.Number == "" || e.ReadAt == nil {
+					continue
+				}
+				b.Queue(ProgressUpsertSQL, readerID, e.Site, e.SeriesID, e.Number, safetext.URL(e.URL), *e.ReadAt)
+				queued = append(queued, i)
+			}
+			if len(queued) == 0 {
+				return nil
+			}
+			br := tx.SendBatch(ctx, b)
+			for _, i := range queued {
+				var have bool
+				var past *string // the Latest Chapter a read far past it is held to: not moved
+				if err := br.QueryRow().Scan(&have, &out[i].Moved, &past); err != nil {
+					_ = br.Close()
+					return err
+				}
+			}
+			return br.Close()
+		})
+		if err == nil || !isRetryable(err) {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: import bookmarks: %w", err)
+	}
+	return out, nil
+}
+
+func validNotifyMode(m string) bool { return m == "each" || m == "off" || m == "pile" }
+
+// pileBound is a pile threshold within 1..max, or 0 (keep the default) for
+// one outside it: the decoder refuses those, and a stored entry must not
+// fail the whole import on the table's check.
+func pileBound(n, max int) int {
+	if n < 1 || n > max {
+		return 0
+	}
+	return n
+}
+
+// NotifyModes returns the notice mode of each of a Reader's bookmarks,
+// keyed by site and series id.
+func (s *Store) NotifyModes(ctx context.Context, readerID int64) (map[[2]string]string, error) {
+	rows, err := s.pool.Query(ctx, `SELECT site, series_id, notify_mode FROM bookmarks WHERE reader_id = $1`, readerID)
+	if err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
+	}
+	defer rows.Close()
+	out := map[[2]string]string{}
+	for rows.Next() {
+		var site, id, mode string
+		if err := rows.Scan(&site, &id, &mode); err != nil {
+			return nil, fmt.Errorf("store: notify modes: %w", err)
+		}
+		out[[2]string{site, id}] = mode
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: notify modes: %w", err)
+	}
+	return out, nil
+}
