@@ -11,12 +11,17 @@ GOLANGCI_LINT ?= $(shell $(GO) env GOPATH)/bin/golangci-lint
 # govulncheck, pinned and built from source the same way.
 GOVULNCHECK_VERSION := v1.9.0
 export GOVULNCHECK ?= $(shell $(GO) env GOPATH)/bin/govulncheck
-# Packages `make test-race` covers: all of them unless narrowed (CI may
-# narrow it to the packages with goroutines if the whole run is too slow).
+# Packages `make test-race` covers: all of them unless narrowed. `make
+# test` runs the race detector over scripts/race-packages only.
 RACE_PKGS ?= ./...
 # The per-package bound of `make test`: against a hung test, not a measure.
 # A loaded 2-core machine has run backend/lanes alone for 12 minutes.
 TEST_TIMEOUT ?= 20m
+# Packages at once, and tests at once inside a package, in `make test`: the
+# two cores of the CI machine and the suite's PostgreSQL connection budget
+# (docs/development.md, "PostgreSQL connections").
+TEST_P ?= 2
+TEST_PARALLEL ?= 2
 
 .PHONY: build demo test test-short test-race test-loaded bench faults lint lint-install vulncheck vulncheck-install fmt clean help
 
@@ -27,18 +32,18 @@ build: ## build both binaries into bin/
 demo: build ## backend + owner console on a local database and the Site simulator
 	scripts/demo.sh
 
-test: ## every test, against a real PostgreSQL (started if needed) and Debian's Chromium
-	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
-		$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+test: ## every test once (-race where code runs on several goroutines), against a real PostgreSQL and Debian's Chromium
+	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} GO=$(GO) \
+		TEST_TIMEOUT=$(TEST_TIMEOUT) TEST_P=$(TEST_P) TEST_PARALLEL=$(TEST_PARALLEL) scripts/test.sh
 
-test-short: ## the quick subset (no browser, no long drives)
-	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
-		$(GO) test -short -count=1 ./...
+test-short: ## the quick subset (no browser, no long drives), in make test's shape
+	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} GO=$(GO) \
+		TEST_TIMEOUT=$(TEST_TIMEOUT) TEST_P=$(TEST_P) TEST_PARALLEL=$(TEST_PARALLEL) scripts/test.sh -short
 
 test-loaded: ## the suite twice at once beside a CPU hog, as a loaded CI machine runs it
 	scripts/test-loaded.sh
 
-test-race: ## every test but the fault suite's long forms, under the race detector
+test-race: ## every package under the race detector (RACE_PKGS narrows it; slower than make test)
 	TEST_DATABASE_URL=$${TEST_DATABASE_URL:-$$(scripts/db.sh admin)} \
 		$(GO) test -race -count=1 -timeout 20m $(RACE_PKGS)
 

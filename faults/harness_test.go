@@ -107,7 +107,16 @@ func newDeployment(t *testing.T, dsn string) *deployment {
 	d.secrets = append(d.secrets, tokenKey)
 	d.owner = d.mint("--owner", "--name", "faults-owner")
 	d.reader = d.mint("--reader", readerID, "--reader-name", "Ann", "--name", "faults-reader")
-	pool, err := pgxpool.New(context.Background(), dsn)
+	// The test's own reads go one at a time: two connections keep the
+	// fault suite, whose failover tests run two serving processes of 15
+	// connections each, within the suite's PostgreSQL budget
+	// (docs/development.md, "PostgreSQL connections").
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 2
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

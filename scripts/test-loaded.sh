@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # make test-loaded: the whole suite the way a loaded CI machine runs it.
-# Two copies of `go test ./...` run at once beside a CPU hog (a busy loop
+# Two copies of `make test` (scripts/test.sh: each package once, under
+# -race where scripts/race-packages says) run at once beside a CPU hog (a busy loop
 # per LOADED_HOGS, default 1), so every package competes for the cores with
 # another package, another Chromium and another PostgreSQL client, and the
 # tests' waits and deadlines meet a machine several times slower than an
 # idle one. Both copies are verdicts: the run fails when either does. Each
-# copy's output goes to LOADED_LOGS (default .data/test-loaded/);
+# copy's output goes to LOADED_LOGS (default .data/test-loaded/, with each
+# copy's go test -json beside it);
 # LOADED_PKGS narrows the packages (default ./...).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,10 +32,11 @@ for _ in $(seq "$hogs"); do
 done
 
 start=$(date +%s)
-"$go" test -count=1 -timeout "$timeout" "${pkgs[@]}" >"$logs/first.log" 2>&1 &
-first=$!
-"$go" test -count=1 -timeout "$timeout" "${pkgs[@]}" >"$logs/second.log" 2>&1 &
-second=$!
+for n in first second; do
+  GO=$go TEST_TIMEOUT=$timeout TEST_PKGS="${pkgs[*]}" TEST_JSON="$logs/$n" \
+    scripts/test.sh >"$logs/$n.log" 2>&1 &
+  if [ "$n" = first ]; then first=$!; else second=$!; fi
+done
 wait "$first"; rc1=$?
 wait "$second"; rc2=$?
 stop

@@ -51,7 +51,7 @@ type Bookmark struct {
 	NotifyPileDays int
 }
 
-// bookmarkSelect is the query of Reader $1's bookmarks matching where (a
+// bookmarkSelect is the query of Reader @reader's bookmarks matching where (a
 // condition on bookmarks b), each joined with its Series, Progress and
 // Work (readerWorks, workJoin); the caller adds the order.
 func bookmarkSelect(where string) string {
@@ -66,7 +66,7 @@ func bookmarkSelect(where string) string {
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + `
-	WHERE b.reader_id = $1 AND (` + where + `)`
+	WHERE b.reader_id = @reader AND (` + where + `)`
 }
 
 // scanBookmark reads one row of bookmarkSelect.
@@ -81,7 +81,8 @@ func scanBookmark(row scanner) (Bookmark, error) {
 
 // ListBookmarks returns a Reader's bookmarks, most recently added first.
 func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, error) {
-	rows, err := s.pool.Query(ctx, bookmarkSelect("true")+` ORDER BY b.created_at DESC, s.site, s.series_id`, readerID)
+	rows, err := s.pool.Query(ctx, bookmarkSelect("true")+` ORDER BY b.created_at DESC, s.site, s.series_id`,
+		namedArgs{"reader": readerID})
 	if err != nil {
 		return nil, fmt.Errorf("store: list bookmarks: %w", err)
 	}
@@ -102,7 +103,8 @@ func (s *Store) ListBookmarks(ctx context.Context, readerID int64) ([]Bookmark, 
 
 // GetBookmark returns one of a Reader's bookmarks, or ErrNotFound.
 func (s *Store) GetBookmark(ctx context.Context, readerID int64, site, seriesID string) (Bookmark, error) {
-	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect("b.site = $2 AND b.series_id = $3"), readerID, site, seriesID))
+	b, err := scanBookmark(s.pool.QueryRow(ctx, bookmarkSelect("b.site = @site AND b.series_id = @series_id"),
+		namedArgs{"reader": readerID, "site": site, "series_id": seriesID}))
 	if err != nil {
 		return Bookmark{}, notFound("get bookmark", err)
 	}

@@ -12,7 +12,11 @@
 //     statement.
 //   - Works (works_link.go): external ids are stored and link Series
 //     sharing one into a Work under one advisory lock, inside the
-//     transaction that stored them.
+//     transaction that stored them. Each rule of a Work as one Reader sees
+//     it (its members, the Work a Series is in, New, title, Latest) is one
+//     SQL fragment in works_numbers.go, which every statement needing it
+//     composes; composed statements take named arguments (named.go). The
+//     Lane's record of a good read is one statement (record_ok.go).
 //   - Lane locks (lanelock.go): each Lane's advisory lock and the wake
 //     LISTEN live on dedicated connections outside the pool; the heartbeat
 //     rows tell a silent holder, whose lock session another process may end.

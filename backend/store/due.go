@@ -7,13 +7,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-
-	"mangabookmark/backend/safetext"
 )
 
 // This file holds the Lanes' reads and writes on the series table: what is
-// due, the stamp before each fetch, the record of a good read, and the
-// Owner's Forced Poll. A Series is due when it was never checked, when it
+// due, the stamp before each fetch and the Owner's Forced Poll (the record
+// of a good read is record_ok.go). A Series is due when it was never checked, when it
 // was last checked at or before now - Rest, or when a Forced Poll is pending
 // (force_poll_at later than latest_checked_at). That cutoff is the only rate
 // authority; nothing here joins poll_failures. A slow Series (slow.go)
@@ -282,121 +280,6 @@ func (s *Store) RestoreChecked(ctx context.Context, site, seriesID string, st St
 	}
 	return tag.RowsAffected() == 1, nil
 }
-
-// ReadFacts is what a good read learned, in store terms. Empty Title or
-// CoverURL keep the stored value; Number is a decimal string.
-type ReadFacts struct {
-	Title      string
-	CoverURL   string
-	Number     string
-	ChTitle    string
-	ChURL      string
-	ReleasedAt *time.Time
-	// IDs are the external ids the page carries (Source IDFromSite): new
-	// ones are stored and link the Series into its Work before the read is
-	// recorded. AltTitles are the page's other titles, kept for
-	// suggestions; empty keeps the stored ones.
-	IDs       []ExternalID
-	AltTitles []string
-}
-
-// OKResult tells the Lane what a good read changed.
-type OKResult struct {
-	New       bool   // the Latest Chapter number moved from a known one
-	CoverURL  string // the cover URL now stored
-	NeedCover bool   // no stored image from CoverURL: a cover heal is due
-	Event     bool   // the number passed the Series' highest: a Chapter Event was recorded
-	Owed      int    // notices the Chapter Event made owed to Readers
-}
-
-// RecordOK stores a good read in one statement: title, cover URL and Latest
-// Chapter (latest_seen_at moves only when the number changed) and deletes the
-// failure row. A read that changes nothing writes no new row version (most
-// hourly reads find nothing new). ErrNotFound when the Series was deleted
-// meanwhile.
-//
-// In the same statement (so in the same transaction) a number above the
-// Series' highest ever (max_number) records a Chapter Event and the
-// notices it owes (chapter_events.go); the first good read only sets
-// max_number, the baseline, and a number that fell and came back records
-// nothing.
-//
-// A read whose page carries external ids or other titles stores them first
-// and links the Series into its Work by the ids (works_link.go), in one
-// transaction with the statement above.
-func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
-	if len(f.IDs) == 0 && len(f.AltTitles) == 0 {
-		return recordOK(ctx, s.pool, site, seriesID, f, now)
-	}
-	// The page carries ids or other titles: store them, link, and record
-	// the read in one transaction, so the read's notices already see the
-	// Work it joined.
-	var r OKResult
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := storeReadIdentity(ctx, tx, site, seriesID, f); err != nil {
-			return fmt.Errorf("store: record ok: %w", err)
-		}
-		var err error
-		r, err = recordOK(ctx, tx, site, seriesID, f, now)
-		return err
-	})
-	if err != nil {
-		return OKResult{}, err
-	}
-	return r, nil
-}
-
-// queryRower is what runs recordOKSQL: the pool or a transaction.
-type queryRower interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
-// recordOK runs recordOKSQL for one read.
-func recordOK(ctx context.Context, q queryRower, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
-	var r OKResult
-	err := q.QueryRow(ctx, recordOKSQL,
-		site, seriesID, safetext.Line(f.Title), safetext.URL(f.CoverURL), f.Number, safetext.Line(f.ChTitle), safetext.URL(f.ChURL), f.ReleasedAt, now).Scan(&r.New, &r.CoverURL, &r.NeedCover, &r.Event, &r.Owed)
-	if err != nil {
-		return OKResult{}, notFound("record ok", err)
-	}
-	return r, nil
-}
-
-// recordOKSQL is RecordOK's one statement (see RecordOK).
-const recordOKSQL = `
-		WITH old AS (
-			SELECT site, series_id, latest_number, latest_seen_at, max_number,
-				CASE WHEN $3 <> '' THEN $3 ELSE title END AS new_title,
-				CASE WHEN $4 <> '' THEN $4 ELSE cover_url END AS new_cover,
-				(title, cover_url, latest_number, latest_title, latest_url, latest_released_at) AS cur
-			FROM series WHERE site = $1 AND series_id = $2
-		), upd AS (
-			UPDATE series s SET title = old.new_title, cover_url = old.new_cover,
-				latest_number = $5::numeric, latest_title = $6, latest_url = $7, latest_released_at = $8, slow = false,
-				latest_seen_at = CASE WHEN old.latest_number IS DISTINCT FROM $5::numeric OR old.latest_seen_at IS NULL
-					THEN $9 ELSE old.latest_seen_at END,
-				max_number = greatest(old.max_number, $5::numeric)
-			FROM old WHERE s.site = old.site AND s.series_id = old.series_id
-				AND (old.cur IS DISTINCT FROM (old.new_title, old.new_cover, $5::numeric, $6::text, $7::text, $8::timestamptz)
-					OR old.latest_seen_at IS NULL OR old.max_number IS NULL)
-		), del AS (
-			DELETE FROM poll_failures WHERE site = $1 AND series_id = $2
-		), ev AS (
-			` + eventInsert + `
-		), wk AS (
-			` + workOfRead + `
-		), drift AS (
-			` + driftUpdate + `
-		), owed AS (
-			` + owedInsert + `
-		), released AS (
-			` + heldRelease + `
-		)
-		SELECT coalesce(old.latest_number <> $5::numeric, false), old.new_cover,
-			old.new_cover <> '' AND NOT EXISTS (SELECT 1 FROM covers c
-				WHERE c.site = $1 AND c.series_id = $2 AND c.source_url = old.new_cover),
-			EXISTS (SELECT 1 FROM ev), (SELECT count(*) FROM owed)
-		FROM old`
 
 // ForcePoll asks the Site's Lane to read the Series on its next pass and
 // returns the stamp stored; ErrNotFound for an unknown Series.

@@ -23,7 +23,7 @@ type LibraryItem struct {
 // first, then by Latest Chapter date (newest first, unknown last), then by
 // title and id, so the order is stable.
 func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, error) {
-	return s.library(ctx, readerID, "true")
+	return s.library(ctx, "true", namedArgs{"reader": readerID})
 }
 
 // LibraryEntry is one bookmark as Library shows it (the Series page), or
@@ -32,7 +32,8 @@ func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID
 	if site == "" {
 		return LibraryItem{}, ErrNotFound
 	}
-	items, err := s.library(ctx, readerID, "b.site = $2 AND b.series_id = $3", site, seriesID)
+	items, err := s.library(ctx, "b.site = @site AND b.series_id = @series_id",
+		namedArgs{"reader": readerID, "site": site, "series_id": seriesID})
 	if err != nil {
 		return LibraryItem{}, err
 	}
@@ -46,9 +47,10 @@ func (s *Store) LibraryEntry(ctx context.Context, readerID int64, site, seriesID
 // workID as they see it (their own hand links decide), in its order: the
 // Work page's rows.
 func (s *Store) LibraryOfWork(ctx context.Context, readerID, workID int64) ([]LibraryItem, error) {
-	items, err := s.library(ctx, readerID, `(b.site, b.series_id) IN (
-		SELECT site, series_id FROM work_members WHERE work_id = $2
-		UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = $1 AND work_id = $2)`, workID)
+	items, err := s.library(ctx, `(b.site, b.series_id) IN (
+		SELECT site, series_id FROM work_members WHERE work_id = @work
+		UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = @reader AND work_id = @work)`,
+		namedArgs{"reader": readerID, "work": workID})
 	if err != nil {
 		return nil, err
 	}
@@ -67,17 +69,16 @@ const libraryOrder = `ORDER BY is_new DESC, coalesce(s.latest_released_at, s.lat
 			s.title, s.site, s.series_id`
 
 // library is Library narrowed by the condition narrow on bookmark b, over
-// the parameters after the Reader ($2 on). Each narrowing is its own
-// statement rather than parameters of one ("$2 = ” OR ..."): a prepared
-// plan of that one is costed for a handful of rows, and PostgreSQL
-// settles on it for the whole library too.
-func (s *Store) library(ctx context.Context, readerID int64, narrow string, params ...any) ([]LibraryItem, error) {
-	args := append([]any{readerID}, params...)
+// the named arguments args (the Reader's as @reader). Each narrowing is its
+// own statement rather than parameters of one ("@site = ” OR ..."): a
+// prepared plan of that one is costed for a handful of rows, and
+// PostgreSQL settles on it for the whole library too.
+func (s *Store) library(ctx context.Context, narrow string, args namedArgs) ([]LibraryItem, error) {
 	rows, err := s.pool.Query(ctx, readerWorks(narrow)+`
 		SELECT `+libraryItemColumns(isNewSQL+" AS is_new", "wm.work_id")+`
 		FROM bookmarks b`+workJoin+libraryItemJoins+`
-		WHERE b.reader_id = $1 AND (`+narrow+`)
-		`+libraryOrder, args...)
+		WHERE b.reader_id = @reader AND (`+narrow+`)
+		`+libraryOrder, args)
 	if err != nil {
 		return nil, fmt.Errorf("store: library: %w", err)
 	}

@@ -53,64 +53,44 @@ type LibraryPage struct {
 // shown cards' bookmarks only: at 2,000 bookmarks, decoding every row in
 // Go and reading each Work's members cost several times the page itself.
 //
-// A Work's New, title, Latest date and text match are the Work's, over
-// every member the Reader sees (those they do not bookmark, their own
-// pending hand links) as ReaderWorks reads them: the member showing the
-// Work's Latest is the first in workTopOrder; its title is the Work's
-// unless empty or no member has a Latest, then the first non-empty member
-// title in the database's order. In the library's order a card stands by
-// New, then by its newest Latest date (released, else seen; unknown last),
-// then by the least of its bookmarks' titles, Sites and ids. Every row
-// carries the page's counts, and a page with no card is one row of counts
-// alone (the card number n is NULL).
+// A bookmark's card is the Work it is in for the Reader (seriesWorkJoins),
+// else its own. A Work's New, title, Latest date and text match are the
+// Work's (workFactsSQL), over every member the Reader sees
+// (readerMembersSQL: those they do not bookmark, their own pending hand
+// links), as ReaderWorks reads them. The members they bookmark come with
+// their numbers from mine, and only the others (more) are looked up: at
+// 2,000 bookmarks in Works, looking every member up again cost the page
+// half as much again. In the library's order a card stands
+// by New, then by its newest Latest date (released, else seen; unknown
+// last), then by the least of its bookmarks' titles, Sites and ids. Every
+// row carries the page's counts, and a page with no card is one row of
+// counts alone (the card number n is NULL).
 //
-// $1 reader, $2 Site filter, $3 text filter, $4 only New, $5 sort,
-// $6 page, $7 cards a page.
+// Named arguments: @reader, @site (the Site filter), @text (the text
+// filter), @only_new, @sort, @page and @per_page (cards a page).
 var libraryPageSQL = `
 	WITH mine AS (
-		SELECT b.site, b.series_id, coalesce(h.work_id, m.work_id) AS work_id,
-			CASE WHEN h.work_id IS NULL THEN m."offset" ELSE 0 END AS off,
+		SELECT b.site, b.series_id, ` + seriesWorkSQL + ` AS work_id, ` + seriesOffSQL + ` AS off,
 			s.title, s.latest_seen_at, coalesce(s.latest_released_at, s.latest_seen_at) AS d, s.latest_number, p.number
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-		LEFT JOIN work_hand_links h ON h.reader_id = b.reader_id AND h.site = b.site AND h.series_id = b.series_id
-		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
-		WHERE b.reader_id = $1
+		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` +
+	seriesWorkJoins("b.site", "b.series_id") + `
+		WHERE b.reader_id = @reader
 	), more AS (
-		SELECT o.work_id, o.site, o.series_id, o.off, s.title, s.latest_seen_at, s.latest_number, p.number
-		FROM (SELECT m.work_id, m.site, m.series_id, m."offset" AS off FROM work_members m
-			WHERE m.work_id IN (SELECT work_id FROM mine)
-				AND NOT EXISTS (SELECT 1 FROM mine WHERE mine.site = m.site AND mine.series_id = m.series_id)
-				AND NOT EXISTS (SELECT 1 FROM work_hand_links h WHERE h.reader_id = $1
-					AND h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
-			UNION ALL
-			SELECT h.work_id, h.site, h.series_id, 0 FROM work_hand_links h
-			WHERE h.reader_id = $1 AND h.work_id IN (SELECT work_id FROM mine)
-				AND NOT EXISTS (SELECT 1 FROM mine WHERE mine.site = h.site AND mine.series_id = h.series_id)) o
-		JOIN series s ON s.site = o.site AND s.series_id = o.series_id
-		LEFT JOIN progress p ON p.reader_id = $1 AND p.site = o.site AND p.series_id = o.series_id
+		SELECT * FROM (` + readerMembersSQL("@reader", "IN (SELECT work_id FROM mine)") + `) rm
+		WHERE NOT EXISTS (SELECT 1 FROM mine WHERE mine.site = rm.site AND mine.series_id = rm.series_id)
 	), w AS (
-		SELECT work_id, is_new, hit, CASE WHEN wl IS NOT NULL THEN latest_seen_at END AS appeared,
-			coalesce(CASE WHEN wl IS NOT NULL THEN nullif(title, '') END, titled, '') AS title
-		FROM (SELECT work_id, wl, title, latest_seen_at,
-				row_number() OVER (PARTITION BY work_id ORDER BY ` + workTopOrder("wl", "latest_seen_at", "site", "series_id") + `) AS rn,
-				coalesce(max(wl) OVER p > max(wp) OVER p, false) AS is_new,
-				bool_or(` + textHit("title", "site", "series_id") + `) OVER p AS hit,
-				min(nullif(title, '')) OVER p AS titled
-			FROM (SELECT work_id, site, series_id, title, latest_seen_at, latest_number + off AS wl, number + off AS wp
-				FROM mine WHERE work_id IS NOT NULL
-				UNION ALL
-				SELECT work_id, site, series_id, title, latest_seen_at, latest_number + off, number + off FROM more) u
-			WINDOW p AS (PARTITION BY work_id)) t
-		WHERE rn = 1
+		` + workFactsSQL(`SELECT work_id, site, series_id, off, title, latest_seen_at, latest_number + off AS wl, number + off AS wp
+			FROM mine WHERE work_id IS NOT NULL
+			UNION ALL `+memberNumbersSQL("more"), textHit("title", "site", "series_id")) + `
 	), cards AS (
 		SELECT mine.work_id, min(mine.site) AS site, min(mine.series_id) AS series_id,
-			CASE WHEN mine.work_id IS NULL THEN bool_or(coalesce(mine.latest_number > mine.number, false))
+			CASE WHEN mine.work_id IS NULL THEN bool_or(` + newSQL("mine.latest_number", "mine.number") + `)
 				ELSE bool_or(w.is_new) END AS is_new,
 			CASE WHEN mine.work_id IS NULL THEN bool_or(` + textHit("mine.title", "mine.site", "mine.series_id") + `)
 				ELSE bool_or(w.hit) END AS hit,
-			bool_or(mine.site = $2) AS on_site, max(mine.d) AS d, min(mine.title) AS first_title,
+			bool_or(mine.site = @site) AS on_site, max(mine.d) AS d, min(mine.title) AS first_title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.title) ELSE min(w.title) END AS title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.latest_seen_at) ELSE min(w.appeared) END AS appeared
 		FROM mine LEFT JOIN w ON w.work_id = mine.work_id
@@ -118,18 +98,19 @@ var libraryPageSQL = `
 			CASE WHEN mine.work_id IS NULL THEN mine.series_id END
 	), kept AS (
 		SELECT work_id, site, series_id, is_new, row_number() OVER (ORDER BY
-				CASE WHEN $5 = '` + LibrarySortUpdated + `' THEN appeared END DESC NULLS LAST,
-				CASE WHEN $5 = '` + LibrarySortTitle + `' THEN lower(title) END COLLATE "C",
+				CASE WHEN @sort = '` + LibrarySortUpdated + `' THEN appeared END DESC NULLS LAST,
+				CASE WHEN @sort = '` + LibrarySortTitle + `' THEN lower(title) END COLLATE "C",
 				is_new DESC, d DESC NULLS LAST, first_title, site, series_id) AS n
 		FROM cards
-		WHERE ($2 = '' OR on_site) AND hit AND (is_new OR NOT $4)
+		WHERE (@site = '' OR on_site) AND hit AND (is_new OR NOT @only_new)
 	), t AS (
-		SELECT total, new_count, sites, matched, least($6::bigint, greatest(1, (matched + $7::bigint - 1) / $7::bigint)) AS page
+		SELECT total, new_count, sites, matched,
+			least(@page::bigint, greatest(1, (matched + @per_page::bigint - 1) / @per_page::bigint)) AS page
 		FROM (SELECT count(*) AS total, count(*) FILTER (WHERE is_new) AS new_count,
 			(SELECT coalesce(array_agg(DISTINCT site ORDER BY site), '{}') FROM mine) AS sites,
 			(SELECT count(*) FROM kept) AS matched FROM cards) t
 	), shown AS (
-		SELECT k.* FROM t JOIN kept k ON k.n > (t.page - 1) * $7::bigint AND k.n <= t.page * $7::bigint
+		SELECT k.* FROM t JOIN kept k ON k.n > (t.page - 1) * @per_page::bigint AND k.n <= t.page * @per_page::bigint
 	)
 	SELECT t.total, t.new_count, t.sites, t.matched, t.page, x.*
 	FROM t LEFT JOIN (
@@ -138,22 +119,14 @@ var libraryPageSQL = `
 		FROM (SELECT n, is_new, work_id, site, series_id FROM shown WHERE work_id IS NULL
 			UNION ALL
 			SELECT sh.n, sh.is_new, sh.work_id, mine.site, mine.series_id FROM shown sh JOIN mine ON mine.work_id = sh.work_id) sh
-		JOIN bookmarks b ON b.reader_id = $1 AND b.site = sh.site AND b.series_id = sh.series_id` + libraryItemJoins + `
+		JOIN bookmarks b ON b.reader_id = @reader AND b.site = sh.site AND b.series_id = sh.series_id` + libraryItemJoins + `
 	) x ON true
 	ORDER BY x.n, x.d DESC NULLS LAST, x.title, x.site, x.series_id`
 
-// textHit is the text filter ($3, "" for none) on one Series: its title
-// or its "site id" holds the text, case folded.
+// textHit is the text filter (@text, "" for none) on one Series: its
+// title or its "site id" holds the text, case folded.
 func textHit(title, site, seriesID string) string {
-	return `($3 = '' OR strpos(lower(` + title + `), lower($3)) > 0 OR strpos(lower(` + site + ` || ' ' || ` + seriesID + `), lower($3)) > 0)`
-}
-
-// workTopOrder orders a Work's members so that the first shows the Work's
-// Latest: the highest number (wl, the member's Latest in Work numbers),
-// the first seen of a tie, then by Site and id. ReaderWorks and the
-// library page pick by it alike.
-func workTopOrder(wl, seenAt, site, seriesID string) string {
-	return wl + " DESC NULLS LAST, " + seenAt + ", " + site + ", " + seriesID
+	return `(@text = '' OR strpos(lower(` + title + `), lower(@text)) > 0 OR strpos(lower(` + site + ` || ' ' || ` + seriesID + `), lower(@text)) > 0)`
 }
 
 // LibraryPage returns one page of the Reader's library (q): its cards,
@@ -167,7 +140,8 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 	// UTF-8 becomes U+FFFD, control bytes go), so text PostgreSQL would
 	// refuse is looked for as a stored title would hold it, not an error.
 	q.Site, q.Text = safetext.Line(q.Site), safetext.Line(q.Text)
-	rows, err := s.pool.Query(ctx, libraryPageSQL, readerID, q.Site, q.Text, q.OnlyNew, q.Sort, q.Page, q.PerPage)
+	rows, err := s.pool.Query(ctx, libraryPageSQL, namedArgs{"reader": readerID, "site": q.Site, "text": q.Text,
+		"only_new": q.OnlyNew, "sort": q.Sort, "page": q.Page, "per_page": q.PerPage})
 	if err != nil {
 		return LibraryPage{}, fmt.Errorf("store: library page: %w", err)
 	}

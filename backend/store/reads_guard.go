@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -20,15 +21,12 @@ import (
 // Chapter is known (a Series never read yet) every number is taken.
 const PastLatestMargin = 10
 
-// pastLatestSQL is PastLatestMargin in the SQL text (a constant, so the
-// statements stay constants; TestPastLatestSQLMatchesMargin ties the two).
-const pastLatestSQL = "10"
-
-// pastLatestCaseSQL is the one SQL text of the rule: over a read u (its
-// number) and its Series s, the Series' Latest Chapter number when the read
-// lies more than PastLatestMargin past it, else NULL (and NULL while no
-// Latest Chapter is known). progressUpsert and guardNew both use it.
-const pastLatestCaseSQL = `CASE WHEN u.number::numeric > s.latest_number + ` + pastLatestSQL + ` THEN s.latest_number::text END`
+// pastLatestCaseSQL is the one SQL text of the rule, with PastLatestMargin
+// written into it: over a read u (its number) and its Series s, the
+// Series' Latest Chapter number when the read lies more than
+// PastLatestMargin past it, else NULL (and NULL while no Latest Chapter is
+// known). progressUpsert and guardNew both use it.
+var pastLatestCaseSQL = `CASE WHEN u.number::numeric > s.latest_number + ` + strconv.Itoa(PastLatestMargin) + ` THEN s.latest_number::text END`
 
 // ErrPastLatest refuses a read more than PastLatestMargin chapters past the
 // Series' known Latest Chapter; nothing is written for it.

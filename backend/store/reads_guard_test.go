@@ -3,19 +3,12 @@ package store_test
 import (
 	"context"
 	"errors"
-	"strconv"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
 )
-
-func TestPastLatestSQLMatchesMargin(t *testing.T) {
-	if got := store.PastLatestSQLForTest(); got != strconv.Itoa(store.PastLatestMargin) {
-		t.Fatalf("pastLatestSQL %q, PastLatestMargin %d", got, store.PastLatestMargin)
-	}
-}
 
 // guardFixture is a Reader with a bookmark of a Series whose Latest Chapter
 // is 12, and a second Reader without one.

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -51,14 +50,12 @@ func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef
 	var work int64
 	var ok bool
 	var ea, eb *int64
-	const effective = `(SELECT coalesce(
-		(SELECT work_id FROM work_hand_links WHERE reader_id = $1 AND site = $%d AND series_id = $%d),
-		(SELECT work_id FROM work_members WHERE site = $%d AND series_id = $%d)))`
 	err := tx.QueryRow(ctx, `SELECT
-		(SELECT count(*) FROM series WHERE (site, series_id) IN (($2, $3), ($4, $5))) = 2
-			AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = $1 AND (site, series_id) IN (($2, $3), ($4, $5))),
-		`+fmt.Sprintf(effective, 2, 3, 2, 3)+`, `+fmt.Sprintf(effective, 4, 5, 4, 5),
-		readerID, a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&ok, &ea, &eb)
+		(SELECT count(*) FROM series WHERE (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))) = 2
+			AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = @reader AND (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))),
+		`+seriesWorkOf("@a_site", "@a_id")+`, `+seriesWorkOf("@b_site", "@b_id"),
+		namedArgs{"reader": readerID, "a_site": a.Site, "a_id": a.SeriesID, "b_site": b.Site, "b_id": b.SeriesID}).
+		Scan(&ok, &ea, &eb)
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +103,7 @@ func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef
 			return 0, err
 		}
 	}
-	_, err = tx.Exec(ctx, collapseOwedSQL, work)
+	_, err = tx.Exec(ctx, collapseOwedSQL, namedArgs{"work": work})
 	return work, err
 }
 
@@ -134,24 +131,25 @@ const confirmHandLinkSQL = `
 		AND EXISTS (SELECT 1 FROM two)`
 
 // collapseOwedSQL keeps one owed notice per Reader and number (in Work
-// numbers) over Work $1's members as each Reader sees them: two Series a
-// Reader links by hand may each already owe the same number, told once
-// from now on like any Work's. A number told already (sent, caught up)
-// drops the owed one; else the first seen stays.
-const collapseOwedSQL = `
-	WITH mem AS (
-		SELECT NULL::bigint AS reader_id, site, series_id, "offset" AS off FROM work_members WHERE work_id = $1
-		UNION ALL
-		SELECT h.reader_id, h.site, h.series_id, 0 FROM work_hand_links h
-		WHERE h.work_id = $1 AND NOT EXISTS (SELECT 1 FROM work_members m
-			WHERE m.work_id = $1 AND m.site = h.site AND m.series_id = h.series_id)
+// numbers) over Work @work's members as each Reader sees them
+// (readerMembersSQL, for each Reader owed a notice on one of them): two
+// Series a Reader links by hand may each already owe the same number, told
+// once from now on like any Work's. A number told already (sent, caught
+// up) drops the owed one; else the first seen stays.
+var collapseOwedSQL = `
+	WITH owed AS (
+		SELECT DISTINCT n.reader_id FROM reader_notices n
+		WHERE n.done_at IS NULL AND (n.site, n.series_id) IN (SELECT site, series_id FROM work_members WHERE work_id = @work
+			UNION SELECT site, series_id FROM work_hand_links WHERE work_id = @work)
+	), mem AS (
+		SELECT o.reader_id, x.site, x.series_id, x.off FROM owed o
+		CROSS JOIN LATERAL (` + readerMembersSQL("o.reader_id", "= @work") + `) x
 	), ranked AS (
 		SELECT n.reader_id, n.site, n.series_id, n.number, n.done_at,
 			row_number() OVER (PARTITION BY n.reader_id, n.number + mem.off
 				ORDER BY n.done_at IS NULL, n.seen_at, n.site, n.series_id) AS k
 		FROM reader_notices n
-		JOIN mem ON mem.site = n.site AND mem.series_id = n.series_id
-			AND (mem.reader_id IS NULL OR mem.reader_id = n.reader_id)
+		JOIN mem ON mem.reader_id = n.reader_id AND mem.site = n.site AND mem.series_id = n.series_id
 	)
 	DELETE FROM reader_notices n USING ranked r
 	WHERE r.k > 1 AND r.done_at IS NULL AND n.reader_id = r.reader_id AND n.site = r.site

@@ -1,100 +1,156 @@
 package store
 
-// This file holds the one number per Work (docs/adr/0021-works-link-by-ids.md):
-// the Work's Latest is its highest member Latest plus that member's offset,
-// and a Reader's Progress on it the highest of their Progress on any member
-// (in Work numbers). Progress rows stay per Series; the Work's numbers are
-// computed where they are read, so a read on one member ends "new" on every
-// member the Reader bookmarks.
+// This file is the one home of the Works rules as one Reader sees them
+// (docs/adr/0021-works-link-by-ids.md, docs/adr/0022-library-page-in-one-statement.md):
+// every statement that needs one of them composes the fragment here, so a
+// rule is written once. The fragments take the Reader as the named
+// argument @reader (namedArgs) unless said otherwise.
+//
+// The Work's Latest is its highest member Latest plus that member's
+// offset, and a Reader's Progress on it the highest of their Progress on
+// any member (in Work numbers). Progress rows stay per Series; the Work's
+// numbers are computed where they are read, so a read on one member ends
+// "new" on every member the Reader bookmarks.
+
+// seriesWorkJoins joins a Series (the SQL expressions site and seriesID)
+// with the Work it is in for Reader @reader: the Reader's own hand link
+// (sh) first, else the Series' shared membership (sm). Each is at most one
+// row, by its primary key. seriesWorkSQL reads them.
+func seriesWorkJoins(site, seriesID string) string {
+	return `
+		LEFT JOIN work_hand_links sh ON sh.reader_id = @reader AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
+		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID
+}
+
+// seriesWorkSQL is the Work a Series is in for the Reader (NULL for
+// none) and seriesOffSQL its offset there (a hand link's is 0), under
+// seriesWorkJoins: the same Work and offset as the Series' row of
+// readerMembersSQL.
+const (
+	seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
+	seriesOffSQL  = `CASE WHEN sh.work_id IS NULL THEN sm."offset" ELSE 0 END`
+)
+
+// seriesWorkOf is seriesWorkSQL of one Series as a scalar subquery.
+func seriesWorkOf(site, seriesID string) string {
+	return `(SELECT ` + seriesWorkSQL + ` FROM (SELECT) one` + seriesWorkJoins(site, seriesID) + `)`
+}
+
+// readerMembersSQL is the members of a Work as a Reader sees them: the
+// Work's shared members the Reader has not hand-linked (a Series they
+// linked by hand is in the Work of their link only, seriesWorkJoins), and
+// their own hand links to it (offset 0, pending: not yet confirmed by a
+// second Reader). One row per member: (work_id, site, series_id, off,
+// linked_by, drift_since, pending).
+//
+// reader is the Reader (an SQL expression: @reader, or a column for the
+// all-Readers variant, collapseOwedSQL) and works a condition on the
+// Work's id, completing "work_id ...": "IN (SELECT work_id FROM rw)",
+// "= @work" or "= ANY(@works)".
+func readerMembersSQL(reader, works string) string {
+	return `SELECT rm.work_id, rm.site, rm.series_id, rm."offset" AS off, rm.linked_by, rm.drift_since, false AS pending
+		FROM work_members rm
+		WHERE rm.work_id ` + works + ` AND NOT EXISTS (SELECT 1 FROM work_hand_links rx
+			WHERE rx.reader_id = ` + reader + ` AND rx.site = rm.site AND rx.series_id = rm.series_id)
+		UNION ALL
+		SELECT rh.work_id, rh.site, rh.series_id, 0, 'reader', NULL, true
+		FROM work_hand_links rh WHERE rh.reader_id = ` + reader + ` AND rh.work_id ` + works
+}
+
+// memberNumbersSQL reads each member row of members (a relation of
+// readerMembersSQL's rows) with its Series' title and Latest date, and
+// its Latest and the Reader's Progress on it in Work numbers (wl, wp).
+//
+// Each member's Series is one primary-key lookup: the LATERAL's LIMIT
+// keeps it one. Joined plainly, the planner, blind to how few members the
+// union yields, hashed the whole series table (120 ms at 200,000 Series).
+func memberNumbersSQL(members string) string {
+	return `SELECT x.work_id, x.site, x.series_id, x.off, s.title, s.latest_seen_at,
+			s.latest_number + x.off AS wl, p.number + x.off AS wp
+		FROM ` + members + ` x
+		CROSS JOIN LATERAL (SELECT s.title, s.latest_seen_at, s.latest_number FROM series s
+			WHERE s.site = x.site AND s.series_id = x.series_id LIMIT 1) s
+		LEFT JOIN progress p ON p.reader_id = @reader AND p.site = x.site AND p.series_id = x.series_id`
+}
+
+// newSQL is when a story is New: its Latest above the Reader's Progress
+// on it; a Reader with no Progress (or a story with no Latest) is not.
+// For a Series in no Work both are the Series' own; for a Work, the
+// highest of its members' in Work numbers (workFactsSQL).
+func newSQL(latest, progress string) string {
+	return `coalesce(` + latest + ` > ` + progress + `, false)`
+}
+
+// workFactsSQL is a Work's own facts as the Reader sees it, one row per
+// Work of numbers (rows of memberNumbersSQL):
+//
+//   - top_site, top_series_id: the member showing the Work's Latest, the
+//     first in workTopOrder;
+//   - latest: its Latest in Work numbers (NULL when no member has one), and
+//     appeared, when it was first seen;
+//   - progress: the Reader's Progress on the Work, in Work numbers;
+//   - is_new: newSQL over those two;
+//   - title: the top member's title unless empty or no member has a
+//     Latest, then the first non-empty member title in byte order, else "";
+//   - hit: whether any member holds hit (an SQL condition on a row of
+//     numbers: the library's text filter, or true).
+func workFactsSQL(numbers, hit string) string {
+	return `SELECT work_id, site AS top_site, series_id AS top_series_id, wl AS latest, progress, is_new, hit,
+			CASE WHEN wl IS NOT NULL THEN latest_seen_at END AS appeared,
+			coalesce(CASE WHEN wl IS NOT NULL THEN nullif(title, '') END, titled, '') AS title
+		FROM (SELECT work_id, site, series_id, title, latest_seen_at, wl,
+				row_number() OVER (PARTITION BY work_id ORDER BY ` + workTopOrder("wl", "latest_seen_at", "site", "series_id") + `) AS rn,
+				max(wp) OVER p AS progress,
+				` + newSQL("max(wl) OVER p", "max(wp) OVER p") + ` AS is_new,
+				bool_or(` + hit + `) OVER p AS hit,
+				min(nullif(title, '')) OVER p AS titled
+			FROM (` + numbers + `) n
+			WINDOW p AS (PARTITION BY work_id)) t
+		WHERE rn = 1`
+}
+
+// workTopOrder orders a Work's members so that the first shows the Work's
+// Latest: the highest number (wl, the member's Latest in Work numbers),
+// the first seen of a tie, then by Site and id.
+func workTopOrder(wl, seenAt, site, seriesID string) string {
+	return wl + " DESC NULLS LAST, " + seenAt + ", " + site + ", " + seriesID
+}
 
 // readerWorks is the WITH clause that computes, once per query, the Works
-// of Reader $1's bookmarks matching where (a condition on bookmarks b;
-// "true" for all of them), as workJoin joins them back:
+// of Reader @reader's bookmarks matching where (a condition on bookmarks
+// b; "true" for all of them), as workJoin joins them back:
 //
-//   - rw: each such bookmark in a Work, with the Work as the Reader sees it
-//     (their hand link first, else the Series' shared membership: each is
-//     at most one row, by its primary key);
-//   - rwn: per Work in rw, its Latest and the Reader's Progress on it, in
-//     Work numbers (forward only: the highest of any member), over the
-//     Reader's members of it: the shared members they did not hand-link
-//     elsewhere (with their offsets), and their own hand links to it
-//     (offset 0).
+//   - rw: each such bookmark in a Work, with the Work it is in for the
+//     Reader (seriesWorkJoins);
+//   - rwn: per Work in rw, its facts (workFactsSQL) over the members the
+//     Reader sees (readerMembersSQL).
 //
 // Set-based rather than one correlated subquery per bookmark: each Work's
 // numbers are aggregated once, and the plan's cost stays far below
 // PostgreSQL's jit_above_cost (the per-bookmark LATERAL crossed it at 2000
-// bookmarks, and compiling the plan cost more than running it). Each
-// member's Series is one primary-key lookup (the LATERAL's LIMIT keeps it
-// one): joined plainly, the planner, blind to how few members the union
-// yields, hashed the whole series table (120 ms at 200,000 Series).
+// bookmarks, and compiling the plan cost more than running it).
 func readerWorks(where string) string {
 	return `WITH rw AS (
-		SELECT b.site, b.series_id, coalesce(h.work_id, m.work_id) AS work_id
-		FROM bookmarks b
-		LEFT JOIN work_hand_links h ON h.reader_id = b.reader_id AND h.site = b.site AND h.series_id = b.series_id
-		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
-		WHERE b.reader_id = $1 AND (` + where + `) AND (h.work_id IS NOT NULL OR m.work_id IS NOT NULL)
+		SELECT b.site, b.series_id, ` + seriesWorkSQL + ` AS work_id
+		FROM bookmarks b` + seriesWorkJoins("b.site", "b.series_id") + `
+		WHERE b.reader_id = @reader AND (` + where + `) AND ` + seriesWorkSQL + ` IS NOT NULL
 	), rwn AS (
-		SELECT x.work_id, max(s2.latest_number + x.off) AS latest, max(p2.number + x.off) AS progress
-		FROM (SELECT m2.work_id, m2.site, m2.series_id, m2."offset" AS off FROM work_members m2
-			WHERE m2.work_id IN (SELECT work_id FROM rw) AND NOT EXISTS (SELECT 1 FROM work_hand_links h3
-				WHERE h3.reader_id = $1 AND h3.site = m2.site AND h3.series_id = m2.series_id
-					AND h3.work_id <> m2.work_id)
-			UNION ALL
-			SELECT h2.work_id, h2.site, h2.series_id, 0 FROM work_hand_links h2
-			WHERE h2.reader_id = $1 AND h2.work_id IN (SELECT work_id FROM rw)) x
-		CROSS JOIN LATERAL (SELECT s2.latest_number FROM series s2
-			WHERE s2.site = x.site AND s2.series_id = x.series_id LIMIT 1) s2
-		LEFT JOIN progress p2 ON p2.reader_id = $1 AND p2.site = x.site AND p2.series_id = x.series_id
-		GROUP BY x.work_id
+		` + workFactsSQL(memberNumbersSQL("("+readerMembersSQL("@reader", "IN (SELECT work_id FROM rw)")+")"), "true") + `
 	)`
 }
 
 // workJoin joins a bookmark row b of a query opened by readerWorks with
 // its Work as its Reader sees it: wm.work_id is the Series' Work (NULL
-// when in none) and wn the Work's Latest and the Reader's Progress on it.
+// when in none) and wn the Work's facts.
 const workJoin = `
 	LEFT JOIN rw wm ON wm.site = b.site AND wm.series_id = b.series_id
 	LEFT JOIN rwn wn ON wn.work_id = wm.work_id`
 
-// isNewSQL is the New Chapter signal of a bookmark row under workJoin: a
-// Series in no Work is New when its Latest is above the Reader's Progress
-// on it; a member, when the Work's Latest is above the Reader's Progress
-// on the Work. Either way a Reader with no Progress is not New.
-const isNewSQL = `CASE WHEN wm.work_id IS NULL THEN coalesce(s.latest_number > p.number, false)
-		ELSE coalesce(wn.latest > wn.progress, false) END`
-
-// driftMarginSQL is how far (in chapters) a member's Latest may stand
-// above every other working member's before it counts as drifted; a member
-// drifted for over a day owes no notices (owedInsert).
-const driftMarginSQL = "5"
-
-// workOfRead is RecordOK's view of the read Series' Work (a CTE body over
-// its parameters): its membership, offset and drift, the other members'
-// highest Latest now (leaving out failing ones, whose Latest stands still)
-// and their highest number ever shown inside the Work's current epoch
-// (others_max: a member's max_number above its joined_max, migration
-// 0015; a NULL joined_max counts all of it), both in Work numbers. No row
-// when the Series is in no Work.
-const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
-				(SELECT max(s2.latest_number + m2."offset") FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
-						AND NOT EXISTS (SELECT 1 FROM poll_failures f
-							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest,
-				(SELECT max(s2.max_number + m2."offset") FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
-						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')) AS others_max
-			FROM work_members m WHERE m.site = $1 AND m.series_id = $2`
-
-// driftUpdate is RecordOK's drift step over wk: the member is drifted from
-// the first read that finds it more than DriftMargin above the others, and
-// no longer once a read finds it within.
-const driftUpdate = `UPDATE work_members m SET drift_since = d.since
-			FROM (SELECT CASE WHEN $5::numeric + wk.off > wk.others_latest + ` + driftMarginSQL + `
-				THEN coalesce(wk.drift_since, $9) END AS since FROM wk) d
-			WHERE m.site = $1 AND m.series_id = $2 AND m.drift_since IS DISTINCT FROM d.since`
+// isNewSQL is the New Chapter signal of a bookmark row under workJoin
+// (Series s, Progress p): the Series' own for a Series in no Work, else
+// its Work's.
+var isNewSQL = `CASE WHEN wm.work_id IS NULL THEN ` + newSQL("s.latest_number", "p.number") + `
+		ELSE coalesce(wn.is_new, false) END`
 
 // noticeCaughtSQL says, for an owed notice n, whether its Reader's
 // Progress has reached its number: on the Series for a notice of a Series

@@ -15,26 +15,23 @@ import (
 // its own numbers (the Work number minus the member's offset), so the
 // Work's Progress is then exactly the number asked, even lower than before.
 
-// workProgressSQL sets the Progress of the Reader's ($1) bookmarked
-// members of Work $2, as they see its members (readerMembers' rule), to
-// the Work number $3 less each member's offset; $5 true moves Progress
-// forward only (Mark read). It answers how many bookmarks the Work holds.
-const workProgressSQL = `
+// workProgressSQL sets the Progress of the Reader's (@reader) bookmarked
+// members of Work @work, as they see its members (readerMembersSQL), to
+// the Work number @number less each member's offset; @forward true moves
+// Progress forward only (Mark read). It answers how many bookmarks the
+// Work holds.
+var workProgressSQL = `
 	WITH mem AS (
-		SELECT m.site, m.series_id, m."offset" AS off FROM work_members m
-		WHERE m.work_id = $2 AND NOT EXISTS (SELECT 1 FROM work_hand_links h
-			WHERE h.reader_id = $1 AND h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
-		UNION ALL
-		SELECT h.site, h.series_id, 0 FROM work_hand_links h WHERE h.reader_id = $1 AND h.work_id = $2
+		` + readerMembersSQL("@reader", "= @work") + `
 	), mine AS (
-		SELECT mem.site, mem.series_id, greatest($3::numeric - mem.off, 0) AS n FROM mem
-		JOIN bookmarks b ON b.reader_id = $1 AND b.site = mem.site AND b.series_id = mem.series_id
+		SELECT mem.site, mem.series_id, greatest(@number::numeric - mem.off, 0) AS n FROM mem
+		JOIN bookmarks b ON b.reader_id = @reader AND b.site = mem.site AND b.series_id = mem.series_id
 	), up AS (
 		INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-		SELECT $1::bigint, site, series_id, n, '', $4::timestamptz, now() FROM mine
+		SELECT @reader::bigint, site, series_id, n, '', @at::timestamptz, now() FROM mine
 		ON CONFLICT (reader_id, site, series_id) DO UPDATE
 			SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
-			WHERE NOT $5 OR excluded.number > progress.number
+			WHERE NOT @forward OR excluded.number > progress.number
 	)
 	SELECT count(*) FROM mine`
 
@@ -44,7 +41,8 @@ const workProgressSQL = `
 // ErrNotFound when the Work holds none of the Reader's bookmarks.
 func (s *Store) SetWorkProgress(ctx context.Context, readerID, workID int64, number string, forward bool, at time.Time) error {
 	var n int
-	if err := s.pool.QueryRow(ctx, workProgressSQL, readerID, workID, number, at, forward).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, workProgressSQL, namedArgs{
+		"reader": readerID, "work": workID, "number": number, "at": at, "forward": forward}).Scan(&n); err != nil {
 		return fmt.Errorf("store: set work progress: %w", err)
 	}
 	if n == 0 {

@@ -23,7 +23,12 @@ type Work struct {
 	ProgressNumber string
 	ProgressReadAt *time.Time
 	New            bool // Latest above Progress (and Progress known)
-	Members        []WorkMember
+	// ContinueNumber (in Work numbers) and ContinueURL are the first
+	// chapter past Progress, up to the Latest, whose page a Lane saw on a
+	// member the Reader bookmarks; both "" when none is known or the Work
+	// is not New (then the Latest is the way on).
+	ContinueNumber, ContinueURL string
+	Members                     []WorkMember
 	// Offer is a member to follow instead when every member the Reader
 	// bookmarks has failed for over a day (the working member showing the
 	// Work's Latest, else the first working one); nil otherwise.
@@ -58,7 +63,7 @@ type WorkMember struct {
 	// row is older than a day (a shorter failure is not worth a word).
 	FailingOutcome string
 	FailingSince   *time.Time
-	DriftSince     *time.Time // drifted (works_numbers.go) since; nil when not
+	DriftSince     *time.Time // drifted (record_ok.go, driftUpdate) since; nil when not
 	// Pending: the Reader's own hand link, not yet confirmed by another
 	// Reader; the member holds in their library only.
 	Pending bool
@@ -71,55 +76,65 @@ type WorkMember struct {
 const FailingShownAfter = 24 * time.Hour
 
 // worksOfReaderSQL lists the members of the Works that hold any of the
-// Reader's bookmarks (some: the Works in $3 only; else all), with the
-// Work's aggregates on every row. hold false lifts the "holds a bookmark" rule
-// (WorkAfterAct). Each case is its own statement, not parameters of one:
-// PostgreSQL's prepared plan of "$3 IS NULL OR ..." was costed for a
-// handful of rows and, kept for every Work of a large library, took twice
-// as long as the plan for the case.
+// Reader's (@reader) bookmarks or hand links (some: the Works in @works
+// only; else all), as the Reader sees them (readerMembersSQL), with the
+// Work's facts (workFactsSQL) and Continue on every row. hold false lifts
+// the "holds a bookmark" rule (WorkAfterAct; always with some). Each case
+// is its own statement, not parameters of one: PostgreSQL's prepared plan
+// of "@works IS NULL OR ..." was costed for a handful of rows and, kept
+// for every Work of a large library, took twice as long as the plan for
+// the case. @shown_after is when a failure is old enough to be shown.
+//
+// Continue (cont) is the first chapter past the Reader's Progress on the
+// Work, up to its Latest, that a Lane saw with its page (a Chapter Event
+// with a URL) on a member the Reader bookmarks, in Work numbers (exact:
+// numeric), the lowest of them, then by Site and id; only for a New Work.
 func worksOfReaderSQL(some, hold bool) string {
-	only, onlyWork, held := "true", "true", "true"
+	onlyWork, works := "true", "= ANY(@works)"
 	if some {
-		only, onlyWork = "m.work_id = ANY($3)", "work_id = ANY($3)"
+		onlyWork = "work_id = ANY(@works)"
 	}
 	if hold {
-		held = "m.work_id IN (SELECT work_id FROM mine)"
+		works = "IN (SELECT work_id FROM mine)"
 	}
 	return `
-	WITH hand AS (
-		SELECT work_id, site, series_id FROM work_hand_links WHERE reader_id = $1
-	), mine AS (
+	WITH mine AS (
 		SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = $1 AND (` + onlyWork + `)
-		UNION SELECT work_id FROM hand WHERE (` + onlyWork + `)
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = @reader AND (` + onlyWork + `)
+		UNION SELECT work_id FROM work_hand_links WHERE reader_id = @reader AND (` + onlyWork + `)
 	), m AS (
-		SELECT m.work_id, m.site, m.series_id, m."offset", m.linked_by, m.drift_since, false AS pending
-		FROM work_members m
-		WHERE (` + held + `) AND (` + only + `)
-			AND NOT EXISTS (SELECT 1 FROM hand h WHERE h.site = m.site AND h.series_id = m.series_id AND h.work_id <> m.work_id)
-		UNION ALL
-		SELECT work_id, site, series_id, 0, 'reader', NULL, true FROM hand
-		WHERE (` + onlyWork + `)
+		` + readerMembersSQL("@reader", works) + `
+	), wf AS (
+		` + workFactsSQL(memberNumbersSQL("m"), "true") + `
+	), cont AS (
+		SELECT DISTINCT ON (m.work_id) m.work_id, e.number + m.off AS number, e.url
+		FROM m JOIN wf ON wf.work_id = m.work_id AND wf.is_new
+		JOIN bookmarks b ON b.reader_id = @reader AND b.site = m.site AND b.series_id = m.series_id
+		CROSS JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
+			WHERE e.site = m.site AND e.series_id = m.series_id AND e.number > wf.progress - m.off
+				AND e.number <= wf.latest - m.off AND e.url <> ''
+			ORDER BY e.number LIMIT 1) e
+		ORDER BY m.work_id, e.number + m.off, m.site, m.series_id
 	)
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
-		m."offset"::text, m.linked_by,
-		CASE WHEN f.failing_since <= $2 THEN f.outcome ELSE '' END,
-		CASE WHEN f.failing_since <= $2 THEN f.failing_since END, m.drift_since, m.pending,
-		coalesce((s.latest_number + m."offset")::text, ''),
-		s.latest_number IS NOT NULL AND row_number() OVER top = 1, coalesce(min(nullif(s.title, '')) OVER w, ''),
-		coalesce((max(p.number + m."offset") OVER w)::text, ''),
-		CASE WHEN p.number + m."offset" = max(p.number + m."offset") OVER w THEN p.read_at END,
-		coalesce(max(s.latest_number + m."offset") OVER w > max(p.number + m."offset") OVER w, false),
-		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = $1 AND bk.site = m.site AND bk.series_id = m.series_id),
+		m.off::text, m.linked_by,
+		CASE WHEN f.failing_since <= @shown_after THEN f.outcome ELSE '' END,
+		CASE WHEN f.failing_since <= @shown_after THEN f.failing_since END, m.drift_since, m.pending,
+		coalesce((s.latest_number + m.off)::text, ''),
+		wf.latest IS NOT NULL AND (m.site, m.series_id) = (wf.top_site, wf.top_series_id), wf.title,
+		coalesce(wf.progress::text, ''), CASE WHEN p.number + m.off = wf.progress THEN p.read_at END, wf.is_new,
+		coalesce(cont.number::text, ''), coalesce(cont.url, ''),
+		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = @reader AND bk.site = m.site AND bk.series_id = m.series_id),
 		wp.site, coalesce(wp.hold_minutes, 0), coalesce(wo.state, '')
 	FROM m
+	JOIN wf ON wf.work_id = m.work_id
+	LEFT JOIN cont ON cont.work_id = m.work_id
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
-	LEFT JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
-	LEFT JOIN work_prefs wp ON wp.reader_id = $1 AND wp.work_id = m.work_id
-	LEFT JOIN work_offers wo ON wo.reader_id = $1 AND wo.work_id = m.work_id
-	WINDOW w AS (PARTITION BY m.work_id), top AS (PARTITION BY m.work_id ORDER BY ` + workTopOrder(`s.latest_number + m."offset"`, "s.latest_seen_at", "m.site", "m.series_id") + `)
+	LEFT JOIN progress p ON p.reader_id = @reader AND p.site = m.site AND p.series_id = m.series_id
+	LEFT JOIN work_prefs wp ON wp.reader_id = @reader AND wp.work_id = m.work_id
+	LEFT JOIN work_offers wo ON wo.reader_id = @reader AND wo.work_id = m.work_id
 	ORDER BY m.work_id, m.site, m.series_id`
 }
 
@@ -163,11 +178,11 @@ func (s *Store) oneWork(ctx context.Context, readerID, workID int64, hold bool, 
 }
 
 func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, hold bool, now time.Time) ([]Work, error) {
-	args := []any{readerID, now.Add(-FailingShownAfter)}
+	args := namedArgs{"reader": readerID, "shown_after": now.Add(-FailingShownAfter)}
 	if ids != nil {
-		args = append(args, ids)
+		args["works"] = ids
 	}
-	rows, err := s.pool.Query(ctx, worksOfReaderSQL(ids != nil, hold), args...)
+	rows, err := s.pool.Query(ctx, worksOfReaderSQL(ids != nil, hold), args)
 	if err != nil {
 		return nil, fmt.Errorf("store: reader works: %w", err)
 	}
@@ -177,19 +192,20 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 	for rows.Next() {
 		var id int64
 		var m WorkMember
-		var workNumber, progress, titled, offer string
+		var workNumber, progress, title, cont, contURL, offer string
 		var isLatest, isNew bool
 		var readAt *time.Time
 		var prefer WorkPref
 		var preferSite *string
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
 			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
-			&workNumber, &isLatest, &titled, &progress, &readAt, &isNew, &m.Bookmarked,
+			&workNumber, &isLatest, &title, &progress, &readAt, &isNew, &cont, &contURL, &m.Bookmarked,
 			&preferSite, &prefer.HoldMinutes, &offer); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
-			out = append(out, Work{ID: id, Title: titled, ProgressNumber: progress, New: isNew})
+			out = append(out, Work{ID: id, Title: title, ProgressNumber: progress, New: isNew,
+				ContinueNumber: cont, ContinueURL: contURL})
 			offers = append(offers, offer)
 			if preferSite != nil {
 				prefer.Site = *preferSite
@@ -199,9 +215,6 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 		w := &out[len(out)-1]
 		if isLatest {
 			w.Latest = &WorkLatest{Number: workNumber, Site: m.Site, SeriesID: m.SeriesID, URL: m.LatestURL, SeenAt: m.LatestSeenAt}
-			if m.Title != "" {
-				w.Title = m.Title
-			}
 		}
 		if readAt != nil && w.ProgressReadAt == nil {
 			w.ProgressReadAt = readAt

@@ -14,7 +14,11 @@ import (
 	"mangabookmark/backend/browser/chromiumtest"
 )
 
-// openPage connects to a fresh Chromium and opens a blank tab.
+// openPage connects to a fresh Chromium and opens a blank tab. Its
+// timeout bounds every step of the test after it together: a guard against
+// a hung browser, sized for a loaded 2-core machine running the page
+// handlers under the race detector (60 s was overrun there by a test that
+// takes seconds alone); a test that needs longer sets its own.
 func openPage(t *testing.T) *rod.Page {
 	t.Helper()
 	ws, _ := chromiumtest.Start(t)
@@ -27,7 +31,7 @@ func openPage(t *testing.T) *rod.Page {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return page.Timeout(60 * time.Second)
+	return page.Timeout(4 * time.Minute)
 }
 
 // submit clicks a submit button and waits for the page it leads to.

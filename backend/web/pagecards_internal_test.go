@@ -3,6 +3,7 @@ package web
 import (
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/dbtest"
@@ -29,5 +30,28 @@ func TestPageCardsSplitsAWorkGoneSinceThePage(t *testing.T) {
 	}
 	if cards[1].key != "second\ncomix b" {
 		t.Fatalf("comix/b's key %q, want its title and site id on two lines", cards[1].key)
+	}
+}
+
+// A Work card's Continue is the store's, in Work numbers as the store
+// computed them (exact: 8.3, not float64's 8.299999999999999), else the
+// Work's Latest when the store knows none or its link is not a Site's.
+func TestWorkCardContinueIsTheStores(t *testing.T) {
+	t.Parallel()
+	item := store.LibraryItem{Bookmark: store.Bookmark{Site: "comix", SeriesID: "b", Title: "B", LatestNumber: "8.5"},
+		ContinueNumber: "8.2", ContinueURL: "https://comix.example/b/8.2"}
+	for _, c := range []struct{ number, url, wantNumber, wantURL string }{
+		{"8.3", "https://comix.example/b/8.2", "8.3", "https://comix.example/b/8.2"},
+		{"", "", "11", "https://mangadex.example/a/11"},
+		{"8.3", "javascript:alert(1)", "11", "https://mangadex.example/a/11"},
+	} {
+		wk := &store.Work{ID: 7, Title: "B", New: true, ProgressNumber: "8",
+			Latest:         &store.WorkLatest{Number: "11", Site: "mangadex", SeriesID: "a", URL: "https://mangadex.example/a/11"},
+			ContinueNumber: c.number, ContinueURL: c.url,
+			Members: []store.WorkMember{{Site: "comix", SeriesID: "b", Offset: "0.1"}, {Site: "mangadex", SeriesID: "a", Offset: "0"}}}
+		li := libraryCard{items: []store.LibraryItem{item}, work: wk}.view(time.Now())
+		if li.ContinueNumber != c.wantNumber || li.ContinueURL != c.wantURL {
+			t.Errorf("store's Continue %q %q: card's %q %q, want %q %q", c.number, c.url, li.ContinueNumber, li.ContinueURL, c.wantNumber, c.wantURL)
+		}
 	}
 }

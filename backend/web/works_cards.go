@@ -141,10 +141,7 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 	}
 	li.New, li.ProgressNumber = wk.New, wk.ProgressNumber
 	li.LatestNumber, li.LatestTitle, li.LatestURL, li.LatestSite, li.Appeared = "", "", "", "", ""
-	offsets := map[[2]string]float64{}
 	for _, m := range wk.Members {
-		off, _ := strconv.ParseFloat(m.Offset, 64)
-		offsets[[2]string{m.Site, m.SeriesID}] = off
 		chip := memberChip{Site: m.Site, Latest: m.LatestNumber}
 		switch {
 		case m.FailingSince != nil:
@@ -174,21 +171,11 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 	li.Failing, li.Unread, li.ContinueNumber, li.ContinueURL = "", "", "", ""
 	if li.New {
 		li.Unread = unread(li.LatestNumber, li.ProgressNumber)
+		// Continue is the store's, in Work numbers (store.Work), else the
+		// Latest.
 		li.ContinueNumber, li.ContinueURL = li.LatestNumber, li.LatestURL
-		// The first chapter past the Work's Progress that a member's Lane
-		// saw with its page, in Work numbers.
-		p, _ := strconv.ParseFloat(li.ProgressNumber, 64)
-		best := 0.0
-		for _, it := range c.items {
-			n, err := strconv.ParseFloat(it.ContinueNumber, 64)
-			if err != nil || it.ContinueURL == "" || siteLink(it.ContinueURL) == "#" {
-				continue
-			}
-			n += offsets[[2]string{it.Site, it.SeriesID}]
-			if n > p && (best == 0 || n < best) {
-				best = n
-				li.ContinueNumber, li.ContinueURL = strconv.FormatFloat(n, 'f', -1, 64), siteLink(it.ContinueURL)
-			}
+		if wk.ContinueURL != "" && siteLink(wk.ContinueURL) != "#" {
+			li.ContinueNumber, li.ContinueURL = wk.ContinueNumber, siteLink(wk.ContinueURL)
 		}
 	}
 	li.CanMark = li.LatestNumber != "" && (li.New || li.ProgressNumber == "")

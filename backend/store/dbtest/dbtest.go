@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -78,7 +79,7 @@ func NewURL(t testing.TB) string {
 	if templateErr != nil {
 		t.Fatalf("dbtest: template: %v", templateErr)
 	}
-	name := "mbt_" + randHex(8)
+	name := "mbt_" + binaryName + "_" + randHex(8)
 	if err := cloneTemplate(ctx, admin, name); err != nil {
 		t.Fatalf("dbtest: create database: %v", err)
 	}
@@ -181,6 +182,25 @@ func withDatabase(dsn, db string) string {
 	u.Path = "/" + db
 	return u.String()
 }
+
+// binaryName is the test binary's package ("lanes" for lanes.test), in
+// letters and digits: each database is named mbt_<package>_<random>, so
+// pg_stat_activity tells which package holds which connections
+// (scripts/pgconns.sh, docs/development.md "PostgreSQL connections").
+var binaryName = func() string {
+	base := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
+	var b strings.Builder
+	for _, r := range strings.ToLower(base) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		}
+	}
+	name := b.String()
+	if name == "" {
+		return "x"
+	}
+	return name[:min(len(name), 24)]
+}()
 
 func randHex(n int) string {
 	b := make([]byte, n)
