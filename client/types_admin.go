@@ -160,4 +160,5 @@ type AdminWorks struct {
 	ByReaders int `json:"by_readers"` // members two Readers linked by hand
 	HandLinks int `json:"hand_links"` // hand links one Reader holds, not confirmed yet
 	Dissolved int `json:"dissolved"`  // Works left with fewer than two members
+	Refused   int `json:"refused"`    // Series a Site's id did not link: the Work holds that Site already
 }

@@ -3,7 +3,9 @@ package client
 import "time"
 
 // ExternalID is a Series' id in a public catalogue: Kind is al, mal, mu,
-// kt, md or mb; Source is site, import, reader or tracker.
+// kt, md or mb. Source says whose word it is, as the caller sees it: site
+// or crosswalk (shared ids, which link for every Reader), mine (the
+// caller's own, named, imported or synced) or another_reader (never who).
 type ExternalID struct {
 	Kind   string `json:"kind"`
 	Value  string `json:"value"`

@@ -21,13 +21,14 @@ func TestWorkCounts(t *testing.T) {
 	if before != (client.AdminWorks{}) {
 		t.Fatalf("counts before any Work: %+v", before)
 	}
-	for _, id := range []string{"w1", "w2", "w3", "w4"} {
-		storetest.Series(ctx, t, e.st, storetest.SeriesOpts{Site: "mangapill", ID: id, Title: "Work " + id})
+	// A Work holds one Series per Site: each Work here spans two Sites.
+	for _, s := range [][2]string{{"mangapill", "w1"}, {"comix", "w2"}, {"mangapill", "w3"}, {"comix", "w4"}} {
+		storetest.Series(ctx, t, e.st, storetest.SeriesOpts{Site: s[0], ID: s[1], Title: "Work " + s[1]})
 	}
 	id := store.ExternalID{Kind: "al", Value: "77", Source: store.IDFromSite}
 	if _, err := e.st.AddSeriesIDs(ctx, []store.SeriesIDs{
 		{Site: "mangapill", SeriesID: "w1", IDs: []store.ExternalID{id}},
-		{Site: "mangapill", SeriesID: "w2", IDs: []store.ExternalID{id}},
+		{Site: "comix", SeriesID: "w2", IDs: []store.ExternalID{id}},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,13 +36,13 @@ func TestWorkCounts(t *testing.T) {
 	if err := e.st.Pool().QueryRow(ctx, `SELECT min(id) FROM readers`).Scan(&reader); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"w3", "w4"} {
-		if _, err := e.st.AddBookmark(ctx, reader, "mangapill", s, "https://mangapill.example/"+s); err != nil {
+	for _, s := range [][2]string{{"mangapill", "w3"}, {"comix", "w4"}} {
+		if _, err := e.st.AddBookmark(ctx, reader, s[0], s[1], "https://"+s[0]+".example/"+s[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if _, err := e.st.LinkByHand(ctx, reader, store.SeriesRef{Site: "mangapill", SeriesID: "w3"},
-		store.SeriesRef{Site: "mangapill", SeriesID: "w4"}); err != nil {
+		store.SeriesRef{Site: "comix", SeriesID: "w4"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := e.svc.WorkCounts(ctx)
@@ -61,11 +62,20 @@ func TestWorkCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := e.st.LinkByHand(ctx, second, store.SeriesRef{Site: "mangapill", SeriesID: "w3"},
-		store.SeriesRef{Site: "mangapill", SeriesID: "w4"}); err != nil {
+		store.SeriesRef{Site: "comix", SeriesID: "w4"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = e.svc.WorkCounts(ctx)
 	if want := (client.AdminWorks{Works: 2, Links: 4, ByID: 2, ByReaders: 2}); err != nil || got != want {
+		t.Fatalf("counts %+v (%v), want %+v", got, err, want)
+	}
+	// A Site's id on a second comix Series is not linked: the Owner sees it.
+	storetest.Series(ctx, t, e.st, storetest.SeriesOpts{Site: "comix", ID: "w6", Title: "Work w6"})
+	if _, err := e.st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "comix", SeriesID: "w6", IDs: []store.ExternalID{id}}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = e.svc.WorkCounts(ctx)
+	if want := (client.AdminWorks{Works: 2, Links: 4, ByID: 2, ByReaders: 2, Refused: 1}); err != nil || got != want {
 		t.Fatalf("counts %+v (%v), want %+v", got, err, want)
 	}
 }

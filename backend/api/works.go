@@ -106,8 +106,10 @@ type seriesIDBody struct {
 	Value *string `json:"value"`
 }
 
-// putSeriesID stores an external id a Reader names (source reader) and
-// links by it as any id does: 200 with the Series' card.
+// putSeriesID stores an external id a Reader names (source reader, theirs:
+// it replaces their own id of that kind) and links by it in their own
+// library only: 200 with the Series' card; 409 when the link would give
+// the Work a second Series on one Site (nothing is saved).
 func (s *Server) putSeriesID(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	c, ok := s.seriesOr404(w, r, id.ReaderID)
@@ -130,7 +132,13 @@ func (s *Server) putSeriesID(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if _, err := s.Store.AddSeriesIDs(r.Context(), []store.SeriesIDs{{Site: c.Site, SeriesID: c.SeriesID, IDs: []store.ExternalID{eid}}}); err != nil {
+	err := s.Store.NameSeriesID(r.Context(), id.ReaderID, c.Site, c.SeriesID, eid)
+	var full *store.WorkFullError
+	if errors.As(err, &full) {
+		writeError(w, http.StatusConflict, full.Error())
+		return
+	}
+	if err != nil {
 		s.internalError(w, r, "add series id", err)
 		return
 	}
@@ -229,7 +237,8 @@ type workLinkBody struct {
 
 // linkWork is a Reader's hand link of two Series: 200 with the Work as
 // the Reader now sees it (the link holds for them until another Reader
-// makes it too); 404 when the Reader bookmarks neither.
+// makes it too); 404 when the Reader bookmarks neither; 409 when the Work
+// would hold two Series on one Site.
 func (s *Server) linkWork(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	var body workLinkBody
@@ -257,6 +266,11 @@ func (s *Server) linkWork(w http.ResponseWriter, r *http.Request) {
 	work, err := s.Store.LinkByHand(r.Context(), id.ReaderID, refs[0], refs[1])
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, "you bookmark neither of those Series (or one is unknown); bookmark one first")
+		return
+	}
+	var full *store.WorkFullError
+	if errors.As(err, &full) {
+		writeError(w, http.StatusConflict, full.Error())
 		return
 	}
 	if err != nil {

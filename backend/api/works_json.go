@@ -52,6 +52,9 @@ func seriesCardJSON(c store.SeriesCard) client.SeriesCard {
 	for _, g := range c.Suggestions {
 		cg := client.Suggestion{Site: g.Site, SeriesID: g.SeriesID, Title: g.Title, URL: g.URL,
 			Reason: fmt.Sprintf("its titles look like %q (%.0f%% alike); link it only if it is the same story", g.Matched, g.Score*100)}
+		if g.SharedID != "" {
+			cg.Reason = fmt.Sprintf("it carries the same id (%s) but is not linked; link it only if it is the same story", g.SharedID)
+		}
 		if g.LatestNumber != "" {
 			cg.Latest = &client.Chapter{Number: g.LatestNumber, URL: g.LatestURL, SeenAt: utcPtr(g.LatestSeenAt)}
 		}

@@ -121,11 +121,16 @@ func TestSeriesAPIAndReaderIDs(t *testing.T) {
 	if code := w.get(w.tok, "/api/series/nosuchsite/x", nil); code != http.StatusNotFound {
 		t.Fatalf("an unknown Site: %d, want 404", code)
 	}
-	// Reader 2 names the same AniList id on their Series: it joins the Work.
+	// Reader 2 names the same AniList id on their Series: it joins the Work
+	// in Reader 2's library (their word, shown as theirs), not Reader 1's.
 	code, body := w.e.do(w.other, "PUT", "/api/series/mangapill/3/ids", `{"kind":"al","value":"30002"}`)
 	if code != http.StatusOK || !strings.Contains(string(body), fmt.Sprintf(`"work_id":%d`, w.work)) ||
-		!strings.Contains(string(body), `"source":"reader"`) {
+		!strings.Contains(string(body), `"source":"mine"`) {
 		t.Fatalf("PUT ids: %d %s", code, body)
+	}
+	var mine client.Work
+	if code := w.get(w.tok, fmt.Sprintf("/api/works/%d", w.work), &mine); code != http.StatusOK || len(mine.Members) != 2 {
+		t.Fatalf("Reader 1's Work after Reader 2 named an id: %d %+v, want its 2 members", code, mine)
 	}
 	for _, bad := range []string{`{"kind":"xx","value":"1"}`, `{"kind":"al","value":"1 2"}`, `{"kind":"al"}`,
 		`{"kind":"al","value":"` + strings.Repeat("9", 101) + `"}`, `{"kind":"al","value":"1","extra":1}`} {

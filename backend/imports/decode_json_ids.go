@@ -2,6 +2,7 @@ package imports
 
 import (
 	"encoding/json"
+	"slices"
 
 	"mangabookmark/backend/sites"
 )
@@ -12,7 +13,9 @@ const maxIDEntries = 64
 
 // idsIn reads an export bookmark's "ids", [{"kind","value","source"}] as
 // the API's Series shape writes them, into external ids: each value
-// normalised (sites.NormalizeID), the first of each kind kept. The
+// normalised (sites.NormalizeID), each distinct id once. Several of
+// one kind are all read: the plan keeps the first and lists the rest
+// with the import's problems (Plan.keepIDs), so the Reader sees them. The
 // source is not read (an imported id is the import's). An entry that is
 // not such an object, an unknown kind or a refused value is dropped, and
 // ids that are not a list give none: never an error, so a damaged id
@@ -35,7 +38,9 @@ func idsIn(raw json.RawMessage) []sites.ExternalID {
 		if json.Unmarshal(entry, &e) != nil || json.Unmarshal(e.Kind, &kind) != nil || json.Unmarshal(e.Value, &value) != nil {
 			continue
 		}
-		ids = sites.AddID(ids, kind, value)
+		if id, ok := sites.NormalizeID(kind, value); ok && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
 	}
 	return ids
 }

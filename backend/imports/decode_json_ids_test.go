@@ -48,7 +48,8 @@ func TestDecodeJSONDropsHostileIDs(t *testing.T) {
 		{"string", `"al:1"`, "[]"},
 		{"wrong types", `[1,null,"al",{"kind":1,"value":"1"},{"kind":"al","value":1},{"kind":"al","value":"2","extra":{"x":1}}]`, "[{al 2}]"},
 		{"refused values", `[{"kind":"al","value":"https://evil.example/manga/1"},{"kind":"mal","value":"1\u0000"},{"kind":"md","value":"../x"},{"kind":"kt","value":"2"}]`, "[{kt 2}]"},
-		{"first of a kind", `[{"kind":"al","value":"1"},{"kind":"al","value":"2"}]`, "[{al 1}]"},
+		// Both are read; the plan keeps the first and lists the second.
+		{"two of a kind", `[{"kind":"al","value":"1"},{"kind":"al","value":"2"},{"kind":"al","value":"1"}]`, "[{al 1} {al 2}]"},
 		{"ten thousand", `[` + many.String() + `{"kind":"al","value":"3"}]`, "[]"},
 	} {
 		body := `{"version":1,"bookmarks":[{"url":"https://mangapill.com/manga/2","ids":` + c.ids + `},{"url":"https://mangapill.com/manga/3"}]}`

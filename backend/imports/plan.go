@@ -33,7 +33,7 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		key := [2]string{ref.Site, ref.SeriesID}
 		if i, seen := at[key]; seen {
 			pl.Duplicates++
-			pl.Entries[i].IDs = append(pl.Entries[i].IDs, importIDs(it.IDs)...)
+			pl.Entries[i].IDs = pl.keepIDs(it.Label, pl.Entries[i].IDs, importIDs(it.IDs))
 			if e := &pl.Entries[i]; it.Number != "" && (e.Number == "" || sites.CompareNumbers(it.Number, e.Number) > 0) {
 				e.Number, e.ReadAt = it.Number, it.ReadAt
 			}
@@ -43,7 +43,7 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
 			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode,
 			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending,
-			IDs: importIDs(it.IDs)})
+			IDs: pl.keepIDs(it.Label, nil, importIDs(it.IDs))})
 	}
 	return pl
 }
@@ -57,6 +57,30 @@ func resolveReason(err error) string {
 		return "not a Site we read: " + sites.URLReason(err)
 	}
 	return sites.RefusedURLSentence(err)
+}
+
+// keepIDs adds more to an entry's ids, one id of each kind: the first the
+// file named stays (store.SeriesIDs keeps one id per Series, kind and
+// Reader), and each other is listed with the import's problems, so the
+// Reader sees what was left out.
+func (pl *Plan) keepIDs(label string, have, more []store.ExternalID) []store.ExternalID {
+	for _, id := range more {
+		kept := ""
+		for _, h := range have {
+			if h.Kind == id.Kind {
+				kept = h.Value
+				break
+			}
+		}
+		switch {
+		case kept == "":
+			have = append(have, id)
+		case kept != id.Value:
+			pl.Unsupported = append(pl.Unsupported, store.ImportProblem{Item: label,
+				Reason: "its " + id.Kind + " id " + id.Value + " was left out: a Series keeps one id of each kind, the first the file named (" + id.Kind + " " + kept + ")"})
+		}
+	}
+	return have
 }
 
 // importIDs keeps the file's external ids the store takes (source import);

@@ -119,7 +119,7 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 	if err != nil {
 		return fmt.Errorf("imports: apply %d: %w", j.ID, err)
 	}
-	if err := s.storeIDs(ctx, pending, res); err != nil {
+	if err := s.storeIDs(ctx, j, pending, res); err != nil {
 		return fmt.Errorf("imports: apply %d: %w", j.ID, err)
 	}
 	limits := s.cfg.Store.ReaderLimits()
@@ -169,18 +169,30 @@ func (s *Service) apply(ctx context.Context, j *store.ImportJob) error {
 }
 
 // storeIDs stores the external ids of the entries whose bookmark is in
-// (added, or there already), linking their Series into Works.
-func (s *Service) storeIDs(ctx context.Context, entries []store.ImportEntry, res []store.ImportResult) error {
+// (added, or there already) as the importing Reader's word, linking their
+// Series in that Reader's library only (docs/adr/0021, "Whose word"). An
+// id kept but not linked (its Work holds that Site already) or left out
+// is listed with the job's problems.
+func (s *Service) storeIDs(ctx context.Context, j *store.ImportJob, entries []store.ImportEntry, res []store.ImportResult) error {
 	var items []store.SeriesIDs
+	label := map[[2]string]string{}
 	for k, r := range res {
 		if e := entries[k]; r.Refused == nil && len(e.IDs) > 0 {
-			items = append(items, store.SeriesIDs{Site: e.Site, SeriesID: e.SeriesID, IDs: e.IDs})
+			items = append(items, store.SeriesIDs{Site: e.Site, SeriesID: e.SeriesID, ReaderID: j.ReaderID, IDs: e.IDs})
+			label[[2]string{e.Site, e.SeriesID}] = e.Item
 		}
 	}
 	if len(items) == 0 {
 		return nil
 	}
-	_, err := s.cfg.Store.AddSeriesIDs(ctx, items)
+	lr, err := s.cfg.Store.AddSeriesIDs(ctx, items)
+	for _, n := range lr.LeftOut {
+		j.AddProblem(store.ImportProblem{Item: label[[2]string{n.Site, n.SeriesID}], Reason: "its " + n.ID.Kind + " id " + n.ID.Value + " was " + n.Reason})
+	}
+	for _, n := range lr.NotLinked {
+		j.AddProblem(store.ImportProblem{Item: label[[2]string{n.Site, n.SeriesID}],
+			Reason: "its " + n.ID.Kind + " id " + n.ID.Value + " was kept but not linked: " + n.Reason})
+	}
 	return err
 }
 

@@ -13,9 +13,11 @@ import (
 )
 
 // A file's external ids (a backup's tracking rows) are stored with source
-// import once the bookmarks are in, and link the Series they share: two
-// Series of one AniList id are one Work after the import, with no Site
-// request. A malformed id is left out and costs nothing.
+// import, as the importing Reader's word, once the bookmarks are in, and
+// link the Series they share in that Reader's library: two Series of one
+// AniList id are one Work for the importer after the import, with no Site
+// request, and for no other Reader. A malformed id is left out and costs
+// nothing.
 func TestImportIDsLinkWorks(t *testing.T) {
 	t.Parallel()
 	reg, err := registry.New(nil)
@@ -42,16 +44,19 @@ func TestImportIDsLinkWorks(t *testing.T) {
 	if err != nil || j.Added != 2 {
 		t.Fatalf("import: %+v %v", j, err)
 	}
-	wa, err := st.WorkOf(ctx, "mangadex", "00000000-0000-4000-8000-00000000000a")
+	wa, err := st.ReaderWorkOf(ctx, r.ID, "mangadex", "00000000-0000-4000-8000-00000000000a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wb, err := st.WorkOf(ctx, "comix", "zgmdj-void-swell"); err != nil || wb != wa {
+	if wb, err := st.ReaderWorkOf(ctx, r.ID, "comix", "zgmdj-void-swell"); err != nil || wb != wa {
 		t.Fatalf("comix in Work %d (%v), want %d", wb, err, wa)
 	}
-	ids, err := st.SeriesExternalIDs(ctx, "comix", "zgmdj-void-swell")
-	if err != nil || len(ids) != 1 || ids[0].Source != "import" {
-		t.Fatalf("comix ids %+v %v, want the one good AniList id from the import", ids, err)
+	if wb, err := st.WorkOf(ctx, "comix", "zgmdj-void-swell"); err == nil {
+		t.Fatalf("the importer's ids made comix a shared member of Work %d", wb)
+	}
+	ids, err := st.SeriesExternalIDs(ctx, r.ID, "comix", "zgmdj-void-swell")
+	if err != nil || len(ids) != 1 || ids[0].Source != store.IDMine {
+		t.Fatalf("comix ids %+v %v, want the one good AniList id from the import, the importer's", ids, err)
 	}
 }
 
@@ -108,11 +113,11 @@ func TestExportImportRoundTripsIDs(t *testing.T) {
 	if j, err := back.Submit(ctx, readers[1], p); err != nil || j.Added != 2 {
 		t.Fatalf("import of the export: %+v %v", j, err)
 	}
-	wa, err := to.WorkOf(ctx, "mangadex", "00000000-0000-4000-8000-00000000000a")
+	wa, err := to.ReaderWorkOf(ctx, readers[1], "mangadex", "00000000-0000-4000-8000-00000000000a")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if wb, err := to.WorkOf(ctx, "comix", "zgmdj-void-swell"); err != nil || wb != wa {
+	if wb, err := to.ReaderWorkOf(ctx, readers[1], "comix", "zgmdj-void-swell"); err != nil || wb != wa {
 		t.Fatalf("after the round trip comix is in Work %d (%v), want %d", wb, err, wa)
 	}
 }

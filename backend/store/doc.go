@@ -38,12 +38,16 @@
 //     are dropped with them.
 //   - series_titles(title, alt_titles) is the text the trigram index
 //     series_titles_trgm_idx covers, for title suggestions.
-//   - link_by_id(kind, value) links every Series sharing one external id
-//     into one Work: the oldest Work among them (or a former one) is kept,
-//     the others merge into it with their unlinks, hand links and open
-//     notices, an unlinked member stays out, and a Work left with one
-//     member is dissolved (works_link_set.go calls it under the works
-//     lock).
+//   - link_by_id(kind, value) links every Series sharing one shared
+//     external id (a Site's or the crosswalk's: reader_id NULL; a Reader's
+//     word links through hand links, works_link_reader.go) into one Work:
+//     the oldest Work among them (or a former one) is kept, the others
+//     merge into it with their unlinks, hand links and open notices, an
+//     unlinked member stays out, and a Work left with one member is
+//     dissolved. A Work holds one member per Site (work_members_one_site_idx):
+//     a carrier whose Site it holds, or a merge that would hold a Site
+//     twice, is refused into work_link_refusals (works_link_set.go calls
+//     it under the works lock).
 //   - dissolve_work(w) dissolves a Work with fewer than two members and
 //     hand links: its members become former members, and its hand links,
 //     preferences and the Work ids of its open notices go.

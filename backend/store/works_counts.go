@@ -16,6 +16,10 @@ type WorkCounts struct {
 	ByReaders int // of them, confirmed hand links
 	HandLinks int // hand links not confirmed yet (one Reader's)
 	Dissolved int // Works dissolved with fewer than two members, kept for their unlinks
+	// Refused are the Series whose Sites' ids were not linked because the
+	// Work holds a Series on that Site already (work_link_refusals): the
+	// Owner looks at them.
+	Refused int
 }
 
 // CountWorks returns the Owner's totals of Works and links.
@@ -27,8 +31,9 @@ func (s *Store) CountWorks(ctx context.Context) (WorkCounts, error) {
 		(SELECT count(*) FROM work_members WHERE linked_by LIKE 'id:%'),
 		(SELECT count(*) FROM work_members WHERE linked_by = 'reader'),
 		(SELECT count(*) FROM work_hand_links),
-		(SELECT count(DISTINCT work_id) FROM work_former_members)`).
-		Scan(&c.Works, &c.Members, &c.ByID, &c.ByReaders, &c.HandLinks, &c.Dissolved)
+		(SELECT count(DISTINCT work_id) FROM work_former_members),
+		(SELECT count(*) FROM (SELECT DISTINCT site, series_id FROM work_link_refusals) r)`).
+		Scan(&c.Works, &c.Members, &c.ByID, &c.ByReaders, &c.HandLinks, &c.Dissolved, &c.Refused)
 	if err != nil {
 		return c, fmt.Errorf("store: count works: %w", err)
 	}

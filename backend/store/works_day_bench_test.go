@@ -24,8 +24,9 @@ import (
 // is stamped and read, one Site request each, and a read whose page shows
 // the day's chapter is recorded (RecordOK, with the page's ids). The
 // pages of MangaDex and Comix carry their Work's AniList id, as the real
-// pages' links do; a three-Site Work's MangaPill member has it from an
-// import (a backup's tracking row). The reference run is the same day
+// pages' links do; a three-Site Work's MangaPill member has it from the
+// crosswalk (a shared id: a Reader's imported id would link in that
+// Reader's library only). The reference run is the same day
 // with no ids at all: every bookmark stands alone, as a single-Site
 // bookmark does today. The cold run starts with only the MangaPill ids
 // stored: the MangaDex and Comix Series are linked by their first read in
@@ -110,7 +111,7 @@ const (
 	dayWithout dayMode = iota
 	// daySteady starts with every id stored: every Work linked.
 	daySteady
-	// dayCold starts with only the imported MangaPill ids stored; the
+	// dayCold starts with only the crosswalk's MangaPill ids stored; the
 	// other members link by the ids on their first read in the day.
 	dayCold
 )
@@ -248,9 +249,9 @@ func dayID(w int) string { return "w" + strconv.Itoa(w) }
 // is bookmarked by three Readers, the first on every member, the second
 // on its first member only, the third on its last only. With works, the
 // ids are stored already, as the reads before the day stored them (a
-// three-Site Work's MangaPill member has its id from an import): the day
-// starts at steady state, every Work linked. Cold, only the MangaPill
-// ids are stored (from the import), so no Work is linked yet.
+// three-Site Work's MangaPill member has its id from the crosswalk): the
+// day starts at steady state, every Work linked. Cold, only the MangaPill
+// ids are stored (the crosswalk's), so no Work is linked yet.
 func seedDay(b *testing.B, st *store.Store, p dayPlan, mode dayMode) {
 	b.Helper()
 	ctx := context.Background()
@@ -312,9 +313,12 @@ func seedDay(b *testing.B, st *store.Store, p dayPlan, mode dayMode) {
 		}
 		if mode != dayWithout && len(wk.sites) > 1 {
 			for _, s := range wk.sites {
+				// Shared ids only (a Reader's word links in that Reader's
+				// library alone): mangapill's page names no ids, so its id is
+				// the crosswalk's answer for the id the other Sites gave.
 				src := store.IDFromSite
 				if s == "mangapill" {
-					src = store.IDFromImport
+					src = store.IDFromCrosswalk
 				} else if mode == dayCold {
 					continue
 				}

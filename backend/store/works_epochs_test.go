@@ -58,15 +58,15 @@ func TestWorkChapterBeforeLinkToldToOtherMember(t *testing.T) {
 	if got := w.read("mangadex", "a", "101", t0.Add(time.Hour)); got.Owed != 2 {
 		t.Fatalf("mangadex 101 before the link: owed %d, want 2 (its own Readers)", got.Owed)
 	}
-	// An import names both Series' AniList id: they link (set-based).
+	// Both Sites' pages name the same AniList id: they link (set-based).
 	if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{
-		{Site: "mangadex", SeriesID: "a", IDs: []store.ExternalID{{Kind: "al", Value: "1", Source: store.IDFromImport}}},
-		{Site: "comix", SeriesID: "b", IDs: []store.ExternalID{{Kind: "al", Value: "1", Source: store.IDFromImport}}},
+		{Site: "mangadex", SeriesID: "a", IDs: []store.ExternalID{{Kind: "al", Value: "1", Source: store.IDFromSite}}},
+		{Site: "comix", SeriesID: "b", IDs: []store.ExternalID{{Kind: "al", Value: "1", Source: store.IDFromSite}}},
 	}); err != nil {
 		t.Fatal(err)
 	}
 	if wk := w.workOf("mangadex", "a"); wk == 0 || w.workOf("comix", "b") != wk {
-		t.Fatal("the import did not link the two Series")
+		t.Fatal("the shared id did not link the two Series")
 	}
 	if a, b := w.joinedMax("mangadex", "a"), w.joinedMax("comix", "b"); a != "101" || b != "100" {
 		t.Fatalf("joined_max a %q b %q, want each Series' highest at the link (101, 100)", a, b)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -21,75 +22,97 @@ type SeriesRef struct {
 // either already is in for the Reader (the other joins it), else a Work
 // another Reader made of the same two by hand (which confirms it), else a
 // new one. ErrNotFound when either Series is unknown or the Reader
-// bookmarks neither.
+// bookmarks neither; a *WorkFullError (ErrWorkFull) when the Work, as the
+// Reader sees it, holds another Series on the joining one's Site.
 func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) (int64, error) {
 	var work int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
 			return err
 		}
-		var ok bool
-		var ea, eb *int64
-		err := tx.QueryRow(ctx, `SELECT
-			(SELECT count(*) FROM series WHERE (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))) = 2
-				AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = @reader AND (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))),
-			`+seriesWorkOf("@a_site", "@a_id")+`, `+seriesWorkOf("@b_site", "@b_id"),
-			namedArgs{"reader": readerID, "a_site": a.Site, "a_id": a.SeriesID, "b_site": b.Site, "b_id": b.SeriesID}).
-			Scan(&ok, &ea, &eb)
-		if err != nil {
-			return err
-		}
-		if !ok || a == b {
-			return ErrNotFound
-		}
-		var join []SeriesRef
-		switch {
-		case ea != nil && eb != nil && *ea == *eb:
-			work = *ea
-			return nil
-		case ea != nil:
-			work, join = *ea, []SeriesRef{b}
-		case eb != nil:
-			work, join = *eb, []SeriesRef{a}
-		default:
-			join = []SeriesRef{a, b}
-			err := tx.QueryRow(ctx, `SELECT coalesce((SELECT h1.work_id FROM work_hand_links h1
-				JOIN work_hand_links h2 ON h2.work_id = h1.work_id AND h2.reader_id = h1.reader_id
-				WHERE h1.site = $1 AND h1.series_id = $2 AND h2.site = $3 AND h2.series_id = $4 LIMIT 1), 0)`,
-				a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&work)
-			if err != nil {
-				return err
-			}
-			if work == 0 {
-				if err := tx.QueryRow(ctx, `INSERT INTO works DEFAULT VALUES RETURNING id`).Scan(&work); err != nil {
-					return err
-				}
-			}
-		}
-		for _, x := range join {
-			if _, err := tx.Exec(ctx, confirmHandLinkSQL, readerID, work, x.Site, x.SeriesID); err != nil {
-				return err
-			}
-			// Confirmed: this Reader's own hand link is the shared member now.
-			if _, err := tx.Exec(ctx, `DELETE FROM work_hand_links h WHERE reader_id = $1 AND site = $2 AND series_id = $3
-				AND EXISTS (SELECT 1 FROM work_members m WHERE m.site = h.site AND m.series_id = h.series_id AND m.work_id = h.work_id)`,
-				readerID, x.Site, x.SeriesID); err != nil {
-				return err
-			}
-		}
-		_, err = tx.Exec(ctx, collapseOwedSQL, namedArgs{"work": work})
+		var err error
+		work, err = linkByHandTx(ctx, tx, readerID, a, b)
 		return err
 	})
+	var full *WorkFullError
+	if errors.As(err, &full) {
+		return 0, full
+	}
 	if err != nil {
 		return 0, notFound("link by hand", err)
 	}
 	return work, nil
 }
 
+// linkByHandTx is LinkByHand inside tx, under the works lock. It checks
+// the bound before it writes, so a refusal leaves tx usable.
+func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef) (int64, error) {
+	var work int64
+	var ok bool
+	var ea, eb *int64
+	err := tx.QueryRow(ctx, `SELECT
+		(SELECT count(*) FROM series WHERE (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))) = 2
+			AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = @reader AND (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))),
+		`+seriesWorkOf("@a_site", "@a_id")+`, `+seriesWorkOf("@b_site", "@b_id"),
+		namedArgs{"reader": readerID, "a_site": a.Site, "a_id": a.SeriesID, "b_site": b.Site, "b_id": b.SeriesID}).
+		Scan(&ok, &ea, &eb)
+	if err != nil {
+		return 0, err
+	}
+	if !ok || a == b {
+		return 0, ErrNotFound
+	}
+	var join []SeriesRef
+	switch {
+	case ea != nil && eb != nil && *ea == *eb:
+		return *ea, nil
+	case ea != nil:
+		work, join = *ea, []SeriesRef{b}
+	case eb != nil:
+		work, join = *eb, []SeriesRef{a}
+	default:
+		if a.Site == b.Site {
+			return 0, &WorkFullError{Site: a.Site}
+		}
+		join = []SeriesRef{a, b}
+		err := tx.QueryRow(ctx, `SELECT coalesce((SELECT h1.work_id FROM work_hand_links h1
+			JOIN work_hand_links h2 ON h2.work_id = h1.work_id AND h2.reader_id = h1.reader_id
+			WHERE h1.site = $1 AND h1.series_id = $2 AND h2.site = $3 AND h2.series_id = $4 LIMIT 1), 0)`,
+			a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&work)
+		if err != nil {
+			return 0, err
+		}
+	}
+	if work != 0 {
+		for _, x := range join {
+			if err := checkSiteFree(ctx, tx, readerID, work, x); err != nil {
+				return 0, err
+			}
+		}
+	} else if err := tx.QueryRow(ctx, `INSERT INTO works DEFAULT VALUES RETURNING id`).Scan(&work); err != nil {
+		return 0, err
+	}
+	for _, x := range join {
+		if _, err := tx.Exec(ctx, confirmHandLinkSQL, readerID, work, x.Site, x.SeriesID); err != nil {
+			return 0, err
+		}
+		// Confirmed: this Reader's own hand link is the shared member now.
+		if _, err := tx.Exec(ctx, `DELETE FROM work_hand_links h WHERE reader_id = $1 AND site = $2 AND series_id = $3
+			AND EXISTS (SELECT 1 FROM work_members m WHERE m.site = h.site AND m.series_id = h.series_id AND m.work_id = h.work_id)`,
+			readerID, x.Site, x.SeriesID); err != nil {
+			return 0, err
+		}
+	}
+	_, err = tx.Exec(ctx, collapseOwedSQL, namedArgs{"work": work})
+	return work, err
+}
+
 // confirmHandLinkSQL records the Reader's hand link of one Series to a
 // Work; when a second Reader holds the same link, the Series becomes a
 // shared member (leaving any other Work, and lifting an unlink from this
-// one: two Readers said so) and the hand links of it go.
+// one: two Readers said so) and the hand links of it go; it stays a hand
+// link while the Work holds another shared member on its Site (a Work
+// holds one member per Site).
 const confirmHandLinkSQL = `
 	WITH h AS (
 		INSERT INTO work_hand_links (reader_id, work_id, site, series_id) VALUES ($1, $2, $3, $4)
@@ -97,6 +120,7 @@ const confirmHandLinkSQL = `
 	), two AS (
 		SELECT 1 WHERE (SELECT count(DISTINCT reader_id) FROM work_hand_links
 			WHERE work_id = $2 AND site = $3 AND series_id = $4 AND reader_id <> $1) >= 1
+			AND NOT EXISTS (SELECT 1 FROM work_members WHERE work_id = $2 AND site = $3 AND series_id <> $4)
 	), m AS (
 		INSERT INTO work_members (site, series_id, work_id, linked_by) SELECT $3, $4, $2, 'reader' FROM two
 		ON CONFLICT (site, series_id) DO UPDATE SET work_id = excluded.work_id, linked_by = 'reader', "offset" = 0, drift_since = NULL

@@ -59,7 +59,7 @@ func timeLink(b *testing.B, pairs int, link func(context.Context, *store.Store, 
 	for p := 1; p <= pairs; p++ {
 		for _, site := range []string{"mangadex", "comix"} {
 			items = append(items, store.SeriesIDs{Site: site, SeriesID: strconv.Itoa(p),
-				IDs: []store.ExternalID{{Kind: "al", Value: strconv.Itoa(p), Source: store.IDFromImport}}})
+				IDs: []store.ExternalID{{Kind: "al", Value: strconv.Itoa(p), Source: store.IDFromSite}}})
 		}
 	}
 	b.StartTimer()
@@ -85,19 +85,21 @@ func linkSet(ctx context.Context, st *store.Store, items []store.SeriesIDs) erro
 }
 
 // linkPerPair is the reference: the ids stored as the store stores them,
-// then link_by_id (migration 0010) on each new pair, pipelined, in one
+// then link_by_id (testdata/schema.sql) on each new pair, pipelined, in one
 // transaction under the works lock, as AddSeriesIDs did before linking
 // became set-based.
 func linkPerPair(ctx context.Context, st *store.Store, items []store.SeriesIDs) error {
 	var site, sid, kind, value, source []string
+	var reader []int64
 	for _, it := range items {
 		for _, id := range it.IDs {
 			site, sid = append(site, it.Site), append(sid, it.SeriesID)
 			kind, value, source = append(kind, id.Kind), append(value, id.Value), append(source, id.Source)
+			reader = append(reader, it.ReaderID)
 		}
 	}
 	return pgx.BeginFunc(ctx, st.Pool(), func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, store.InsertIDsSQLForTest(), site, sid, kind, value, source)
+		rows, err := tx.Query(ctx, store.InsertIDsSQLForTest(), site, sid, kind, value, source, reader)
 		if err != nil {
 			return err
 		}
@@ -105,7 +107,9 @@ func linkPerPair(ctx context.Context, st *store.Store, items []store.SeriesIDs) 
 		seen := map[[2]string]bool{}
 		for rows.Next() {
 			var p [2]string
-			if err := rows.Scan(&p[0], &p[1]); err != nil {
+			var s, id string
+			var r int64
+			if err := rows.Scan(&s, &id, &p[0], &p[1], &r); err != nil {
 				rows.Close()
 				return err
 			}

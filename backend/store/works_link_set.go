@@ -7,19 +7,23 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Linking the (kind, value) pairs new to series_ids, set-based. A batch
-// of ids (an import, a chunk of reads) mostly brings Series no Work holds
+// Linking the shared (kind, value) pairs new to series_ids, set-based:
+// only shared ids (a Site's, the crosswalk's: reader_id NULL) link here;
+// a Reader's word links in that Reader's library (works_link_reader.go).
+// A batch of ids (a chunk of reads) mostly brings Series no Work holds
 // yet: every group of them joined by shared ids becomes one new Work,
-// which is what link_by_id (testdata/schema.sql) would make of them one pair
-// at a time, in a few statements for the whole batch instead of several
-// per pair. A group that reaches a Series with a Work's history (a member,
-// a former member, an unlinked one, a hand link) may merge or rebuild
-// Works and meets work_unlinks, hand links and told notices: its pairs go
-// through link_by_id in order, as before, so those rules live in one
-// place.
+// which is what link_by_id (testdata/schema.sql; migration 0016 last
+// made it) would make of them one pair at a time, in a few statements for
+// the whole batch instead of several per pair. A group that reaches a
+// Series with a Work's history (a member, a former member, an unlinked
+// one, a hand link) may merge or rebuild Works and meets work_unlinks,
+// hand links and told notices, and a group holding two Series of one
+// Site meets the bound (a Work holds one member per Site, the rest are
+// refused): the pairs of both go through link_by_id in order, so those
+// rules live in one place.
 
 // carriersSQL lists, for each new pair ($1, $2 by ordinal), the Series
-// carrying it and whether each has a Work's history: a member of a Work
+// carrying it as a shared id and whether each has a Work's history: a member of a Work
 // already, a former member of a dissolved Work (ids rebuild that Work),
 // a member unlinked from one (never linked back) or held by a Reader's
 // hand link (has_work_history, testdata/schema.sql). Such a Series' group goes
@@ -27,8 +31,9 @@ import (
 const carriersSQL = `
 	SELECT f.ord, i.site, i.series_id, m.work_id IS NOT NULL OR has_work_history(i.site, i.series_id)
 	FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS f(kind, value, ord)
-	JOIN series_ids i ON i.kind = f.kind AND i.value = f.value
+	JOIN series_ids i ON i.kind = f.kind AND i.value = f.value AND i.reader_id IS NULL
 	LEFT JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
+	GROUP BY f.ord, i.site, i.series_id, m.work_id
 	ORDER BY f.ord, i.site, i.series_id`
 
 // newWorksSQL makes $1 Works.
@@ -104,15 +109,24 @@ func linkFresh(ctx context.Context, tx pgx.Tx, kinds, values []string) (int, err
 			groups.join(cs[0], k)
 		}
 	}
-	tainted := map[seriesKey]bool{} // groups reaching a Series with a Work's history
+	tainted := map[seriesKey]bool{} // groups reaching a Series with a Work's history, or a Site twice
+	sites := map[seriesKey]map[string]seriesKey{}
 	for _, cs := range carriers {
 		if len(cs) < 2 {
 			continue
 		}
 		for _, k := range cs {
+			r := groups.root(k)
 			if member[k] {
-				tainted[groups.root(k)] = true
+				tainted[r] = true
 			}
+			if sites[r] == nil {
+				sites[r] = map[string]seriesKey{}
+			}
+			if o, ok := sites[r][k.site]; ok && o != k {
+				tainted[r] = true
+			}
+			sites[r][k.site] = k
 		}
 	}
 

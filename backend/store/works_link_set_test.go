@@ -13,9 +13,10 @@ import (
 	"mangabookmark/backend/store/dbtest"
 )
 
-// The set-based link makes what link_by_id (migration 0010) makes one
-// pair at a time: random batches of ids over 40 Series, some joining
-// Works made by earlier batches and some meeting a Reader's unlink, give
+// The set-based link makes what link_by_id (migration 0016) makes one
+// pair at a time: random batches of Sites' ids over 40 Series on two
+// Sites, some joining Works made by earlier batches, some meeting a
+// Reader's unlink and many meeting the bound (one member per Site), give
 // the same Works (the same groups of Series, each linked by the same
 // kind) through AddSeriesIDs as through link_by_id called per new pair
 // in the order the batch stored them.
@@ -39,7 +40,7 @@ func TestSetLinkMatchesLinkByID(t *testing.T) {
 				for j := 0; j < 12; j++ {
 					site := []string{"mangadex", "comix"}[rng.IntN(2)]
 					items = append(items, store.SeriesIDs{Site: site, SeriesID: strconv.Itoa(1 + rng.IntN(20)),
-						IDs: []store.ExternalID{{Kind: kinds[rng.IntN(len(kinds))], Value: strconv.Itoa(rng.IntN(25)), Source: store.IDFromImport}}})
+						IDs: []store.ExternalID{{Kind: kinds[rng.IntN(len(kinds))], Value: strconv.Itoa(rng.IntN(25)), Source: store.IDFromSite}}})
 				}
 				if _, err := set.AddSeriesIDs(ctx, items); err != nil {
 					t.Fatal(err)
@@ -63,20 +64,28 @@ func refAdd(t *testing.T, st *store.Store, items []store.SeriesIDs) {
 	t.Helper()
 	ctx := context.Background()
 	var site, sid, kind, value, source []string
+	var reader []int64
+	seen := map[[3]string]bool{} // the store keeps the first id of a kind per Series in a call
 	for _, it := range items {
 		for _, id := range it.IDs {
-			site, sid = append(site, it.Site), append(sid, it.SeriesID)
-			kind, value, source = append(kind, id.Kind), append(value, id.Value), append(source, id.Source)
+			if k := [3]string{it.Site, it.SeriesID, id.Kind}; !seen[k] {
+				seen[k] = true
+				site, sid = append(site, it.Site), append(sid, it.SeriesID)
+				kind, value, source = append(kind, id.Kind), append(value, id.Value), append(source, id.Source)
+				reader = append(reader, 0)
+			}
 		}
 	}
-	rows, err := st.Pool().Query(ctx, store.InsertIDsSQLForTest(), site, sid, kind, value, source)
+	rows, err := st.Pool().Query(ctx, store.InsertIDsSQLForTest(), site, sid, kind, value, source, reader)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var pairs [][2]string
 	for rows.Next() {
 		var p [2]string
-		if err := rows.Scan(&p[0], &p[1]); err != nil {
+		var s, id string
+		var r int64
+		if err := rows.Scan(&s, &id, &p[0], &p[1], &r); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Contains(pairs, p) {

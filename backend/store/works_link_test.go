@@ -71,10 +71,8 @@ func TestSharedIDLinksAtOnce(t *testing.T) {
 	if wd == 0 || wd == wa {
 		t.Fatalf("c and d share al 555: Work %d (the first Work is %d)", wd, wa)
 	}
-	if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: "mangapill", SeriesID: "c",
-		IDs: []store.ExternalID{{Kind: "al", Value: "30002", Source: store.IDFromReader}}}}); err != nil {
-		t.Fatal(err)
-	}
+	// (c's page now also lists mu 7cyaozt, as a's does.)
+	w.readWith("mangapill", "c", "9", t0, nil, al("555"), mu("7cyaozt"))
 	for _, m := range [][2]string{{"mangadex", "a"}, {"comix", "b"}, {"mangapill", "c"}, {"weebcentral", "d"}} {
 		if got := w.workOf(m[0], m[1]); got != wa {
 			t.Fatalf("after the bridge %s/%s is in Work %d, want %d", m[0], m[1], got, wa)
@@ -119,11 +117,8 @@ func TestUnlinkSticks(t *testing.T) {
 	// the unlinked Series stays out, the third joins.
 	w.readWith("comix", "b", "11", t0.Add(time.Hour), nil, al("7"))
 	w.readWith("mangapill", "c", "10", t0, nil, al("7"))
-	if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: "comix", SeriesID: "b",
-		IDs: []store.ExternalID{{Kind: "mu", Value: "x1", Source: store.IDFromReader}}}}); err != nil {
-		t.Fatal(err)
-	}
-	w.readWith("mangadex", "a", "10", t0, nil, mu("x1"))
+	w.readWith("comix", "b", "12", t0.Add(time.Hour), nil, al("7"), mu("x1"))
+	w.readWith("mangadex", "a", "10", t0, nil, al("7"), mu("x1"))
 	if got := w.workOf("comix", "b"); got == wk {
 		t.Fatalf("the unlinked Series is back in Work %d", wk)
 	}
@@ -143,7 +138,7 @@ func TestBadExternalIDRefused(t *testing.T) {
 		{Kind: "al", Value: "1 OR 1=1", Source: store.IDFromReader},
 		{Kind: "al", Value: "1", Source: "guess"},
 	} {
-		_, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: "mangadex", SeriesID: "a",
+		_, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: "mangadex", SeriesID: "a", ReaderID: r,
 			IDs: []store.ExternalID{{Kind: "al", Value: "9", Source: store.IDFromReader}, id}}})
 		var ie *store.IDError
 		if !errors.As(err, &ie) || ie.Reason == "" {

@@ -283,6 +283,7 @@ type Suggestion struct {
 	LatestSeenAt *time.Time
 	Matched      string  // the title of ours it looks like
 	Score        float64 // pg_trgm word similarity, 0..1
+	SharedID     string  // "kind value" of an id both carry ("" for a title suggestion)
 }
 
 // SeriesCard is one Series as GET /api/series/{site}/{series_id} shows it.
@@ -299,23 +300,36 @@ type SeriesCard struct {
 // MaxSuggestions bounds the suggestions of one Series.
 const MaxSuggestions = 10
 
-// suggestionsSQL finds Series whose titles (title and other titles, one
-// trigram-indexed text) hold one of ours ($3) by word similarity, leaving
-// out the Series itself and its Work's members.
+// suggestionsSQL suggests Series for Reader $5's Series ($1, $2): only
+// Series the Reader follows whose titles (title and other titles) hold
+// one of ours ($3) by word similarity, and Series that carry an id of
+// this one as the Reader sees ids (shared, or the Reader's own) but are
+// not linked to it; never the Series itself or its Work's members. A
+// Series only other Readers follow is never named.
 const suggestionsSQL = `
-	SELECT c.site, c.series_id, c.title, c.url, coalesce(c.latest_number::text, ''), c.latest_url, c.latest_seen_at,
-		best.t, best.score
-	FROM (
-		SELECT DISTINCT ON (c.site, c.series_id) c.site, c.series_id, q.t, word_similarity(q.t, series_titles(c.title, c.alt_titles)) AS score
+	WITH cand AS (
+		SELECT DISTINCT ON (c.site, c.series_id) c.site, c.series_id, q.t, word_similarity(q.t, series_titles(c.title, c.alt_titles)) AS score, ''::text AS shared
 		FROM unnest($3::text[]) AS q(t)
 		JOIN series c ON q.t <% series_titles(c.title, c.alt_titles)
-		WHERE NOT (c.site = $1 AND c.series_id = $2)
+		WHERE EXISTS (SELECT 1 FROM bookmarks b WHERE b.reader_id = $5 AND b.site = c.site AND b.series_id = c.series_id)
+		ORDER BY c.site, c.series_id, score DESC
+	), ided AS (
+		SELECT DISTINCT ON (o.site, o.series_id) o.site, o.series_id, ''::text AS t, 1::real AS score, o.kind || ' ' || o.value AS shared
+		FROM series_ids me JOIN series_ids o ON o.kind = me.kind AND o.value = me.value
+			AND (o.reader_id IS NULL OR o.reader_id = $5)
+		WHERE me.site = $1 AND me.series_id = $2 AND (me.reader_id IS NULL OR me.reader_id = $5)
+		ORDER BY o.site, o.series_id, o.kind, o.value
+	), best AS (
+		SELECT DISTINCT ON (site, series_id) * FROM (SELECT * FROM ided UNION ALL SELECT * FROM cand) x
+		WHERE NOT (x.site = $1 AND x.series_id = $2)
 			AND NOT EXISTS (SELECT 1 FROM work_members cm JOIN work_members me
 				ON me.site = $1 AND me.series_id = $2 AND me.work_id = cm.work_id
-				WHERE cm.site = c.site AND cm.series_id = c.series_id)
-		ORDER BY c.site, c.series_id, score DESC
-	) best
-	JOIN series c ON c.site = best.site AND c.series_id = best.series_id
+				WHERE cm.site = x.site AND cm.series_id = x.series_id)
+		ORDER BY site, series_id, shared DESC
+	)
+	SELECT c.site, c.series_id, c.title, c.url, coalesce(c.latest_number::text, ''), c.latest_url, c.latest_seen_at,
+		best.t, best.score, best.shared
+	FROM best JOIN series c ON c.site = best.site AND c.series_id = best.series_id
 	ORDER BY best.score DESC, c.site, c.series_id
 	LIMIT $4`
 
@@ -325,15 +339,16 @@ const suggestionsSQL = `
 func (s *Store) ReaderSeries(ctx context.Context, readerID int64, site, seriesID string) (SeriesCard, error) {
 	c := SeriesCard{Site: site, SeriesID: seriesID}
 	var alt []string
-	err := s.pool.QueryRow(ctx, `SELECT s.title, s.url, s.alt_titles, wm.work_id
+	err := s.pool.QueryRow(ctx, `SELECT s.title, s.url, s.alt_titles, coalesce(h.work_id, wm.work_id)
 		FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id
+		LEFT JOIN work_hand_links h ON h.reader_id = b.reader_id AND h.site = b.site AND h.series_id = b.series_id
 		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, readerID, site, seriesID).
 		Scan(&c.Title, &c.URL, &alt, &c.WorkID)
 	if err != nil {
 		return SeriesCard{}, notFound("reader series", err)
 	}
-	if c.IDs, err = s.SeriesExternalIDs(ctx, site, seriesID); err != nil {
+	if c.IDs, err = s.SeriesExternalIDs(ctx, readerID, site, seriesID); err != nil {
 		return SeriesCard{}, err
 	}
 	titles := cleanAltTitles(append([]string{c.Title}, alt...))
@@ -341,7 +356,7 @@ func (s *Store) ReaderSeries(ctx context.Context, readerID int64, site, seriesID
 	if len(titles) == 0 {
 		return c, nil
 	}
-	rows, err := s.pool.Query(ctx, suggestionsSQL, site, seriesID, titles, MaxSuggestions)
+	rows, err := s.pool.Query(ctx, suggestionsSQL, site, seriesID, titles, MaxSuggestions, readerID)
 	if err != nil {
 		return SeriesCard{}, fmt.Errorf("store: suggestions: %w", err)
 	}
@@ -349,7 +364,7 @@ func (s *Store) ReaderSeries(ctx context.Context, readerID int64, site, seriesID
 	for rows.Next() {
 		var g Suggestion
 		if err := rows.Scan(&g.Site, &g.SeriesID, &g.Title, &g.URL, &g.LatestNumber, &g.LatestURL, &g.LatestSeenAt,
-			&g.Matched, &g.Score); err != nil {
+			&g.Matched, &g.Score, &g.SharedID); err != nil {
 			return SeriesCard{}, fmt.Errorf("store: suggestions: %w", err)
 		}
 		c.Suggestions = append(c.Suggestions, g)

@@ -67,9 +67,10 @@ func TestSuggestionsOnlySuggest(t *testing.T) {
 	w := newNoticeWorld(t)
 	r, other := w.reader("1"), w.reader("2")
 	w.bookmark(r, "mangadex", "a", t0)
+	w.bookmark(r, "comix", "b", t0) // suggestions come from the Reader's own library
+	w.bookmark(r, "mangapill", "c", t0)
+	w.bookmark(r, "weebcentral", "d", t0)
 	w.bookmark(other, "comix", "b", t0)
-	w.bookmark(other, "mangapill", "c", t0)
-	w.bookmark(other, "weebcentral", "d", t0)
 	w.readWith("mangadex", "a", "10", t0, []string{"Kuuhaku no Uneri"})
 	w.exec(`UPDATE series SET title = 'The Void Swell' WHERE series_id = 'a'`)
 	w.exec(`UPDATE series SET title = 'Void Swell' WHERE series_id = 'b'`)

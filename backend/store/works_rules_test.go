@@ -83,8 +83,8 @@ func TestThinWorkDissolved(t *testing.T) {
 	}
 	// Another shared id: the unlinked pair stays apart.
 	if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{
-		{Site: "mangadex", SeriesID: "a", IDs: []store.ExternalID{{Kind: "mu", Value: "5", Source: store.IDFromReader}}},
-		{Site: "comix", SeriesID: "b", IDs: []store.ExternalID{{Kind: "mu", Value: "5", Source: store.IDFromReader}}},
+		{Site: "mangadex", SeriesID: "a", IDs: []store.ExternalID{{Kind: "mu", Value: "5", Source: store.IDFromSite}}},
+		{Site: "comix", SeriesID: "b", IDs: []store.ExternalID{{Kind: "mu", Value: "5", Source: store.IDFromSite}}},
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -153,7 +153,7 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 			row.SeriesPath = "/series/" + url.PathEscape(m.Site) + "/" + url.PathEscape(m.SeriesID)
 		}
 		wv.Members = append(wv.Members, row)
-		ids, err := h.Store.SeriesExternalIDs(ctx, m.Site, m.SeriesID)
+		ids, err := h.Store.SeriesExternalIDs(ctx, v.ReaderID, m.Site, m.SeriesID)
 		if err != nil {
 			h.unavailable(w, r, err)
 			return
@@ -212,6 +212,9 @@ func suggestionOf(g store.Suggestion, now time.Time, path string) suggestionRow 
 	s := suggestionRow{Site: g.Site, SeriesID: g.SeriesID, Title: g.Title, URL: siteLink(g.URL), Latest: g.LatestNumber,
 		LatestURL: siteLink(g.LatestURL), LinkPath: path + "/link",
 		Reason: "titles look like “" + g.Matched + "” (" + strconv.Itoa(int(g.Score*100+0.5)) + "% alike)"}
+	if g.SharedID != "" {
+		s.Reason = "carries the same id (" + g.SharedID + ") but is not linked"
+	}
 	if s.Title == "" {
 		s.Title = g.SeriesID
 	}

@@ -176,6 +176,11 @@ func (h *Handler) seriesLink(w http.ResponseWriter, r *http.Request) {
 		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "You bookmark neither of those Series, or one is unknown: nothing was linked.")
 		return
 	}
+	var full *store.WorkFullError
+	if errors.As(err, &full) {
+		h.errorPage(w, r, http.StatusConflict, "One Series per Site", capital(full.Error()))
+		return
+	}
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -184,8 +189,10 @@ func (h *Handler) seriesLink(w http.ResponseWriter, r *http.Request) {
 }
 
 // seriesNameID stores an external id the Reader names for a Series they
-// bookmark, as PUT /api/series/{site}/{series_id}/ids; it links as any id
-// does. A refused kind or value answers 400 with the page and the reason.
+// bookmark, as PUT /api/series/{site}/{series_id}/ids: it replaces the
+// Reader's own id of that kind and links in the Reader's library only. A
+// refused kind or value answers 400, a link past one Series per Site 409,
+// with the page and the reason.
 func (h *Handler) seriesNameID(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	site, sid := r.PathValue("site"), r.PathValue("series_id")
@@ -198,7 +205,11 @@ func (h *Handler) seriesNameID(w http.ResponseWriter, r *http.Request) {
 		h.refuseOnBack(w, r, "Not an external id: "+ie.Reason+" Nothing was saved.")
 		return
 	}
-	if _, err := h.Store.AddSeriesIDs(r.Context(), []store.SeriesIDs{{Site: site, SeriesID: sid, IDs: []store.ExternalID{id}}}); err != nil {
+	var full *store.WorkFullError
+	if err := h.Store.NameSeriesID(r.Context(), v.ReaderID, site, sid, id); errors.As(err, &full) {
+		h.refuseOnBackStatus(w, r, http.StatusConflict, capital(full.Error()))
+		return
+	} else if err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
@@ -213,17 +224,23 @@ func (h *Handler) seriesNameID(w http.ResponseWriter, r *http.Request) {
 // refuseOnBack answers a refused form with 400 and the page it came from
 // (its "back": a Work or Series page) showing the reason.
 func (h *Handler) refuseOnBack(w http.ResponseWriter, r *http.Request, problem string) {
+	h.refuseOnBackStatus(w, r, http.StatusBadRequest, problem)
+}
+
+// refuseOnBackStatus is refuseOnBack with another status (409 for a link
+// past one Series per Site).
+func (h *Handler) refuseOnBackStatus(w http.ResponseWriter, r *http.Request, status int, problem string) {
 	back := readerBack(r)
 	v := viewerFrom(r.Context())
 	if rest, ok := strings.CutPrefix(back, "/works/"); ok {
 		if id, err := strconv.ParseInt(rest, 10, 64); err == nil {
 			if wk, err := h.Store.ReaderWork(r.Context(), v.ReaderID, id, h.Now()); err == nil {
-				h.showWork(w, r, http.StatusBadRequest, wk, "", problem)
+				h.showWork(w, r, status, wk, "", problem)
 				return
 			}
 		}
 	}
-	h.showSeries(w, r, http.StatusBadRequest, r.PathValue("site"), r.PathValue("series_id"), "", problem)
+	h.showSeries(w, r, status, r.PathValue("site"), r.PathValue("series_id"), "", problem)
 }
 
 // withFlash adds ?done=code to a local path.
@@ -250,4 +267,13 @@ func notifyForm(r *http.Request) (mode string, pile, days int, problem string) {
 		problem = "Not a number of days: a pile waits a whole number of days from 1 to 60."
 	}
 	return mode, pile, days, problem
+}
+
+// capital starts a store's sentence with a capital letter and ends it with
+// a full stop, for a page.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
 }

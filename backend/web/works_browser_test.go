@@ -45,6 +45,7 @@ func TestBrowserLibraryShowsOneCardPerWork(t *testing.T) {
 	if w := p.MustEval(`() => document.documentElement.scrollWidth`).Int(); w > 360 {
 		t.Errorf("the library scrolls sideways at 360 px: %d px", w)
 	}
+	followLook(t, f)                       // the Work page then suggests comix/look
 	p.MustSetViewport(1280, 900, 1, false) // the Work page's members table at a desktop's width
 	// The card moved with the new width: find its title again once the
 	// layout has settled, then click it.

@@ -45,6 +45,14 @@ func seedWork(t testing.TB, f *fixture) int64 {
 	return a
 }
 
+// followLook bookmarks comix/look for the Reader: title suggestions come
+// only from Series the Reader follows (docs/adr/0021, "Whose word").
+func followLook(t testing.TB, f *fixture) {
+	t.Helper()
+	now := admintest.Now
+	storetest.Bookmarks(context.Background(), t, f.st, storetest.BookmarkOpts{ReaderID: 2, Site: "comix", SeriesID: "look", CreatedAt: &now})
+}
+
 // A Work the Reader bookmarks twice is one card: the member bookmarked
 // first gives its hooks, the Work's Latest (on the other member) and
 // unread count show, each member is a chip, and the counts count cards.
@@ -121,6 +129,7 @@ func TestWorkPageActs(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	wk := seedWork(t, f)
+	followLook(t, f)
 	ctx := context.Background()
 	c := f.login(t, f.readerToken)
 	id := strconv.FormatInt(wk, 10)
@@ -229,13 +238,13 @@ func TestWorkPageActs(t *testing.T) {
 			t.Errorf("id %v: %d, want 400 naming the problem", bad, a.code)
 		}
 	}
-	if ids, _ := f.st.SeriesExternalIDs(ctx, "mangapill", "2"); len(ids) != 1 {
+	if ids, _ := f.st.SeriesExternalIDs(ctx, 2, "mangapill", "2"); len(ids) != 1 {
 		t.Fatalf("refused ids were stored: %+v", ids)
 	}
 	if a := post("/series/mangapill/2/ids", url.Values{"kind": {"mal"}, "value": {"4242"}, "back": {page}}); a.code != http.StatusSeeOther || a.header.Get("Location") != page+"?done=id" {
 		t.Fatalf("naming an id: %d %q", a.code, a.header.Get("Location"))
 	}
-	if ids, _ := f.st.SeriesExternalIDs(ctx, "mangapill", "2"); len(ids) != 2 {
+	if ids, _ := f.st.SeriesExternalIDs(ctx, 2, "mangapill", "2"); len(ids) != 2 {
 		t.Fatalf("the named id: %+v", ids)
 	}
 	if a := post("/series/mangapill/999/ids", url.Values{"kind": {"mal"}, "value": {"1"}}); a.code != http.StatusNotFound {
@@ -281,6 +290,7 @@ func TestSeriesPageShowsWorkIDsAndSuggestions(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t, "")
 	wk := seedWork(t, f)
+	followLook(t, f)
 	c := f.login(t, f.readerToken)
 	b := f.get(t, c, "/series/mangadex/w1").body
 	for _, want := range []string{`<a class="work" href="/works/` + strconv.FormatInt(wk, 10) + `">`, `al <strong>30002</strong>`,

@@ -94,16 +94,17 @@ DECLARE
     fresh  boolean := false;
     w      bigint;
 BEGIN
-    IF (SELECT count(*) FROM series_ids WHERE kind = p_kind AND value = p_value) < 2 THEN
+    IF (SELECT count(DISTINCT (site, series_id)) FROM series_ids
+            WHERE kind = p_kind AND value = p_value AND reader_id IS NULL) < 2 THEN
         RETURN NULL;
     END IF;
     SELECT min(m.work_id) INTO target
         FROM series_ids i JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
-        WHERE i.kind = p_kind AND i.value = p_value;
+        WHERE i.kind = p_kind AND i.value = p_value AND i.reader_id IS NULL;
     IF target IS NULL THEN
         SELECT min(f.work_id) INTO target
             FROM series_ids i JOIN work_former_members f ON f.site = i.site AND f.series_id = i.series_id
-            WHERE i.kind = p_kind AND i.value = p_value;
+            WHERE i.kind = p_kind AND i.value = p_value AND i.reader_id IS NULL;
     END IF;
     IF target IS NULL THEN
         INSERT INTO works DEFAULT VALUES RETURNING id INTO target;
@@ -111,8 +112,13 @@ BEGIN
     END IF;
     FOR w IN SELECT DISTINCT m.work_id
         FROM series_ids i JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
-        WHERE i.kind = p_kind AND i.value = p_value AND m.work_id <> target
+        WHERE i.kind = p_kind AND i.value = p_value AND i.reader_id IS NULL AND m.work_id <> target
     LOOP
+        -- A merge that would give the Work two Series of one Site is not made.
+        CONTINUE WHEN EXISTS (SELECT 1 FROM work_members a JOIN work_members b
+                ON b.work_id = target AND b.site = a.site
+            WHERE a.work_id = w AND NOT EXISTS (SELECT 1 FROM work_unlinks u
+                WHERE u.work_id = target AND u.site = a.site AND u.series_id = a.series_id));
         UPDATE work_members m SET work_id = target
             WHERE m.work_id = w AND NOT EXISTS (SELECT 1 FROM work_unlinks u
                 WHERE u.work_id = target AND u.site = m.site AND u.series_id = m.series_id);
@@ -126,12 +132,25 @@ BEGIN
         DELETE FROM works WHERE id = w AND NOT EXISTS (SELECT 1 FROM work_members WHERE work_id = w);
     END LOOP;
     INSERT INTO work_members (site, series_id, work_id, linked_by)
-        SELECT i.site, i.series_id, target, 'id:' || p_kind FROM series_ids i
-        WHERE i.kind = p_kind AND i.value = p_value
+        SELECT DISTINCT ON (i.site) i.site, i.series_id, target, 'id:' || p_kind FROM series_ids i
+        WHERE i.kind = p_kind AND i.value = p_value AND i.reader_id IS NULL
             AND NOT EXISTS (SELECT 1 FROM work_members m WHERE m.site = i.site AND m.series_id = i.series_id)
+            AND NOT EXISTS (SELECT 1 FROM work_members m WHERE m.work_id = target AND m.site = i.site)
             AND NOT EXISTS (SELECT 1 FROM work_unlinks u
                 WHERE u.work_id = target AND u.site = i.site AND u.series_id = i.series_id)
+        ORDER BY i.site, i.series_id
         ON CONFLICT DO NOTHING;
+    -- Carriers left out of the Work (not unlinked from it) are refused.
+    INSERT INTO work_link_refusals (site, series_id, kind, value, work_id)
+        SELECT DISTINCT i.site, i.series_id, p_kind, p_value, target FROM series_ids i
+        WHERE i.kind = p_kind AND i.value = p_value AND i.reader_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM work_members m
+                WHERE m.work_id = target AND m.site = i.site AND m.series_id = i.series_id)
+            AND NOT EXISTS (SELECT 1 FROM work_unlinks u
+                WHERE u.work_id = target AND u.site = i.site AND u.series_id = i.series_id)
+        ON CONFLICT (site, series_id, kind, value) DO UPDATE SET work_id = excluded.work_id, refused_at = now();
+    DELETE FROM work_link_refusals r WHERE r.work_id = target AND EXISTS (SELECT 1 FROM work_members m
+        WHERE m.work_id = target AND m.site = r.site AND m.series_id = r.series_id);
     IF fresh AND (SELECT count(*) FROM work_members WHERE work_id = target) < 2 THEN
         DELETE FROM works WHERE id = target;
         RETURN NULL;
@@ -707,9 +726,11 @@ CREATE TABLE public.series_ids (
     value text NOT NULL,
     source text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    reader_id bigint,
     CONSTRAINT series_ids_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'kt'::text, 'md'::text, 'mb'::text]))),
-    CONSTRAINT series_ids_source_check CHECK ((source = ANY (ARRAY['site'::text, 'import'::text, 'reader'::text, 'tracker'::text]))),
-    CONSTRAINT series_ids_value_check CHECK (((value <> ''::text) AND (length(value) <= 100)))
+    CONSTRAINT series_ids_source_check CHECK ((source = ANY (ARRAY['site'::text, 'crosswalk'::text, 'reader'::text, 'import'::text, 'sync'::text, 'tracker'::text]))),
+    CONSTRAINT series_ids_value_check CHECK (((value <> ''::text) AND (length(value) <= 100))),
+    CONSTRAINT series_ids_whose_check CHECK (((source = ANY (ARRAY['site'::text, 'crosswalk'::text])) = (reader_id IS NULL)))
 );
 
 --
@@ -854,6 +875,19 @@ CREATE TABLE public.work_hand_links (
     site text NOT NULL,
     series_id text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: work_link_refusals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.work_link_refusals (
+    site text NOT NULL,
+    series_id text NOT NULL,
+    kind text NOT NULL,
+    value text DEFAULT ''::text NOT NULL,
+    work_id bigint,
+    refused_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -1152,11 +1186,11 @@ ALTER TABLE ONLY public.readers
     ADD CONSTRAINT readers_pkey PRIMARY KEY (id);
 
 --
--- Name: series_ids series_ids_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: series_ids series_ids_one_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.series_ids
-    ADD CONSTRAINT series_ids_pkey PRIMARY KEY (site, series_id, kind, value);
+    ADD CONSTRAINT series_ids_one_key UNIQUE NULLS NOT DISTINCT (site, series_id, kind, source, reader_id);
 
 --
 -- Name: series series_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1234,6 +1268,13 @@ ALTER TABLE ONLY public.work_former_members
 
 ALTER TABLE ONLY public.work_hand_links
     ADD CONSTRAINT work_hand_links_pkey PRIMARY KEY (reader_id, site, series_id);
+
+--
+-- Name: work_link_refusals work_link_refusals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_link_refusals
+    ADD CONSTRAINT work_link_refusals_pkey PRIMARY KEY (site, series_id, kind, value);
 
 --
 -- Name: work_members work_members_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1385,6 +1426,12 @@ CREATE INDEX series_due_idx ON public.series USING btree (site, latest_checked_a
 CREATE INDEX series_forced_idx ON public.series USING btree (site, force_poll_at) WHERE (force_poll_at IS NOT NULL);
 
 --
+-- Name: series_ids_reader_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX series_ids_reader_idx ON public.series_ids USING btree (reader_id, site, series_id) WHERE (reader_id IS NOT NULL);
+
+--
 -- Name: series_ids_value_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1461,6 +1508,18 @@ CREATE INDEX work_hand_links_series_idx ON public.work_hand_links USING btree (s
 --
 
 CREATE INDEX work_hand_links_work_idx ON public.work_hand_links USING btree (work_id, site, series_id);
+
+--
+-- Name: work_link_refusals_work_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX work_link_refusals_work_idx ON public.work_link_refusals USING btree (work_id);
+
+--
+-- Name: work_members_one_site_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX work_members_one_site_idx ON public.work_members USING btree (work_id, site);
 
 --
 -- Name: work_members_work_idx; Type: INDEX; Schema: public; Owner: -
@@ -1613,6 +1672,13 @@ ALTER TABLE ONLY public.reader_notify
     ADD CONSTRAINT reader_notify_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
+-- Name: series_ids series_ids_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.series_ids
+    ADD CONSTRAINT series_ids_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
 -- Name: series_ids series_ids_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1695,6 +1761,20 @@ ALTER TABLE ONLY public.work_hand_links
 
 ALTER TABLE ONLY public.work_hand_links
     ADD CONSTRAINT work_hand_links_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
+-- Name: work_link_refusals work_link_refusals_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_link_refusals
+    ADD CONSTRAINT work_link_refusals_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: work_link_refusals work_link_refusals_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_link_refusals
+    ADD CONSTRAINT work_link_refusals_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE SET NULL;
 
 --
 -- Name: work_members work_members_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -28,16 +28,17 @@ func TestWorksCountsByHowLinked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"a", "b", "c", "d"} {
-		if _, err := st.AddBookmark(ctx, r.ID, "mangapill", id, "https://mangapill.com/manga/"+id); err != nil {
+	// A Work holds one Series per Site: each pair spans two Sites.
+	for _, s := range [][2]string{{"mangapill", "a"}, {"comix", "b"}, {"mangapill", "c"}, {"comix", "d"}} {
+		if _, err := st.AddBookmark(ctx, r.ID, s[0], s[1], "https://"+s[0]+".example/manga/"+s[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
 	al := []store.ExternalID{{Kind: "al", Value: "5", Source: store.IDFromSite}}
-	if _, err := st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "mangapill", SeriesID: "a", IDs: al}, {Site: "mangapill", SeriesID: "b", IDs: al}}); err != nil {
+	if _, err := st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "mangapill", SeriesID: "a", IDs: al}, {Site: "comix", SeriesID: "b", IDs: al}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.LinkByHand(ctx, r.ID, store.SeriesRef{Site: "mangapill", SeriesID: "c"}, store.SeriesRef{Site: "mangapill", SeriesID: "d"}); err != nil {
+	if _, err := st.LinkByHand(ctx, r.ID, store.SeriesRef{Site: "mangapill", SeriesID: "c"}, store.SeriesRef{Site: "comix", SeriesID: "d"}); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"MBCTL_SERVER": hs.URL, "MBCTL_TOKEN": apitest.OwnerToken}
