@@ -1,0 +1,157 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// The push's rows: the outbox that coalesces a minute of reads into one
+// write, the counts a push leaves, the back-off. Times come from the
+// caller's clock.
+
+// trackerWantSQL is, for the trackers of service ($1) with push on, a
+// token, not refused and not backing off at $3, each linked media's whole
+// Progress ($2 the id kind), of the Progress rows that moved since push
+// was turned on, where it stands above the remembered remote count (or
+// none is remembered). The links are trackerLinkedSQL's, over
+// those accounts' Progress rows (a Progress row exists only for a
+// bookmark).
+const trackerWantSQL = `
+	WITH acct AS (
+		SELECT reader_id, coalesce(push_since, '-infinity') AS push_since FROM tracker_accounts
+		WHERE service = $1 AND push AND token_sealed IS NOT NULL AND state IN ('ok', 'failing')
+			AND (next_push_at IS NULL OR next_push_at <= $3)
+	), l AS (
+		SELECT p.reader_id, i.value AS media_id, p.number
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
+		JOIN series_ids i ON i.site = p.site AND i.series_id = p.series_id AND i.kind = $2
+		UNION ALL
+		SELECT p.reader_id, i.value, p.number
+		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
+		JOIN work_members m ON m.site = p.site AND m.series_id = p.series_id
+		JOIN work_members o ON o.work_id = m.work_id AND (o.site, o.series_id) <> (m.site, m.series_id)
+		JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2
+	), want AS (
+		SELECT reader_id, media_id, floor(max(number))::int AS n FROM l
+		WHERE number <= 100000 GROUP BY reader_id, media_id
+	)
+	SELECT w.reader_id, w.media_id, w.n FROM want w
+	LEFT JOIN tracker_remote r ON r.reader_id = w.reader_id AND r.service = $1 AND r.media_id = w.media_id
+	WHERE w.n >= 1 AND (r.progress IS NULL OR w.n > r.progress)`
+
+// RefreshTrackerPending brings the push outbox of service up to now: a
+// media whose whole Progress stands above the remembered remote count
+// gets a row (since now) when it has none, or its moved_at set to now when
+// its whole number moved since the last look, and a row whose media no
+// longer needs a push (Progress lowered by hand, the remote caught up, the
+// token refused) goes. It returns how many media want a push.
+func (s *Store) RefreshTrackerPending(ctx context.Context, service, kind string, now time.Time) (int, error) {
+	var n int
+	err := s.pool.QueryRow(ctx, `
+		WITH cand AS (`+trackerWantSQL+`),
+		ins AS (
+			INSERT INTO tracker_pending AS t (reader_id, service, media_id, n, since, moved_at)
+			SELECT reader_id, $1, media_id, n, $3, $3 FROM cand
+			ON CONFLICT (reader_id, service, media_id) DO UPDATE SET n = excluded.n, moved_at = excluded.moved_at
+				WHERE t.n <> excluded.n
+		), del AS (
+			DELETE FROM tracker_pending t WHERE t.service = $1 AND NOT EXISTS
+				(SELECT 1 FROM cand c WHERE c.reader_id = t.reader_id AND c.media_id = t.media_id)
+		)
+		SELECT count(*) FROM cand`, service, kind, now).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("store: refresh tracker pending: %w", err)
+	}
+	return n, nil
+}
+
+// TrackerPush is one push taken from the outbox: the Reader's sealed
+// token and their Progress on the media now (the highest of the linked
+// bookmarks').
+type TrackerPush struct {
+	ReaderID int64
+	MediaID  string
+	Progress float64
+	Sealed   []byte
+}
+
+// TakeTrackerPushes takes (deletes) up to limit outbox rows of service
+// that are due: their Progress rested a window (moved_at at or before
+// now-window), or they waited maxWait since they opened (a Reader who
+// never pauses still pushes). It returns them with the Progress of this
+// moment. Rows another process is taking are skipped, so one push is sent
+// once; a push that then fails is found again by the next
+// RefreshTrackerPending.
+func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now time.Time, window, maxWait time.Duration, limit int) ([]TrackerPush, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH due AS (
+			SELECT reader_id, media_id FROM tracker_pending
+			WHERE service = $1 AND (moved_at <= $3::timestamptz - $4 * interval '1 millisecond'
+				OR since <= $3::timestamptz - $6 * interval '1 millisecond')
+			ORDER BY since, reader_id, media_id LIMIT $5 FOR UPDATE SKIP LOCKED
+		), taken AS (
+			DELETE FROM tracker_pending t USING due
+			WHERE t.service = $1 AND t.reader_id = due.reader_id AND t.media_id = due.media_id
+			RETURNING t.reader_id, t.media_id
+		)
+		SELECT k.reader_id, k.media_id, coalesce(lp.n, 0)::float8, a.token_sealed
+		FROM taken k
+		JOIN tracker_accounts a ON a.reader_id = k.reader_id AND a.service = $1
+		LEFT JOIN LATERAL (
+			SELECT max(p.number) AS n FROM progress p
+			WHERE p.reader_id = k.reader_id AND (p.site, p.series_id) IN (
+				SELECT i.site, i.series_id FROM series_ids i WHERE i.kind = $2 AND i.value = k.media_id
+				UNION
+				SELECT o.site, o.series_id FROM series_ids i
+				JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
+				JOIN work_members o ON o.work_id = m.work_id
+				WHERE i.kind = $2 AND i.value = k.media_id)
+		) lp ON true
+		WHERE a.push AND a.token_sealed IS NOT NULL AND a.state IN ('ok', 'failing')
+		ORDER BY k.reader_id, k.media_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds())
+	if err != nil {
+		return nil, fmt.Errorf("store: take tracker pushes: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TrackerPush, error) {
+		var p TrackerPush
+		return p, r.Scan(&p.ReaderID, &p.MediaID, &p.Progress, &p.Sealed)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: take tracker pushes: %w", err)
+	}
+	return out, nil
+}
+
+// RecordTrackerPush remembers the remote count one push left (written or
+// read), and the push's time when it wrote.
+func (s *Store) RecordTrackerPush(ctx context.Context, readerID int64, service, mediaID string, remote int, wrote bool, now time.Time) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if err := rememberRemote(ctx, tx, readerID, service, []TrackerRemote{{MediaID: mediaID, Progress: remote}}, now); err != nil {
+			return err
+		}
+		if wrote {
+			_, err := tx.Exec(ctx, `UPDATE tracker_accounts SET last_push_at = $3, updated_at = now()
+				WHERE reader_id = $1 AND service = $2`, readerID, service, now)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: record tracker push: %w", err)
+	}
+	return nil
+}
+
+// BackOffTrackerPush holds a Reader's pushes until until (the tracker was
+// unreachable or rate limiting).
+func (s *Store) BackOffTrackerPush(ctx context.Context, readerID int64, service string, until time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE tracker_accounts SET next_push_at = $3, updated_at = now()
+		WHERE reader_id = $1 AND service = $2`, readerID, service, until)
+	if err != nil {
+		return fmt.Errorf("store: back off tracker push: %w", err)
+	}
+	return nil
+}
