@@ -78,20 +78,31 @@ type TrackerPush struct {
 	Sealed   []byte
 }
 
-// TakeTrackerPushes takes (deletes) up to limit outbox rows of service
-// that are due: their Progress rested a window (moved_at at or before
-// now-window), or they waited maxWait since they opened (a Reader who
-// never pauses still pushes). It returns them with the Progress of this
-// moment. Rows another process is taking are skipped, so one push is sent
-// once; a push that then fails is found again by the next
-// RefreshTrackerPending.
-func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now time.Time, window, maxWait time.Duration, limit int) ([]TrackerPush, error) {
+// TakeTrackerPushes takes (deletes) service's due outbox rows, at most one
+// per Reader and at most limit Readers, in round robin: the Readers after
+// after (by id) first, then from the lowest id, so a Reader with 200
+// pushes waiting takes one turn like a Reader with one. A row is due when
+// its Progress rested a window (moved_at at or before now-window), or it
+// waited maxWait since it opened (a Reader who never pauses still
+// pushes), and its Reader's pushes are not backing off. It returns them
+// with the Progress of this moment, in turn order. Rows another process
+// is taking are skipped, so one push is sent once; a push that then fails
+// is found again by the next RefreshTrackerPending.
+func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now time.Time, window, maxWait time.Duration, after int64, limit int) ([]TrackerPush, error) {
 	rows, err := s.pool.Query(ctx, `
-		WITH due AS (
-			SELECT reader_id, media_id FROM tracker_pending
-			WHERE service = $1 AND (moved_at <= $3::timestamptz - $4 * interval '1 millisecond'
-				OR since <= $3::timestamptz - $6 * interval '1 millisecond')
-			ORDER BY since, reader_id, media_id LIMIT $5 FOR UPDATE SKIP LOCKED
+		WITH first AS (
+			SELECT DISTINCT ON (t.reader_id) t.reader_id, t.media_id
+			FROM tracker_pending t
+			JOIN tracker_accounts a ON a.reader_id = t.reader_id AND a.service = t.service
+			WHERE t.service = $1 AND (t.moved_at <= $3::timestamptz - $4 * interval '1 millisecond'
+				OR t.since <= $3::timestamptz - $6 * interval '1 millisecond')
+				AND (a.next_push_at IS NULL OR a.next_push_at <= $3)
+			ORDER BY t.reader_id, t.since, t.media_id
+		), due AS (
+			SELECT t.reader_id, t.media_id FROM tracker_pending t
+			JOIN first f ON f.reader_id = t.reader_id AND f.media_id = t.media_id
+			WHERE t.service = $1
+			ORDER BY t.reader_id <= $7, t.reader_id LIMIT $5 FOR UPDATE OF t SKIP LOCKED
 		), taken AS (
 			DELETE FROM tracker_pending t USING due
 			WHERE t.service = $1 AND t.reader_id = due.reader_id AND t.media_id = due.media_id
@@ -111,7 +122,7 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 				WHERE i.kind = $2 AND i.value = k.media_id)
 		) lp ON true
 		WHERE a.push AND a.token_sealed IS NOT NULL AND a.state IN ('ok', 'failing')
-		ORDER BY k.reader_id, k.media_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds())
+		ORDER BY k.reader_id <= $7, k.reader_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds(), after)
 	if err != nil {
 		return nil, fmt.Errorf("store: take tracker pushes: %w", err)
 	}

@@ -14,23 +14,31 @@ import (
 // (another process pulling meanwhile takes the others), and returns how
 // many Readers it pulled and how many Progress rows moved. A failed pull
 // marks its tracker failing and backs off; it is not an error of the
-// pass. Tests and the benchmark call it directly.
+// pass. Tests and the benchmark call it directly; the worker's Pass takes
+// the same pulls in turn with the pushes.
 func (s *Service) PullOnce(ctx context.Context) (pulled, moved int, err error) {
 	for {
-		claims, err := s.conf.Store.ClaimTrackerPulls(ctx, s.name, s.owner, s.conf.Now(), s.conf.Lease, 1)
-		if err != nil {
-			return pulled, moved, fmt.Errorf("trackersync: pull: %w", err)
-		}
-		if len(claims) == 0 {
-			return pulled, moved, nil
-		}
-		n, err := s.pullOne(ctx, claims[0])
-		if err != nil {
+		ok, n, err := s.pullStep(ctx)
+		if err != nil || !ok {
 			return pulled, moved, err
 		}
 		pulled++
 		moved += n
 	}
+}
+
+// pullStep claims the one due pull that waited longest and pulls it; ok is
+// false when none is due.
+func (s *Service) pullStep(ctx context.Context) (ok bool, moved int, err error) {
+	claims, err := s.conf.Store.ClaimTrackerPulls(ctx, s.name, s.owner, s.conf.Now(), s.conf.Lease, 1)
+	if err != nil {
+		return false, 0, fmt.Errorf("trackersync: pull: %w", err)
+	}
+	if len(claims) == 0 {
+		return false, 0, nil
+	}
+	moved, err = s.pullOne(ctx, claims[0])
+	return err == nil, moved, err
 }
 
 // pullOne pulls one leased Reader. Only a store error or the end of ctx

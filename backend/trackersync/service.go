@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -54,6 +55,11 @@ type Service struct {
 	owner string
 	wake  chan struct{}
 	loop  startstop.Loop
+	// turn is the push's round robin: the Reader whose push went last.
+	turn struct {
+		sync.Mutex
+		after int64
+	}
 }
 
 // Config configures a Service.

@@ -65,6 +65,9 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind := kindOf(req.Query)
+	if s.conf.Observe != nil {
+		s.conf.Observe(kind, s.whose(r, req))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.counts[kind]++
@@ -111,6 +114,19 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		}
 		answer(w, map[string]any{"Viewer": map[string]any{"id": u.id, "name": u.name}})
 	}
+}
+
+// whose names the user a request is for: the list's userName, else the
+// bearer token's user.
+func (s *Server) whose(r *http.Request, req request) string {
+	var name string
+	if json.Unmarshal(req.Variables["userName"], &name) == nil && name != "" {
+		return strings.ToLower(name)
+	}
+	bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokens[bearer]
 }
 
 func wireEntry(e trackers.Entry) map[string]any {
