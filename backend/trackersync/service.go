@@ -183,7 +183,7 @@ func (s *Service) Save(ctx context.Context, readerID int64, service, username st
 		}
 	}
 	if username != "" {
-		if _, err := s.svc.List(ctx, username); err != nil {
+		if err := s.checkUser(ctx, username); err != nil {
 			if errors.Is(err, trackers.ErrNoSuchUser) {
 				return refuse(fmt.Sprintf("%s knows no user named %q, or their list is private.", titles[service], username))
 			}
@@ -197,6 +197,22 @@ func (s *Service) Save(ctx context.Context, readerID int64, service, username st
 	}
 	s.Wake()
 	return nil
+}
+
+// userChecker is a tracker that can tell a user exists without reading
+// their whole list (anilist.Client: one entry).
+type userChecker interface {
+	CheckUser(ctx context.Context, user string) error
+}
+
+// checkUser asks the tracker whether user has a readable list: one
+// request where the tracker can, else the list itself.
+func (s *Service) checkUser(ctx context.Context, user string) error {
+	if c, ok := s.svc.(userChecker); ok {
+		return c.CheckUser(ctx, user)
+	}
+	_, err := s.svc.List(ctx, user)
+	return err
 }
 
 // SetToken checks a pasted token with the tracker (its account), seals

@@ -101,6 +101,7 @@ func newWorldTB(t testing.TB) *world {
 	clock := &jumpClock{now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
 	w := &world{t: t, ctx: context.Background(), clock: clock, logs: &syncBuffer{}}
 	w.al = anilisttest.New(anilisttest.Config{Now: clock.Now, ClientSecret: "secret", RedirectURL: "https://mb.test/trackers/anilist/callback",
+		Unchunked: 1000, // a list asked without chunks comes back cut
 		Observe: func(kind, user string) {
 			if f := w.observe.Load(); f != nil {
 				(*f)(kind, user)
