@@ -15,47 +15,62 @@ import (
 // time, and a pull's result applied whole (the push's outbox is
 // tracker_push.go). Times come from the caller's clock.
 
-// trackerLinkedSQL is the Reader's bookmarks ($1) linked to a tracker id
-// of kind $2: the bookmarked Series carries it, or another member of its
-// Work does. One row per (bookmark, media id).
-const trackerLinkedSQL = `
-	SELECT b.reader_id, b.site, b.series_id, i.value AS media_id
-	FROM bookmarks b JOIN series_ids i ON i.site = b.site AND i.series_id = b.series_id AND i.kind = $2
-	WHERE b.reader_id = ANY($1)
-	UNION
-	SELECT b.reader_id, b.site, b.series_id, i.value
-	FROM bookmarks b
-	JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
-	JOIN work_members o ON o.work_id = m.work_id
-	JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2
-	WHERE b.reader_id = ANY($1)`
-
-// TrackerMark is one of a Reader's bookmarks linked to a tracker media,
-// with its Progress (0 when never read).
+// TrackerMark is one of a Reader's bookmarks linked to exactly one
+// tracker media by ids that count for that Reader, with its Progress (0
+// when never read).
 type TrackerMark struct {
 	Site, SeriesID, MediaID string
 	Progress                float64
 }
 
-// TrackerMarks lists a Reader's bookmarks linked to a tracker id of kind
-// (AniList: "al"), directly or through a member of their Work.
-func (s *Store) TrackerMarks(ctx context.Context, readerID int64, kind string) ([]TrackerMark, error) {
+// TrackerSkip is one of a Reader's bookmarks that the tracker skips: ids
+// that count for the Reader name two or more media of the tracker's kind
+// (on the Series or across its Work), so no pull moves it and no push
+// goes for it until one of them goes.
+type TrackerSkip struct {
+	Site, SeriesID, Title string
+	MediaIDs              []string
+}
+
+// TrackerMarks lists a Reader's bookmarks linked to one tracker id of
+// kind (AniList: "al"), directly or through a member of their Work, by the
+// ids that count for the Reader (trackerLinksSQL: a Site's or the
+// crosswalk's, or the Reader's own; never another Reader's), and the
+// bookmarks skipped because those ids name two media.
+func (s *Store) TrackerMarks(ctx context.Context, readerID int64, kind string) ([]TrackerMark, []TrackerSkip, error) {
 	rows, err := s.pool.Query(ctx, `
-		WITH l AS (`+trackerLinkedSQL+`)
-		SELECT l.site, l.series_id, l.media_id, coalesce(p.number, 0)::float8
-		FROM l LEFT JOIN progress p ON p.reader_id = l.reader_id AND p.site = l.site AND p.series_id = l.series_id
-		ORDER BY l.site, l.series_id, l.media_id`, []int64{readerID}, kind)
+		WITH l AS (`+trackerLinksSQL(`b.reader_id = $1`)+`),
+		g AS (SELECT reader_id, site, series_id, array_agg(DISTINCT media_id ORDER BY media_id) AS media
+			FROM l GROUP BY reader_id, site, series_id)
+		SELECT g.site, g.series_id, g.media, coalesce(p.number, 0)::float8, coalesce(se.title, '')
+		FROM g LEFT JOIN progress p ON p.reader_id = g.reader_id AND p.site = g.site AND p.series_id = g.series_id
+		LEFT JOIN series se ON se.site = g.site AND se.series_id = g.series_id
+		ORDER BY g.site, g.series_id`, readerID, kind)
 	if err != nil {
-		return nil, fmt.Errorf("store: tracker marks: %w", err)
+		return nil, nil, fmt.Errorf("store: tracker marks: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TrackerMark, error) {
+	var marks []TrackerMark
+	var skips []TrackerSkip
+	for rows.Next() {
 		var m TrackerMark
-		return m, r.Scan(&m.Site, &m.SeriesID, &m.MediaID, &m.Progress)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("store: tracker marks: %w", err)
+		var media []string
+		var title string
+		if err := rows.Scan(&m.Site, &m.SeriesID, &media, &m.Progress, &title); err != nil {
+			rows.Close()
+			return nil, nil, fmt.Errorf("store: tracker marks: %w", err)
+		}
+		if len(media) != 1 {
+			skips = append(skips, TrackerSkip{Site: m.Site, SeriesID: m.SeriesID, Title: title, MediaIDs: media})
+			continue
+		}
+		m.MediaID = media[0]
+		marks = append(marks, m)
 	}
-	return out, nil
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, fmt.Errorf("store: tracker marks: %w", err)
+	}
+	return marks, skips, nil
 }
 
 // TrackerClaim is one Reader whose pull a process leased.

@@ -16,31 +16,26 @@ import (
 // token, not refused and not backing off at $3, each linked media's whole
 // Progress ($2 the id kind), of the Progress rows that moved since push
 // was turned on, where it stands above the remembered remote count (or
-// none is remembered). The links are trackerLinkedSQL's, over
-// those accounts' Progress rows (a Progress row exists only for a
-// bookmark).
-const trackerWantSQL = `
+// none is remembered) and the push may write it. The links are
+// trackerSoleSQL's (ids that count for the Reader, one media a bookmark),
+// over those accounts' Progress rows (a Progress row exists only for a
+// bookmark); trackerMayWriteSQL says which media a push may write.
+var trackerWantSQL = `
 	WITH acct AS (
 		SELECT reader_id, coalesce(push_since, '-infinity') AS push_since FROM tracker_accounts
 		WHERE service = $1 AND push AND token_sealed IS NOT NULL AND state IN ('ok', 'failing')
 			AND (next_push_at IS NULL OR next_push_at <= $3)
-	), l AS (
-		SELECT p.reader_id, i.value AS media_id, p.number
-		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
-		JOIN series_ids i ON i.site = p.site AND i.series_id = p.series_id AND i.kind = $2
-		UNION ALL
-		SELECT p.reader_id, i.value, p.number
-		FROM acct JOIN progress p ON p.reader_id = acct.reader_id AND p.updated_at >= acct.push_since
-		JOIN work_members m ON m.site = p.site AND m.series_id = p.series_id
-		JOIN work_members o ON o.work_id = m.work_id AND (o.site, o.series_id) <> (m.site, m.series_id)
-		JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2
+	), sole AS (` + trackerSoleSQL(`b.reader_id IN (SELECT reader_id FROM acct)`) + `
 	), want AS (
-		SELECT reader_id, media_id, floor(max(number))::int AS n FROM l
-		WHERE number <= 100000 GROUP BY reader_id, media_id
+		SELECT s.reader_id, s.media_id, floor(max(p.number))::int AS n
+		FROM sole s JOIN acct ON acct.reader_id = s.reader_id
+		JOIN progress p ON p.reader_id = s.reader_id AND p.site = s.site AND p.series_id = s.series_id
+			AND p.updated_at >= acct.push_since
+		WHERE p.number <= 100000 GROUP BY s.reader_id, s.media_id
 	)
 	SELECT w.reader_id, w.media_id, w.n FROM want w
 	LEFT JOIN tracker_remote r ON r.reader_id = w.reader_id AND r.service = $1 AND r.media_id = w.media_id
-	WHERE w.n >= 1 AND (r.progress IS NULL OR w.n > r.progress)`
+	WHERE w.n >= 1 AND (r.progress IS NULL OR w.n > r.progress) AND ` + trackerMayWriteSQL
 
 // RefreshTrackerPending brings the push outbox of service up to now: a
 // media whose whole Progress stands above the remembered remote count
@@ -76,6 +71,9 @@ type TrackerPush struct {
 	MediaID  string
 	Progress float64
 	Sealed   []byte
+	// Named: the Reader's own id names the media, so the push may add it
+	// to their list; otherwise it only raises an entry already there.
+	Named bool
 }
 
 // TakeTrackerPushes takes (deletes) service's due outbox rows, at most one
@@ -108,18 +106,15 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 			WHERE t.service = $1 AND t.reader_id = due.reader_id AND t.media_id = due.media_id
 			RETURNING t.reader_id, t.media_id
 		)
-		SELECT k.reader_id, k.media_id, coalesce(lp.n, 0)::float8, a.token_sealed
+		SELECT k.reader_id, k.media_id, coalesce(lp.n, 0)::float8, a.token_sealed,
+			EXISTS (SELECT 1 FROM series_ids o WHERE o.kind = $2 AND o.value = k.media_id AND o.reader_id = k.reader_id)
 		FROM taken k
 		JOIN tracker_accounts a ON a.reader_id = k.reader_id AND a.service = $1
 		LEFT JOIN LATERAL (
 			SELECT max(p.number) AS n FROM progress p
-			WHERE p.reader_id = k.reader_id AND (p.site, p.series_id) IN (
-				SELECT i.site, i.series_id FROM series_ids i WHERE i.kind = $2 AND i.value = k.media_id
-				UNION
-				SELECT o.site, o.series_id FROM series_ids i
-				JOIN work_members m ON m.site = i.site AND m.series_id = i.series_id
-				JOIN work_members o ON o.work_id = m.work_id
-				WHERE i.kind = $2 AND i.value = k.media_id)
+			JOIN (`+trackerSoleSQL(`b.reader_id = k.reader_id`)+`) s
+				ON s.site = p.site AND s.series_id = p.series_id AND s.media_id = k.media_id
+			WHERE p.reader_id = k.reader_id
 		) lp ON true
 		WHERE a.push AND a.token_sealed IS NOT NULL AND a.state IN ('ok', 'failing')
 		ORDER BY k.reader_id <= $7, k.reader_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds(), after)
@@ -128,7 +123,7 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TrackerPush, error) {
 		var p TrackerPush
-		return p, r.Scan(&p.ReaderID, &p.MediaID, &p.Progress, &p.Sealed)
+		return p, r.Scan(&p.ReaderID, &p.MediaID, &p.Progress, &p.Sealed, &p.Named)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: take tracker pushes: %w", err)

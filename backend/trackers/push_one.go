@@ -17,15 +17,18 @@ type Pushed struct {
 // (the outbox has coalesced the reads before it): it reads the
 // remote entry first and writes only what Decide allows (never lower,
 // PLANNING to CURRENT), so a count the Reader raised elsewhere is left
-// alone. ErrTokenRefused from either call means: turn the tracker to
-// reconnect and drop the Reader's other pushes until a new token.
-func PushOne(ctx context.Context, svc Service, token, mediaID string, progress float64) (Pushed, error) {
+// alone. A media not on the Reader's list is added only when join is true
+// (the Reader named that media themself); otherwise nothing is written,
+// since a push acts only on the Reader's own evidence. ErrTokenRefused
+// from either call means: turn the tracker to reconnect and drop the
+// Reader's other pushes until a new token.
+func PushOne(ctx context.Context, svc Service, token, mediaID string, progress float64, join bool) (Pushed, error) {
 	before, err := svc.Progress(ctx, token, mediaID)
 	if err != nil {
 		return Pushed{}, fmt.Errorf("trackers: push %s %s: read remote: %w", svc.Name(), mediaID, err)
 	}
 	w, ok := Decide(before, progress)
-	if !ok {
+	if !ok || (!before.OnList && !join) {
 		return Pushed{Before: before, After: before}, nil
 	}
 	after, err := svc.Save(ctx, token, mediaID, w)

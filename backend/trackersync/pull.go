@@ -45,7 +45,9 @@ func (s *Service) pullStep(ctx context.Context) (ok bool, moved int, err error) 
 // is returned.
 func (s *Service) pullOne(ctx context.Context, c store.TrackerClaim) (int, error) {
 	log := s.conf.Log.With("reader_id", c.ReaderID, "service", s.name)
-	marks, err := s.conf.Store.TrackerMarks(ctx, c.ReaderID, s.kind)
+	// Only the ids that count for this Reader (a Site's, the crosswalk's,
+	// their own), and no bookmark they make ambiguous (store.TrackerSkip).
+	marks, _, err := s.conf.Store.TrackerMarks(ctx, c.ReaderID, s.kind)
 	if err != nil {
 		return 0, fmt.Errorf("trackersync: pull: %w", err)
 	}

@@ -148,12 +148,23 @@ func (s *Service) List(ctx context.Context, readerID int64) ([]client.Tracker, e
 	if err != nil {
 		return nil, fmt.Errorf("trackersync: list: %w", err)
 	}
-	out := []client.Tracker{{Service: s.name, State: store.TrackerOff}}
+	out := []client.Tracker{{Service: s.name, State: store.TrackerOff, Skipped: []client.TrackerSkip{}}}
 	for _, a := range accts {
 		if a.Service == s.name {
 			out[0] = client.Tracker{Service: a.Service, Username: a.Username, Pull: a.Pull, Push: a.Push,
-				Connected: a.Connected(), State: a.State, LastPullAt: a.LastPullAt, LastPushAt: a.LastPushAt, Error: a.Error}
+				Connected: a.Connected(), State: a.State, LastPullAt: a.LastPullAt, LastPushAt: a.LastPushAt, Error: a.Error,
+				Skipped: []client.TrackerSkip{}}
 		}
+	}
+	if out[0].State == store.TrackerOff {
+		return out, nil
+	}
+	_, skips, err := s.conf.Store.TrackerMarks(ctx, readerID, s.kind)
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: list: %w", err)
+	}
+	for _, k := range skips {
+		out[0].Skipped = append(out[0].Skipped, client.TrackerSkip{Site: k.Site, SeriesID: k.SeriesID, Title: k.Title, MediaIDs: k.MediaIDs})
 	}
 	return out, nil
 }

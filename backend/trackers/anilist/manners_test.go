@@ -104,7 +104,7 @@ func TestRemainingZeroHolds(t *testing.T) {
 
 // TestPushThroughStandIn: a push writes the whole number (59.5 → 59;
 // PLANNING becomes CURRENT); a remote raised elsewhere is never lowered; a
-// media not on the list joins it; a refused token stops the push with
+// media not on the list joins it only when the Reader named it; a refused token stops the push with
 // ErrTokenRefused. (The outbox that makes a minute of reads one push is
 // trackersync's, tested there.)
 func TestPushThroughStandIn(t *testing.T) {
@@ -112,7 +112,7 @@ func TestPushThroughStandIn(t *testing.T) {
 	s, e := standIn(t, anilisttest.Config{})
 	s.AddUser("reader", trackers.Entry{MediaID: "30002", Progress: 0, Status: trackers.StatusPlanning})
 	s.AddToken(secretToken, "reader")
-	p, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 59.5)
+	p, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 59.5, false)
 	if err != nil || !p.Wrote || p.After != (trackers.Remote{OnList: true, Progress: 59, Status: trackers.StatusCurrent}) {
 		t.Fatalf("push: %+v, %v", p, err)
 	}
@@ -124,7 +124,7 @@ func TestPushThroughStandIn(t *testing.T) {
 	}
 
 	s.SetEntry("reader", trackers.Entry{MediaID: "30002", Progress: 80, Status: trackers.StatusCurrent})
-	p, err = trackers.PushOne(t.Context(), e.client, secretToken, "30002", 70)
+	p, err = trackers.PushOne(t.Context(), e.client, secretToken, "30002", 70, false)
 	if err != nil || p.Wrote {
 		t.Fatalf("push under the remote: %+v, %v", p, err)
 	}
@@ -132,7 +132,13 @@ func TestPushThroughStandIn(t *testing.T) {
 		t.Fatalf("the remote was lowered: %+v", got)
 	}
 
-	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, "555", 3); err != nil || !p.Wrote || p.Before.OnList {
+	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, "556", 3, false); err != nil || p.Wrote || p.Before.OnList {
+		t.Fatalf("push of a media not on the list, not the Reader's own: %+v, %v", p, err)
+	}
+	if _, ok := s.Entry("reader", "556"); ok {
+		t.Fatal("a media the Reader never named joined their list")
+	}
+	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, "555", 3, true); err != nil || !p.Wrote || p.Before.OnList {
 		t.Fatalf("push of a media not on the list: %+v, %v", p, err)
 	}
 	if got, ok := s.Entry("reader", "555"); !ok || got.Progress != 3 || got.Status != trackers.StatusCurrent {
@@ -140,7 +146,7 @@ func TestPushThroughStandIn(t *testing.T) {
 	}
 
 	s.Expire(secretToken)
-	if _, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 90); !errors.Is(err, trackers.ErrTokenRefused) {
+	if _, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 90, false); !errors.Is(err, trackers.ErrTokenRefused) {
 		t.Fatalf("expired token: %v", err)
 	}
 }
