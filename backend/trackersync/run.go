@@ -38,12 +38,12 @@ type Passed struct {
 }
 
 // Pass is one look of the workers: the push outbox brought up to now,
-// then the due pulls and the due pushes in turn, one pull and then one
-// push (a Reader's turn, round robin), until neither is left. Every
-// Reader shares the tracker's pace alike: a pull made due now (PullNow)
-// is claimed before the next push, so it waits for at most the push in
-// flight and the pulls due before it (one per Reader), never for another
-// Reader's queue of pushes. The pushes' `now` is the pass's start; the
+// then the due pulls and the due pushes in turn, every pull due at that
+// moment (at most one per Reader) and then one push (a Reader's turn,
+// round robin), until neither is left. Every Reader shares the tracker's
+// pace alike: a pull made due now (PullNow) is claimed before the next
+// push, so it waits for at most the push in flight and the pulls due
+// before it (one per Reader), never for another Reader's queue of pushes. The pushes' `now` is the pass's start; the
 // pulls' is each claim's.
 func (s *Service) Pass(ctx context.Context) (Passed, error) {
 	var out Passed
@@ -52,11 +52,16 @@ func (s *Service) Pass(ctx context.Context) (Passed, error) {
 		return out, err
 	}
 	for {
-		pulled, moved, err := s.pullStep(ctx)
-		if err != nil {
-			return out, err
-		}
-		if pulled {
+		pulled := false
+		for { // every pull due now, then one push
+			ok, moved, err := s.pullStep(ctx)
+			if err != nil {
+				return out, err
+			}
+			if !ok {
+				break
+			}
+			pulled = true
 			out.Pulled++
 			out.Moved += moved
 		}

@@ -114,6 +114,7 @@ func benchVictimPull(b *testing.B) {
 	idleReqs := float64(idle.listed - idle.asked)
 	waited := queued.listedAt.Sub(queued.askedAt)
 	b.ReportMetric(reqs, "victim_pull_req")
+	b.ReportMetric(idleReqs, "victim_idle_pull_req")
 	b.ReportMetric(reqs/idleReqs, "victim_pull_req_ratio")
 	b.ReportMetric(waited.Seconds(), "victim_pull_s")
 	b.ReportMetric(queued.passTook.Seconds(), "queue_drain_s")
@@ -242,9 +243,12 @@ func benchDayOnce(b *testing.B) {
 			w.al.SetEntry(fmt.Sprintf("reader%d", p.reader), trackers.Entry{MediaID: strconv.Itoa(10000 + p.series), Progress: p.to, Status: trackers.StatusCurrent})
 			waiting = append(waiting, p)
 		}
-		t0 := time.Now() // wall time on purpose: the cost of one look is measured
-		pulled, _ := w.pull(svc)
-		w.push(svc)
+		t0 := time.Now()             // wall time on purpose: the cost of one look is measured
+		pass, err := svc.Pass(w.ctx) // the worker's look: pulls and pushes in turn
+		if err != nil {
+			b.Fatal(err)
+		}
+		pulled := pass.Pulled
 		lookTime += time.Since(t0)
 		looks++
 		if pulled > 0 {
