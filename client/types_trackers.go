@@ -16,6 +16,20 @@ type Tracker struct {
 	LastPullAt *time.Time `json:"last_pull_at"`
 	LastPushAt *time.Time `json:"last_push_at"`
 	Error      string     `json:"error"`
+	// Skipped are the Reader's bookmarks the tracker leaves alone: the ids
+	// that count for the Reader (a Site's, the crosswalk's or their own)
+	// name two or more media of the tracker's kind, so no pull or push
+	// guesses; removing the wrong id (or the wrong Work member) ends it.
+	Skipped []TrackerSkip `json:"skipped"`
+}
+
+// TrackerSkip is one bookmark a tracker skips, with the media its ids
+// name.
+type TrackerSkip struct {
+	Site     string   `json:"site"`
+	SeriesID string   `json:"series_id"`
+	Title    string   `json:"title"`
+	MediaIDs []string `json:"media_ids"`
 }
 
 // TrackersResponse is the body of GET /api/me/trackers.

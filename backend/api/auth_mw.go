@@ -25,9 +25,9 @@ func (s *Server) reader(h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		if !s.NoLimits {
-			leave, ok := s.Budget.Enter(id.TokenID)
+			leave, ok := s.Budget.Enter(id.ReaderID)
 			if !ok {
-				writeBusy(w, "too many requests in progress with this token; wait for the earlier ones to finish and send it again")
+				writeBusy(w, "too many of your requests in progress (all your tokens count together); wait for the earlier ones to finish and send it again")
 				return
 			}
 			defer leave()

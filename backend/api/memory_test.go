@@ -112,8 +112,8 @@ func TestSmallRoutesCapTheirBodies(t *testing.T) {
 	}
 }
 
-// One token holds at most tokenbudget.MaxInFlight requests in the server: the
-// next is 429 before its body is read; another token is not held back, and
+// One Reader holds at most tokenbudget.MaxInFlight requests in the server: the
+// next is 429 before its body is read; another Reader is not held back, and
 // a slot frees when a request ends.
 func TestInFlightPerToken(t *testing.T) {
 	t.Parallel()

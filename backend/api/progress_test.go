@@ -196,8 +196,8 @@ func TestProgressHostileBodies(t *testing.T) {
 	}
 }
 
-// Writes are rate-limited per token: the burst passes, the next is 429,
-// and another token is unaffected.
+// Writes are rate-limited per Reader: the burst passes, the next is 429,
+// and another Reader is unaffected.
 func TestProgressRateLimitPerToken(t *testing.T) {
 	t.Parallel()
 	e := newReaderEnv(t)

@@ -9,15 +9,15 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// limitWrites answers 429 when the calling token has used up its write
-// budget, shared with the pages (tokenbudget; Config.NoLimits turns the
+// limitWrites answers 429 when the calling Reader has used up their write
+// budget (all their tokens and sessions together), shared with the pages (tokenbudget; Config.NoLimits turns the
 // limit off for benchmarks).
 func (s *Server) limitWrites(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, _ := identityFrom(r.Context())
-		if !s.NoLimits && !s.Budget.Write(id.TokenID) {
+		if !s.NoLimits && !s.Budget.Write(id.ReaderID) {
 			w.Header().Set("Retry-After", strconv.Itoa(5))
-			writeError(w, http.StatusTooManyRequests, "too many writes with this token; wait a few seconds and send them again")
+			writeError(w, http.StatusTooManyRequests, "too many writes from you (all your tokens count together); wait a few seconds and send them again")
 			return
 		}
 		h(w, r)

@@ -210,6 +210,9 @@ func (s *Service) mint(ctx context.Context, discordID, readerName, tokenName str
 	if err != nil {
 		return "", store.Token{}, fmt.Errorf("auth: mint token: %w", err)
 	}
+	// The store revoked the Reader's oldest token past
+	// store.MaxLiveTokens: it is refused from now on, here too.
+	s.cache.clear()
 	s.log.Info("token minted", "token_id", t.ID, "reader_id", r.ID, "discord_id", discordID, "token_name", t.Name)
 	return plain, t, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"mangabookmark/backend/safetext"
 )
 
@@ -37,12 +39,35 @@ func scanToken(row scanner, extra ...any) (Token, error) {
 	return t, err
 }
 
+// MaxLiveTokens is how many unrevoked tokens one Reader holds: a new
+// token past it revokes the oldest (every Discord login mints one, and the
+// request budgets are per Reader, so the bound is on what a lost or
+// forgotten token can do, not on the Reader's share).
+const MaxLiveTokens = 10
+
 // InsertToken stores a new token's HMAC for a Reader and returns the row.
+// In the same transaction, under a lock on the Reader's row (so two logins
+// at once count each other), the Reader's live tokens past MaxLiveTokens,
+// oldest first, are revoked at `at`; the caller's authentication cache
+// must forget them (auth clears it on every mint).
 func (s *Store) InsertToken(ctx context.Context, readerID int64, name string, hmac []byte, at time.Time) (Token, error) {
 	var id int64
-	if err := s.pool.QueryRow(ctx, `
-		INSERT INTO tokens (reader_id, name, hmac, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-		readerID, safetext.Line(name), hmac, at).Scan(&id); err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM readers WHERE id = $1 FOR UPDATE`, readerID); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `
+			INSERT INTO tokens (reader_id, name, hmac, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+			readerID, safetext.Line(name), hmac, at).Scan(&id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `
+			UPDATE tokens SET revoked_at = $2 WHERE id IN (
+				SELECT id FROM tokens WHERE reader_id = $1 AND revoked_at IS NULL
+				ORDER BY id DESC OFFSET $3)`, readerID, at, MaxLiveTokens)
+		return err
+	})
+	if err != nil {
 		return Token{}, fmt.Errorf("store: insert token: %w", err)
 	}
 	return s.GetToken(ctx, id)

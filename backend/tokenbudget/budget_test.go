@@ -7,8 +7,8 @@ import (
 	"mangabookmark/backend/tokenbudget"
 )
 
-// TestWriteBudgetBucket pins the per-token budget: a burst of 120 writes,
-// then 20 a second, each token on its own.
+// TestWriteBudgetBucket pins the per-Reader budget: a burst of 120
+// writes, then 20 a second, each Reader on their own.
 func TestWriteBudgetBucket(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -25,7 +25,7 @@ func TestWriteBudgetBucket(t *testing.T) {
 		t.Fatal("write 121 at the same instant allowed")
 	}
 	if !l.Write(2) {
-		t.Fatal("another token is limited by the first one's writes")
+		t.Fatal("another Reader is limited by the first one's writes")
 	}
 	now = now.Add(40 * time.Millisecond) // 0.8 of a write refilled
 	if l.Write(1) {
@@ -49,8 +49,8 @@ func TestWriteBudgetBucket(t *testing.T) {
 	}
 }
 
-// TestInFlightSlots pins the in-flight bound: MaxInFlight slots a token,
-// each token on its own, a slot freed once however often leave is called.
+// TestInFlightSlots pins the in-flight bound: MaxInFlight slots a Reader,
+// each Reader on their own, a slot freed once however often leave is called.
 func TestInFlightSlots(t *testing.T) {
 	t.Parallel()
 	b, err := tokenbudget.New(tokenbudget.Config{})
@@ -69,7 +69,7 @@ func TestInFlightSlots(t *testing.T) {
 		t.Fatal("a slot past MaxInFlight given")
 	}
 	if _, ok := b.Enter(2); !ok {
-		t.Fatal("another token is held back by the first one's requests")
+		t.Fatal("another Reader is held back by the first one's requests")
 	}
 	leaves[0]()
 	leaves[0]() // a second call frees nothing more

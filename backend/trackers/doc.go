@@ -8,12 +8,12 @@
 //     typed errors the caller acts on (ErrNoSuchUser, ErrTokenRefused);
 //   - Limiter, the per-process pace of one tracker shared by every Reader,
 //     which a 429's Retry-After holds back (fake-clock testable);
-//   - the push rules (Decide, Whole, Coalescer): write the whole chapter
-//     number, only when the remote is lower, many reads in a minute as one;
-//     PushOne reads the remote entry before it writes;
+//   - the push rules (Decide, Whole): write the whole chapter number, only
+//     when the remote is lower; PushOne reads the remote entry before it
+//     writes (the outbox that makes a minute of reads one push is
+//     PostgreSQL's, put to work by backend/trackersync);
 //   - the pull rules (PlanPull): Progress moves forward only, on bookmarks
-//     that exist, and the entries no bookmark matches are listed; Pull
-//     reads a list and plans in one call;
+//     that exist, and the entries no bookmark matches are listed;
 //   - Sealer, the tokens sealed at rest under a key derived from TOKEN_KEY,
 //     and States, the OAuth state bound to the Reader's session;
 //   - Recorder, the counting hook behind

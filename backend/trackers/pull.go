@@ -1,10 +1,5 @@
 package trackers
 
-import (
-	"context"
-	"fmt"
-)
-
 // Bookmark is what the pull needs of one of the Reader's bookmarks: the
 // Series, the tracker media id linked to it (its `al` id for AniList) and
 // its Progress (0 when never read).
@@ -74,23 +69,4 @@ func PlanPull(entries []Entry, marks []Bookmark) PullPlan {
 		}
 	}
 	return plan
-}
-
-// Pulled is one pull's result: the plan, and the list's entries that
-// could not be read (shown to the Reader, never dropped silently).
-type Pulled struct {
-	Plan    PullPlan
-	Refused []Refused
-}
-
-// Pull reads user's list on svc (no token) and plans the moves for marks,
-// the Reader's bookmarks linked to that tracker. The caller applies
-// Plan.Moves with source svc.Name() and owes nothing at or below them.
-// An unknown user is ErrNoSuchUser; on any error nothing is planned.
-func Pull(ctx context.Context, svc Service, user string, marks []Bookmark) (Pulled, error) {
-	c, err := svc.List(ctx, user)
-	if err != nil {
-		return Pulled{}, fmt.Errorf("trackers: pull %s: %w", svc.Name(), err)
-	}
-	return Pulled{Plan: PlanPull(c.Entries, marks), Refused: c.Refused}, nil
 }

@@ -13,23 +13,27 @@ type Pushed struct {
 	After  Remote
 }
 
-// PushOne sends one coalesced push with the Reader's token: it reads the
+// PushOne sends one push of progress on mediaID with the Reader's token
+// (the outbox has coalesced the reads before it): it reads the
 // remote entry first and writes only what Decide allows (never lower,
 // PLANNING to CURRENT), so a count the Reader raised elsewhere is left
-// alone. ErrTokenRefused from either call means: turn the tracker to
-// reconnect and drop the Reader's other pushes until a new token.
-func PushOne(ctx context.Context, svc Service, token string, p Pending) (Pushed, error) {
-	before, err := svc.Progress(ctx, token, p.Key.MediaID)
+// alone. A media not on the Reader's list is added only when join is true
+// (the Reader named that media themself); otherwise nothing is written,
+// since a push acts only on the Reader's own evidence. ErrTokenRefused
+// from either call means: turn the tracker to reconnect and drop the
+// Reader's other pushes until a new token.
+func PushOne(ctx context.Context, svc Service, token, mediaID string, progress float64, join bool) (Pushed, error) {
+	before, err := svc.Progress(ctx, token, mediaID)
 	if err != nil {
-		return Pushed{}, fmt.Errorf("trackers: push %s %s: read remote: %w", svc.Name(), p.Key.MediaID, err)
+		return Pushed{}, fmt.Errorf("trackers: push %s %s: read remote: %w", svc.Name(), mediaID, err)
 	}
-	w, ok := Decide(before, p.Progress)
-	if !ok {
+	w, ok := Decide(before, progress)
+	if !ok || (!before.OnList && !join) {
 		return Pushed{Before: before, After: before}, nil
 	}
-	after, err := svc.Save(ctx, token, p.Key.MediaID, w)
+	after, err := svc.Save(ctx, token, mediaID, w)
 	if err != nil {
-		return Pushed{Before: before}, fmt.Errorf("trackers: push %s %s: save: %w", svc.Name(), p.Key.MediaID, err)
+		return Pushed{Before: before}, fmt.Errorf("trackers: push %s %s: save: %w", svc.Name(), mediaID, err)
 	}
 	return Pushed{Before: before, Wrote: true, After: after}, nil
 }

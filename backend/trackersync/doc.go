@@ -6,7 +6,11 @@
 // push worker (a durable outbox in PostgreSQL: a media whose whole
 // Progress stands above the tracker's remembered count waits a minute, so
 // the reads of that minute make one write, which is sent only when the
-// tracker's count is lower). Service is what the API, the pages and `serve`
-// use; its workers run under Start/Stop. Why a pull goes by name and a
+// tracker's count is lower). The workers share the tracker's pace fairly
+// (Pass: one pull, then one push, the pushes one per Reader in turn) and
+// act only on the Reader's own evidence (ids a Site, the crosswalk or the
+// Reader gave; a push only to media the Reader's pull saw or they named).
+// Service is what the API, the pages and `serve` use; its workers run
+// under Start/Stop. Why a pull goes by name and a
 // push never lowers: docs/adr/0027-trackers-pull-by-name-push-never-lowers.md.
 package trackersync

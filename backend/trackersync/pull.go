@@ -14,18 +14,12 @@ import (
 // (another process pulling meanwhile takes the others), and returns how
 // many Readers it pulled and how many Progress rows moved. A failed pull
 // marks its tracker failing and backs off; it is not an error of the
-// pass. Tests and the benchmark call it directly.
+// pass. Tests and the benchmark call it directly; the worker's Pass takes
+// the same pulls in turn with the pushes.
 func (s *Service) PullOnce(ctx context.Context) (pulled, moved int, err error) {
 	for {
-		claims, err := s.conf.Store.ClaimTrackerPulls(ctx, s.name, s.owner, s.conf.Now(), s.conf.Lease, 1)
-		if err != nil {
-			return pulled, moved, fmt.Errorf("trackersync: pull: %w", err)
-		}
-		if len(claims) == 0 {
-			return pulled, moved, nil
-		}
-		n, err := s.pullOne(ctx, claims[0])
-		if err != nil {
+		ok, n, err := s.pullStep(ctx)
+		if err != nil || !ok {
 			return pulled, moved, err
 		}
 		pulled++
@@ -33,11 +27,27 @@ func (s *Service) PullOnce(ctx context.Context) (pulled, moved int, err error) {
 	}
 }
 
+// pullStep claims the one due pull that waited longest and pulls it; ok is
+// false when none is due.
+func (s *Service) pullStep(ctx context.Context) (ok bool, moved int, err error) {
+	claims, err := s.conf.Store.ClaimTrackerPulls(ctx, s.name, s.owner, s.conf.Now(), s.conf.Lease, 1)
+	if err != nil {
+		return false, 0, fmt.Errorf("trackersync: pull: %w", err)
+	}
+	if len(claims) == 0 {
+		return false, 0, nil
+	}
+	moved, err = s.pullOne(ctx, claims[0])
+	return err == nil, moved, err
+}
+
 // pullOne pulls one leased Reader. Only a store error or the end of ctx
 // is returned.
 func (s *Service) pullOne(ctx context.Context, c store.TrackerClaim) (int, error) {
 	log := s.conf.Log.With("reader_id", c.ReaderID, "service", s.name)
-	marks, err := s.conf.Store.TrackerMarks(ctx, c.ReaderID, s.kind)
+	// Only the ids that count for this Reader (a Site's, the crosswalk's,
+	// their own), and no bookmark they make ambiguous (store.TrackerSkip).
+	marks, _, err := s.conf.Store.TrackerMarks(ctx, c.ReaderID, s.kind)
 	if err != nil {
 		return 0, fmt.Errorf("trackersync: pull: %w", err)
 	}

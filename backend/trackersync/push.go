@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/trackers"
 )
 
-// pushBatch is how many outbox rows one take holds.
+// pushBatch is how many Readers one take serves, one push each.
 const pushBatch = 20
 
 // pushMaxWaits is how many windows a push waits at most for the Reader to
@@ -19,41 +20,74 @@ const pushMaxWaits = 5
 
 // PushOnce brings the push outbox up to now and sends the pushes that
 // are due (Progress rested a window, or five windows passed since the
-// first look saw it): each reads the remote entry and writes only above
-// it (trackers.PushOne), so the reads of a binge make one write and the
-// remote never goes down. It returns how many writes went out. A refused
-// token turns its tracker to reconnect and drops the Reader's other
-// pushes; an unreachable or rate-limiting tracker holds the Reader's
-// pushes back five minutes. Tests and the benchmark call it directly.
+// first look saw it), one per Reader in turn (round robin: a Reader with
+// 200 waiting takes a turn like a Reader with one): each reads the remote
+// entry and writes only above it (trackers.PushOne), so the reads of a
+// binge make one write and the remote never goes down. It returns how
+// many writes went out. A refused token turns its tracker to reconnect
+// and drops the Reader's other pushes; an unreachable or rate-limiting
+// tracker holds the Reader's pushes back five minutes. Tests and the
+// benchmark call it directly; the worker's Pass takes the same pushes in
+// turn with the pulls.
 func (s *Service) PushOnce(ctx context.Context) (int, error) {
-	now := s.conf.Now()
-	if _, err := s.conf.Store.RefreshTrackerPending(ctx, s.name, s.kind, now); err != nil {
-		return 0, fmt.Errorf("trackersync: push: %w", err)
+	turns, err := s.pushTurns(ctx)
+	if err != nil {
+		return 0, err
 	}
 	wrote := 0
 	for {
-		batch, err := s.conf.Store.TakeTrackerPushes(ctx, s.name, s.kind, now, s.conf.PushWindow, pushMaxWaits*s.conf.PushWindow, pushBatch)
-		if err != nil {
-			return wrote, fmt.Errorf("trackersync: push: %w", err)
+		ok, w, err := turns.step(ctx)
+		if err != nil || !ok {
+			return wrote, err
 		}
-		stopped := map[int64]bool{}
-		for _, p := range batch {
-			if stopped[p.ReaderID] {
-				continue
-			}
-			ok, stop, err := s.pushOne(ctx, p)
-			if err != nil {
-				return wrote, err
-			}
-			if ok {
-				wrote++
-			}
-			stopped[p.ReaderID] = stop
-		}
-		if len(batch) < pushBatch {
-			return wrote, nil
+		if w {
+			wrote++
 		}
 	}
+}
+
+// turns is one pass's pushes: the outbox's due rows, taken a batch of
+// Readers at a time in round robin from where the last take stopped.
+type turns struct {
+	s     *Service
+	now   time.Time
+	queue []store.TrackerPush
+	done  bool
+}
+
+// pushTurns brings the outbox up to now and starts a pass's pushes.
+func (s *Service) pushTurns(ctx context.Context) (*turns, error) {
+	now := s.conf.Now()
+	if _, err := s.conf.Store.RefreshTrackerPending(ctx, s.name, s.kind, now); err != nil {
+		return nil, fmt.Errorf("trackersync: push: %w", err)
+	}
+	return &turns{s: s, now: now}, nil
+}
+
+// step sends the next Reader's push; ok is false when none is due.
+func (t *turns) step(ctx context.Context) (ok, wrote bool, err error) {
+	s := t.s
+	if len(t.queue) == 0 && !t.done {
+		s.turn.Lock()
+		after := s.turn.after
+		s.turn.Unlock()
+		t.queue, err = s.conf.Store.TakeTrackerPushes(ctx, s.name, s.kind, t.now, s.conf.PushWindow,
+			pushMaxWaits*s.conf.PushWindow, after, pushBatch)
+		if err != nil {
+			return false, false, fmt.Errorf("trackersync: push: %w", err)
+		}
+		t.done = len(t.queue) == 0
+	}
+	if len(t.queue) == 0 {
+		return false, false, nil
+	}
+	p := t.queue[0]
+	t.queue = t.queue[1:]
+	s.turn.Lock()
+	s.turn.after = p.ReaderID
+	s.turn.Unlock()
+	wrote, _, err = s.pushOne(ctx, p)
+	return err == nil, wrote, err
 }
 
 // pushOne sends one push. stop says the Reader's other pushes of this
@@ -67,8 +101,7 @@ func (s *Service) pushOne(ctx context.Context, p store.TrackerPush) (wrote, stop
 		log.Warn("tracker token does not open; the tracker needs a new one", "error", err)
 		return false, true, s.reconnect(ctx, p.ReaderID, fmt.Sprintf("The stored %s token no longer opens (the server's key changed); connect %s again.", title, title))
 	}
-	res, err := trackers.PushOne(ctx, s.svc, token, trackers.Pending{
-		Key: trackers.PushKey{Reader: p.ReaderID, Service: s.name, MediaID: p.MediaID}, Progress: p.Progress})
+	res, err := trackers.PushOne(ctx, s.svc, token, p.MediaID, p.Progress, p.Named)
 	now := s.conf.Now()
 	switch {
 	case err == nil:

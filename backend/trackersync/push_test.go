@@ -261,7 +261,9 @@ func TestConnectPushesOnlyWhatMovesAfter(t *testing.T) {
 	w.series("mangadex", "new", "", "702")
 	w.bookmark(r, "mangadex", "old", "40") // read before the token: not AniList's business
 	w.bookmark(r, "mangadex", "new", "")
-	w.al.AddUser("ann") // an empty list
+	// Both on her list, planned (a push writes only media her pull saw on
+	// her list, or that she named).
+	w.al.AddUser("ann", entry("701", 0, trackers.StatusPlanning), entry("702", 0, trackers.StatusPlanning))
 	w.setUp(svc, r, "ann", token)
 	w.pull(svc)
 	w.read(r, "mangadex", "new", "3")
@@ -270,8 +272,8 @@ func TestConnectPushesOnlyWhatMovesAfter(t *testing.T) {
 	if got := w.push(svc); got != 1 {
 		t.Fatalf("pushed %d, want only the Series read after connecting", got)
 	}
-	if _, ok := w.al.Entry("ann", "701"); ok {
-		t.Fatal("connecting pushed the whole library")
+	if e, _ := w.al.Entry("ann", "701"); e.Progress != 0 {
+		t.Fatalf("connecting pushed the whole library: 701 = %+v", e)
 	}
 	if e, _ := w.al.Entry("ann", "702"); e.Progress != 3 {
 		t.Fatalf("remote 702 = %+v, want 3", e)

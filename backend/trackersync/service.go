@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -54,6 +55,11 @@ type Service struct {
 	owner string
 	wake  chan struct{}
 	loop  startstop.Loop
+	// turn is the push's round robin: the Reader whose push went last.
+	turn struct {
+		sync.Mutex
+		after int64
+	}
 }
 
 // Config configures a Service.
@@ -142,12 +148,23 @@ func (s *Service) List(ctx context.Context, readerID int64) ([]client.Tracker, e
 	if err != nil {
 		return nil, fmt.Errorf("trackersync: list: %w", err)
 	}
-	out := []client.Tracker{{Service: s.name, State: store.TrackerOff}}
+	out := []client.Tracker{{Service: s.name, State: store.TrackerOff, Skipped: []client.TrackerSkip{}}}
 	for _, a := range accts {
 		if a.Service == s.name {
 			out[0] = client.Tracker{Service: a.Service, Username: a.Username, Pull: a.Pull, Push: a.Push,
-				Connected: a.Connected(), State: a.State, LastPullAt: a.LastPullAt, LastPushAt: a.LastPushAt, Error: a.Error}
+				Connected: a.Connected(), State: a.State, LastPullAt: a.LastPullAt, LastPushAt: a.LastPushAt, Error: a.Error,
+				Skipped: []client.TrackerSkip{}}
 		}
+	}
+	if out[0].State == store.TrackerOff {
+		return out, nil
+	}
+	_, skips, err := s.conf.Store.TrackerMarks(ctx, readerID, s.kind)
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: list: %w", err)
+	}
+	for _, k := range skips {
+		out[0].Skipped = append(out[0].Skipped, client.TrackerSkip{Site: k.Site, SeriesID: k.SeriesID, Title: k.Title, MediaIDs: k.MediaIDs})
 	}
 	return out, nil
 }
@@ -177,7 +194,7 @@ func (s *Service) Save(ctx context.Context, readerID int64, service, username st
 		}
 	}
 	if username != "" {
-		if _, err := s.svc.List(ctx, username); err != nil {
+		if err := s.checkUser(ctx, username); err != nil {
 			if errors.Is(err, trackers.ErrNoSuchUser) {
 				return refuse(fmt.Sprintf("%s knows no user named %q, or their list is private.", titles[service], username))
 			}
@@ -191,6 +208,22 @@ func (s *Service) Save(ctx context.Context, readerID int64, service, username st
 	}
 	s.Wake()
 	return nil
+}
+
+// userChecker is a tracker that can tell a user exists without reading
+// their whole list (anilist.Client: one entry).
+type userChecker interface {
+	CheckUser(ctx context.Context, user string) error
+}
+
+// checkUser asks the tracker whether user has a readable list: one
+// request where the tracker can, else the list itself.
+func (s *Service) checkUser(ctx context.Context, user string) error {
+	if c, ok := s.svc.(userChecker); ok {
+		return c.CheckUser(ctx, user)
+	}
+	_, err := s.svc.List(ctx, user)
+	return err
 }
 
 // SetToken checks a pasted token with the tracker (its account), seals

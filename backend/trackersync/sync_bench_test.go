@@ -90,11 +90,35 @@ type phoneRead struct {
 // It reports AniList requests a minute (peak and mean; target ≤ 25),
 // AniList writes per read here (target ≤ 0.2), pushes that would lower
 // AniList's count (target 0), and a phone read's latency to our Progress
-// (max and mean; target ≤ one pull interval, 15 min).
+// (max and mean; target ≤ one pull interval, 15 min). Its last row is
+// the review's T5-3: a victim's "pull now" while another Reader has 200
+// pushes queued, in AniList requests from the ask to her list (and as a
+// ratio to the same pull with nothing queued) and in time on the fake
+// clock (and as a ratio to the time the whole queue takes, which is what
+// she waited when a pass drained the pushes before any pull).
 func BenchmarkTrackerDay(b *testing.B) {
 	for range b.N {
 		benchDayOnce(b)
+		benchVictimPull(b)
 	}
+}
+
+// benchVictimPull measures starve with 200 of Bob's pushes queued and
+// with none.
+func benchVictimPull(b *testing.B) {
+	b.StopTimer()
+	defer b.StartTimer()
+	queued := starve(newWorldTB(b), 200)
+	idle := starve(newWorldTB(b), 0)
+	reqs := float64(queued.listed - queued.asked)
+	idleReqs := float64(idle.listed - idle.asked)
+	waited := queued.listedAt.Sub(queued.askedAt)
+	b.ReportMetric(reqs, "victim_pull_req")
+	b.ReportMetric(idleReqs, "victim_idle_pull_req")
+	b.ReportMetric(reqs/idleReqs, "victim_pull_req_ratio")
+	b.ReportMetric(waited.Seconds(), "victim_pull_s")
+	b.ReportMetric(queued.passTook.Seconds(), "queue_drain_s")
+	b.ReportMetric(waited.Seconds()/queued.passTook.Seconds(), "victim_pull_s_ratio")
 }
 
 func benchDayOnce(b *testing.B) {
@@ -219,9 +243,12 @@ func benchDayOnce(b *testing.B) {
 			w.al.SetEntry(fmt.Sprintf("reader%d", p.reader), trackers.Entry{MediaID: strconv.Itoa(10000 + p.series), Progress: p.to, Status: trackers.StatusCurrent})
 			waiting = append(waiting, p)
 		}
-		t0 := time.Now() // wall time on purpose: the cost of one look is measured
-		pulled, _ := w.pull(svc)
-		w.push(svc)
+		t0 := time.Now()             // wall time on purpose: the cost of one look is measured
+		pass, err := svc.Pass(w.ctx) // the worker's look: pulls and pushes in turn
+		if err != nil {
+			b.Fatal(err)
+		}
+		pulled := pass.Pulled
 		lookTime += time.Since(t0)
 		looks++
 		if pulled > 0 {

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -84,6 +85,9 @@ type world struct {
 	clock  *jumpClock
 	limit  *trackers.Limiter
 	logs   *syncBuffer
+	// observe, when set, is told of each request the stand-in answers
+	// (anilisttest.Config.Observe).
+	observe atomic.Pointer[func(kind, user string)]
 }
 
 func newWorld(t *testing.T) *world {
@@ -95,14 +99,22 @@ func newWorld(t *testing.T) *world {
 func newWorldTB(t testing.TB) *world {
 	t.Helper()
 	clock := &jumpClock{now: time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)}
-	al := anilisttest.New(anilisttest.Config{Now: clock.Now, ClientSecret: "secret", RedirectURL: "https://mb.test/trackers/anilist/callback"})
-	srv := httptest.NewServer(al)
+	w := &world{t: t, ctx: context.Background(), clock: clock, logs: &syncBuffer{}}
+	w.al = anilisttest.New(anilisttest.Config{Now: clock.Now, ClientSecret: "secret", RedirectURL: "https://mb.test/trackers/anilist/callback",
+		Unchunked: 1000, // a list asked without chunks comes back cut
+		Observe: func(kind, user string) {
+			if f := w.observe.Load(); f != nil {
+				(*f)(kind, user)
+			}
+		}})
+	srv := httptest.NewServer(w.al)
 	t.Cleanup(srv.Close)
 	limit, err := trackers.NewLimiter(trackers.LimiterConfig{Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &world{t: t, ctx: context.Background(), st: dbtest.New(t), al: al, origin: srv.URL, clock: clock, limit: limit, logs: &syncBuffer{}}
+	w.st, w.origin, w.limit = dbtest.New(t), srv.URL, limit
+	return w
 }
 
 // service builds a Service (one "process") over the world's database and
@@ -146,6 +158,15 @@ func (w *world) series(site, id, latest, al string) {
 			IDs: []store.ExternalID{{Kind: "al", Value: al, Source: store.IDFromSite}}}}); err != nil {
 			w.t.Fatal(err)
 		}
+	}
+}
+
+// siteID gives a stored Series the AniList id al, as its Site's word.
+func (w *world) siteID(site, id, al string) {
+	w.t.Helper()
+	if _, err := w.st.AddSeriesIDs(w.ctx, []store.SeriesIDs{{Site: site, SeriesID: id,
+		IDs: []store.ExternalID{{Kind: "al", Value: al, Source: store.IDFromSite}}}}); err != nil {
+		w.t.Fatal(err)
 	}
 }
 

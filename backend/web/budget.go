@@ -7,10 +7,10 @@ import (
 	"net/http"
 )
 
-// The pages take the same per-token budget as /api/* (tokenbudget, one
-// Budget for both faces): a session's requests count against the token
-// the session was started with, MaxInFlight at once (session), and every
-// form post spends one write (spend). A form's body is capped to what it
+// The pages take the same per-Reader budget as /api/* (tokenbudget, one
+// Budget for both faces): a session's requests count against its Reader,
+// with their API requests, MaxInFlight at once (session), and every form
+// post spends one write (spend). A form's body is capped to what it
 // needs (capForm) before any of it is read: issue 33 W1 held 60 "Add a
 // Series" posts of 1 MiB each in one process.
 const (
@@ -23,10 +23,10 @@ const (
 	addBodyBytes = 128 << 10
 )
 
-// enter takes one of the token's in-flight slots for a page request; false
-// when it answered 429 (before any of the body was read).
-func (h *Handler) enter(w http.ResponseWriter, r *http.Request, tokenID int64) (leave func(), ok bool) {
-	leave, ok = h.Budget.Enter(tokenID)
+// enter takes one of the Reader's in-flight slots for a page request;
+// false when it answered 429 (before any of the body was read).
+func (h *Handler) enter(w http.ResponseWriter, r *http.Request, readerID int64) (leave func(), ok bool) {
+	leave, ok = h.Budget.Enter(readerID)
 	if !ok {
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close") // the unread body is not drained
@@ -36,11 +36,11 @@ func (h *Handler) enter(w http.ResponseWriter, r *http.Request, tokenID int64) (
 	return leave, ok
 }
 
-// spend takes one write from the session token's write budget, shared
+// spend takes one write from the session Reader's write budget, shared
 // with the API: past it the form is 429 and nothing changes.
 func (h *Handler) spend(next http.HandlerFunc) http.HandlerFunc {
 	return h.session(func(w http.ResponseWriter, r *http.Request) {
-		if !h.Budget.Write(viewerFrom(r.Context()).TokenID) {
+		if !h.Budget.Write(viewerFrom(r.Context()).ReaderID) {
 			w.Header().Set("Retry-After", "5")
 			w.Header().Set("Connection", "close")
 			h.errorPage(w, r, http.StatusTooManyRequests, "Too many changes at once",

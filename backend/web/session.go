@@ -106,7 +106,7 @@ func (h *Handler) session(next http.HandlerFunc) http.HandlerFunc {
 		}
 		// One slot of the token's in-flight bound for the whole request,
 		// shared with the API, taken before any of a body is read.
-		leave, ok := h.enter(w, r, v.TokenID)
+		leave, ok := h.enter(w, r, v.ReaderID)
 		if !ok {
 			return
 		}

@@ -8,12 +8,17 @@ package anilist
 // anilist/AnilistApi.kt: SaveMediaListEntry by mediaId, Viewer); read
 // 2026-12-02, commits in testdata/README.md.
 
-// listDocument reads a user's whole manga list by name. No token: a
-// public list needs none. Every list is read, custom lists included (the
-// documentation warns that entries hidden from the status lists live only
-// there).
-const listDocument = `query MangaList($userName: String) {
-  MediaListCollection(userName: $userName, type: MANGA) {
+// listDocument reads one chunk of a user's manga list by name. No
+// token: a public list needs none. Every list is read, custom lists
+// included (the documentation warns that entries hidden from the status
+// lists live only there). The list comes in chunks (AniList's schema:
+// MediaListCollection's `chunk`, "Which chunk of list entries to load",
+// from 1; `perChunk`, "The amount of entries per chunk, max 500"; and
+// `hasNextChunk`, "If there is another chunk"), so a very large list is
+// read whole, one request a chunk, rather than cut.
+const listDocument = `query MangaList($userName: String, $chunk: Int, $perChunk: Int) {
+  MediaListCollection(userName: $userName, type: MANGA, chunk: $chunk, perChunk: $perChunk) {
+    hasNextChunk
     lists {
       entries {
         mediaId

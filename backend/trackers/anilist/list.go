@@ -15,72 +15,120 @@ import (
 // 20 characters).
 const maxUserName = 64
 
-// List reads user's public manga list (MediaListCollection by userName):
-// every list's entries, one per media at its highest count, and the
-// entries that could not be read (Refused). An unknown user is
-// trackers.ErrNoSuchUser; more than trackers.MaxEntries entries is
-// trackers.ErrAnswerTooLarge and nothing of the answer is used.
+// perChunk is how many entries one list request asks for: AniList's
+// most.
+const perChunk = 500
+
+// maxChunks bounds the chunks one List reads: enough for
+// trackers.MaxEntries, and one more to learn the list is larger.
+const maxChunks = trackers.MaxEntries/perChunk + 1
+
+// List reads user's public manga list (MediaListCollection by userName),
+// chunk after chunk until AniList says there is no next one: every
+// list's entries, one per media at its highest count (a media on two
+// lists may come in two chunks), and the entries that could not be read
+// (Refused). An unknown user is trackers.ErrNoSuchUser; more than
+// trackers.MaxEntries entries (or chunks past what they need) is
+// trackers.ErrAnswerTooLarge and nothing of the answer is used. Each
+// chunk is one request, paced by the Limiter.
 func (c *Client) List(ctx context.Context, user string) (trackers.Collection, error) {
 	user = strings.TrimSpace(user)
 	if user == "" || len(user) > maxUserName || !utf8.ValidString(user) {
 		return trackers.Collection{}, fmt.Errorf("anilist: list: the user name must be 1 to %d bytes of text: %w", maxUserName, trackers.ErrNoSuchUser)
 	}
-	var data json.RawMessage
-	if err := c.post(ctx, trackers.KindList, "", listDocument, map[string]any{"userName": user}, &data); err != nil {
-		return trackers.Collection{}, err
+	var all []json.RawMessage
+	for chunk := 1; ; chunk++ {
+		if chunk > maxChunks {
+			return trackers.Collection{}, fmt.Errorf("anilist: list: more than %d chunks: %w", maxChunks, trackers.ErrAnswerTooLarge)
+		}
+		var data json.RawMessage
+		vars := map[string]any{"userName": user, "chunk": chunk, "perChunk": perChunk}
+		if err := c.post(ctx, trackers.KindList, "", listDocument, vars, &data); err != nil {
+			return trackers.Collection{}, err
+		}
+		entries, next, err := parseChunk(data)
+		if err != nil {
+			return trackers.Collection{}, fmt.Errorf("anilist: list: chunk %d: %w", chunk, err)
+		}
+		all = append(all, entries...)
+		if len(all) > trackers.MaxEntries {
+			return trackers.Collection{}, fmt.Errorf("anilist: list: %d entries, over %d: %w", len(all), trackers.MaxEntries, trackers.ErrAnswerTooLarge)
+		}
+		if !next {
+			break
+		}
 	}
-	coll, err := parseCollection(data)
-	if err != nil {
-		return trackers.Collection{}, fmt.Errorf("anilist: list: %w", err)
-	}
-	return coll, nil
+	return collect(all), nil
 }
 
-// parseCollection reads a MediaListCollection answer's data: every
-// list's entries, one per media at its highest count, and the refused
-// ones. Wrong types above the entries are trackers.ErrBadAnswer; more
-// than trackers.MaxEntries entries is trackers.ErrAnswerTooLarge.
-func parseCollection(raw json.RawMessage) (trackers.Collection, error) {
+// CheckUser asks AniList whether user has a public manga list, reading
+// one entry of it (one request, however long the list): the settings
+// check, which waits inside a Reader's request. An unknown user is
+// trackers.ErrNoSuchUser.
+func (c *Client) CheckUser(ctx context.Context, user string) error {
+	user = strings.TrimSpace(user)
+	if user == "" || len(user) > maxUserName || !utf8.ValidString(user) {
+		return fmt.Errorf("anilist: check user: the user name must be 1 to %d bytes of text: %w", maxUserName, trackers.ErrNoSuchUser)
+	}
+	var data json.RawMessage
+	vars := map[string]any{"userName": user, "chunk": 1, "perChunk": 1}
+	if err := c.post(ctx, trackers.KindList, "", listDocument, vars, &data); err != nil {
+		return err
+	}
+	if _, _, err := parseChunk(data); err != nil {
+		return fmt.Errorf("anilist: check user: %w", err)
+	}
+	return nil
+}
+
+// parseChunk reads one MediaListCollection answer's data: every list's
+// entries, unread, and whether another chunk follows (a missing
+// hasNextChunk is false). Wrong types above the entries are
+// trackers.ErrBadAnswer.
+func parseChunk(raw json.RawMessage) ([]json.RawMessage, bool, error) {
 	var data struct {
 		MediaListCollection *struct {
-			Lists []struct {
+			HasNextChunk *bool `json:"hasNextChunk"`
+			Lists        []struct {
 				Entries []json.RawMessage `json:"entries"`
 			} `json:"lists"`
 		} `json:"MediaListCollection"`
 	}
 	if err := json.Unmarshal(raw, &data); err != nil {
-		return trackers.Collection{}, fmt.Errorf("the lists are not the documented shape: %w", trackers.ErrBadAnswer)
+		return nil, false, fmt.Errorf("the lists are not the documented shape: %w", trackers.ErrBadAnswer)
 	}
 	if data.MediaListCollection == nil {
-		return trackers.Collection{}, fmt.Errorf("no MediaListCollection in the answer: %w", trackers.ErrBadAnswer)
+		return nil, false, fmt.Errorf("no MediaListCollection in the answer: %w", trackers.ErrBadAnswer)
 	}
-	total := 0
+	var out []json.RawMessage
 	for _, l := range data.MediaListCollection.Lists {
-		total += len(l.Entries)
+		out = append(out, l.Entries...)
 	}
-	if total > trackers.MaxEntries {
-		return trackers.Collection{}, fmt.Errorf("%d entries, over %d: %w", total, trackers.MaxEntries, trackers.ErrAnswerTooLarge)
-	}
+	next := data.MediaListCollection.HasNextChunk != nil && *data.MediaListCollection.HasNextChunk
+	return out, next, nil
+}
+
+// collect reads a list's entries: one per media at its highest count, and
+// the refused ones.
+func collect(entries []json.RawMessage) trackers.Collection {
 	var out trackers.Collection
 	at := map[string]int{}
-	for _, l := range data.MediaListCollection.Lists {
-		for _, raw := range l.Entries {
-			e, refused := readEntry(raw)
-			if refused != nil {
-				out.Refused = append(out.Refused, *refused)
-				continue
-			}
-			if i, seen := at[e.MediaID]; seen {
-				if e.Progress > out.Entries[i].Progress {
-					out.Entries[i] = e
-				}
-				continue
-			}
-			at[e.MediaID] = len(out.Entries)
-			out.Entries = append(out.Entries, e)
+	for _, raw := range entries {
+		e, refused := readEntry(raw)
+		if refused != nil {
+			out.Refused = append(out.Refused, *refused)
+			continue
 		}
+		if i, seen := at[e.MediaID]; seen {
+			if e.Progress > out.Entries[i].Progress {
+				out.Entries[i] = e
+			}
+			continue
+		}
+		at[e.MediaID] = len(out.Entries)
+		out.Entries = append(out.Entries, e)
 	}
-	return out, nil
+	return out
 }
 
 // readEntry reads one list entry, or says why it cannot be used. Only

@@ -102,33 +102,17 @@ func TestRemainingZeroHolds(t *testing.T) {
 	}
 }
 
-// TestPushThroughStandIn: five reads in a minute make one write of the
-// whole number (PLANNING becomes CURRENT); a remote raised elsewhere is
-// never lowered; a media not on the list joins it; a refused token stops
-// the push with ErrTokenRefused.
+// TestPushThroughStandIn: a push writes the whole number (59.5 → 59;
+// PLANNING becomes CURRENT); a remote raised elsewhere is never lowered; a
+// media not on the list joins it only when the Reader named it; a refused token stops the push with
+// ErrTokenRefused. (The outbox that makes a minute of reads one push is
+// trackersync's, tested there.)
 func TestPushThroughStandIn(t *testing.T) {
 	t.Parallel()
 	s, e := standIn(t, anilisttest.Config{})
 	s.AddUser("reader", trackers.Entry{MediaID: "30002", Progress: 0, Status: trackers.StatusPlanning})
 	s.AddToken(secretToken, "reader")
-	co, err := trackers.NewCoalescer(trackers.CoalescerConfig{Now: e.clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := trackers.PushKey{Reader: 1, Service: Name, MediaID: "30002"}
-	for _, n := range []float64{10, 20, 30, 45.5, 59.5} {
-		co.Add(key, n)
-		e.clock.Advance(10 * time.Second)
-	}
-	if len(co.Due()) != 0 {
-		t.Fatal("due inside the minute")
-	}
-	e.clock.Advance(10 * time.Second)
-	due := co.Due()
-	if len(due) != 1 {
-		t.Fatalf("due: %+v", due)
-	}
-	p, err := trackers.PushOne(t.Context(), e.client, secretToken, due[0])
+	p, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 59.5, false)
 	if err != nil || !p.Wrote || p.After != (trackers.Remote{OnList: true, Progress: 59, Status: trackers.StatusCurrent}) {
 		t.Fatalf("push: %+v, %v", p, err)
 	}
@@ -136,11 +120,11 @@ func TestPushThroughStandIn(t *testing.T) {
 		t.Fatalf("remote after push: %+v", got)
 	}
 	if n := s.Requests(trackers.KindSave); n != 1 {
-		t.Fatalf("%d writes for five reads", n)
+		t.Fatalf("%d writes for one push", n)
 	}
 
 	s.SetEntry("reader", trackers.Entry{MediaID: "30002", Progress: 80, Status: trackers.StatusCurrent})
-	p, err = trackers.PushOne(t.Context(), e.client, secretToken, trackers.Pending{Key: key, Progress: 70})
+	p, err = trackers.PushOne(t.Context(), e.client, secretToken, "30002", 70, false)
 	if err != nil || p.Wrote {
 		t.Fatalf("push under the remote: %+v, %v", p, err)
 	}
@@ -148,8 +132,13 @@ func TestPushThroughStandIn(t *testing.T) {
 		t.Fatalf("the remote was lowered: %+v", got)
 	}
 
-	other := trackers.PushKey{Reader: 1, Service: Name, MediaID: "555"}
-	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, trackers.Pending{Key: other, Progress: 3}); err != nil || !p.Wrote || p.Before.OnList {
+	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, "556", 3, false); err != nil || p.Wrote || p.Before.OnList {
+		t.Fatalf("push of a media not on the list, not the Reader's own: %+v, %v", p, err)
+	}
+	if _, ok := s.Entry("reader", "556"); ok {
+		t.Fatal("a media the Reader never named joined their list")
+	}
+	if p, err := trackers.PushOne(t.Context(), e.client, secretToken, "555", 3, true); err != nil || !p.Wrote || p.Before.OnList {
 		t.Fatalf("push of a media not on the list: %+v, %v", p, err)
 	}
 	if got, ok := s.Entry("reader", "555"); !ok || got.Progress != 3 || got.Status != trackers.StatusCurrent {
@@ -157,7 +146,7 @@ func TestPushThroughStandIn(t *testing.T) {
 	}
 
 	s.Expire(secretToken)
-	if _, err := trackers.PushOne(t.Context(), e.client, secretToken, trackers.Pending{Key: key, Progress: 90}); !errors.Is(err, trackers.ErrTokenRefused) {
+	if _, err := trackers.PushOne(t.Context(), e.client, secretToken, "30002", 90, false); !errors.Is(err, trackers.ErrTokenRefused) {
 		t.Fatalf("expired token: %v", err)
 	}
 }
@@ -223,9 +212,9 @@ func TestNewValidates(t *testing.T) {
 	}
 }
 
-// TestPullThroughStandIn: a pull by user name moves the linked bookmarks
-// forward only, lists the unmatched entries, and an unknown user plans
-// nothing.
+// TestPullThroughStandIn: a list read by user name, planned, moves the
+// linked bookmarks forward only and lists the unmatched entries; an
+// unknown user is ErrNoSuchUser.
 func TestPullThroughStandIn(t *testing.T) {
 	t.Parallel()
 	s, e := standIn(t, anilisttest.Config{})
@@ -237,10 +226,11 @@ func TestPullThroughStandIn(t *testing.T) {
 		{Site: "mangadex", SeriesID: "a", MediaID: "30013", Progress: 100.5},
 		{Site: "comix", SeriesID: "b", MediaID: "30002", Progress: 50},
 	}
-	got, err := trackers.Pull(t.Context(), e.client, "reader", marks)
+	coll, err := e.client.List(t.Context(), "reader")
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := struct{ Plan trackers.PullPlan }{trackers.PlanPull(coll.Entries, marks)}
 	if len(got.Plan.Moves) != 1 || got.Plan.Moves[0] != (trackers.Move{Site: "mangadex", SeriesID: "a", MediaID: "30013", From: 100.5, To: 120}) {
 		t.Fatalf("moves: %+v", got.Plan.Moves)
 	}
@@ -250,7 +240,7 @@ func TestPullThroughStandIn(t *testing.T) {
 	if s.Requests(trackers.KindList) != 1 {
 		t.Fatal("not one list request")
 	}
-	if p, err := trackers.Pull(t.Context(), e.client, "nobody", marks); !errors.Is(err, trackers.ErrNoSuchUser) || len(p.Plan.Moves) != 0 {
-		t.Fatalf("unknown user: %+v, %v", p, err)
+	if c, err := e.client.List(t.Context(), "nobody"); !errors.Is(err, trackers.ErrNoSuchUser) || len(c.Entries) != 0 {
+		t.Fatalf("unknown user: %+v, %v", c, err)
 	}
 }

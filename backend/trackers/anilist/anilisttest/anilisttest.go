@@ -50,6 +50,16 @@ type Config struct {
 	ApproveAs string
 	// Now is the time X-RateLimit-Reset is written from (nil: time.Now).
 	Now func() time.Time
+	// Unchunked cuts a list asked for without `chunk` to this many entries
+	// (0: the whole list). AniList documents no bound for such an answer;
+	// a test sets one to show a client that ignores chunks reads a cut
+	// list.
+	Unchunked int
+	// Observe, when set, is told of each GraphQL request before it is
+	// answered: its kind (a trackers.Kind word) and whose it is (the list's
+	// userName, or the user of the bearer token; "" when neither). A test
+	// orders the requests of several Readers by it, with no clock.
+	Observe func(kind, user string)
 }
 
 // New returns a stand-in with no users.

@@ -65,6 +65,9 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	kind := kindOf(req.Query)
+	if s.conf.Observe != nil {
+		s.conf.Observe(kind, s.whose(r, req))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.counts[kind]++
@@ -113,13 +116,33 @@ func (s *Server) graphql(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// whose names the user a request is for: the list's userName, else the
+// bearer token's user.
+func (s *Server) whose(r *http.Request, req request) string {
+	var name string
+	if json.Unmarshal(req.Variables["userName"], &name) == nil && name != "" {
+		return strings.ToLower(name)
+	}
+	bearer, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokens[bearer]
+}
+
 func wireEntry(e trackers.Entry) map[string]any {
 	id, _ := strconv.Atoi(e.MediaID)
 	return map[string]any{"mediaId": id, "status": string(e.Status), "progress": e.Progress}
 }
 
+// maxPerChunk is AniList's most entries a chunk ("max 500").
+const maxPerChunk = 500
+
 // list answers MediaListCollection: one list per status, in AniList's
-// status order, the entries in the order they were added.
+// status order, the entries in the order they were added. With `chunk`
+// (from 1) it answers that chunk of perChunk entries (default and most
+// 500) of the whole list in that order, grouped into lists again, and
+// hasNextChunk says whether entries remain (AniList's schema). Without
+// it, the whole list, cut to Config.Unchunked entries when set.
 func (s *Server) list(w http.ResponseWriter, req request) {
 	var name string
 	if json.Unmarshal(req.Variables["userName"], &name) != nil {
@@ -131,11 +154,38 @@ func (s *Server) list(w http.ResponseWriter, req request) {
 		gqlError(w, http.StatusNotFound, "MediaListCollection", "User not found")
 		return
 	}
+	var all []trackers.Entry
+	for _, st := range trackers.Statuses {
+		for _, id := range u.order {
+			if e := u.entries[id]; e.Status == st {
+				all = append(all, e)
+			}
+		}
+	}
+	chunk, chunked, ok := intVar(req, "chunk")
+	per, perSet, perOK := intVar(req, "perChunk")
+	if !ok || !perOK || (chunked && chunk < 1) || (perSet && per < 1) {
+		gqlError(w, http.StatusBadRequest, "MediaListCollection", "validation")
+		return
+	}
+	next := false
+	switch {
+	case chunked:
+		if !perSet || per > maxPerChunk {
+			per = maxPerChunk
+		}
+		from := min((chunk-1)*per, len(all))
+		to := min(from+per, len(all))
+		next = to < len(all)
+		all = all[from:to]
+	case s.conf.Unchunked > 0 && len(all) > s.conf.Unchunked:
+		all = all[:s.conf.Unchunked]
+	}
 	lists := []any{}
 	for _, st := range trackers.Statuses {
 		entries := []any{}
-		for _, id := range u.order {
-			if e := u.entries[id]; e.Status == st {
+		for _, e := range all {
+			if e.Status == st {
 				entries = append(entries, wireEntry(e))
 			}
 		}
@@ -143,7 +193,20 @@ func (s *Server) list(w http.ResponseWriter, req request) {
 			lists = append(lists, map[string]any{"entries": entries})
 		}
 	}
-	answer(w, map[string]any{"MediaListCollection": map[string]any{"lists": lists}})
+	answer(w, map[string]any{"MediaListCollection": map[string]any{"hasNextChunk": next, "lists": lists}})
+}
+
+// intVar reads an optional Int variable: its value, whether it was sent
+// (null is not sent), and false when it is not an Int.
+func intVar(req request, name string) (n int, set, ok bool) {
+	raw, found := req.Variables[name]
+	if !found || string(raw) == "null" {
+		return 0, false, true
+	}
+	if json.Unmarshal(raw, &n) != nil {
+		return 0, false, false
+	}
+	return n, true, true
 }
 
 func mediaVar(req request) (int, bool) {
