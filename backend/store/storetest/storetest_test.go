@@ -57,9 +57,12 @@ func TestBatchFactoriesWriteEveryRow(t *testing.T) {
 	st := dbtest.New(t)
 	at := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
 	var series []storetest.SeriesOpts
+	// A Work holds one member per Site: 2 and 4 are on another Site
+	// than 1 and 3.
 	for _, id := range []string{"1", "2", "3", "4"} {
-		series = append(series, storetest.SeriesOpts{Site: "mangapill", ID: id, LatestNumber: "10",
-			LatestTitle: "Ch " + id, LatestURL: "https://mangapill.test/chapter/" + id, SeenAt: &at})
+		site := map[bool]string{true: "mangapill", false: "comix"}[id == "1" || id == "3"]
+		series = append(series, storetest.SeriesOpts{Site: site, ID: id, LatestNumber: "10",
+			LatestTitle: "Ch " + id, LatestURL: "https://" + site + ".test/chapter/" + id, SeenAt: &at})
 	}
 	storetest.Series(ctx, t, st, series...)
 	if s, err := st.GetSeries(ctx, "mangapill", "3"); err != nil || s.LatestTitle != "Ch 3" || s.LatestURL != "https://mangapill.test/chapter/3" {
@@ -74,20 +77,20 @@ func TestBatchFactoriesWriteEveryRow(t *testing.T) {
 	storetest.SetBookmarks(ctx, t, st, storetest.BookmarkSet{ReaderID: rid, IDs: []string{"4"}, AddedBy: "read"})
 	storetest.Progress(ctx, t, st,
 		storetest.ProgressOpts{ReaderID: rid, Site: "mangapill", SeriesID: "1", Number: "9.5", ReadAt: &at},
-		storetest.ProgressOpts{ReaderID: rid, Site: "mangapill", SeriesID: "2", Number: "10", URL: "https://mangapill.test/chapter/2"})
+		storetest.ProgressOpts{ReaderID: rid, Site: "comix", SeriesID: "2", Number: "10", URL: "https://comix.test/chapter/2"})
 	if p, err := st.GetProgress(ctx, rid, "mangapill", "1"); err != nil || p.Number != "9.5" || !p.ReadAt.Equal(at) {
 		t.Fatalf("progress 1: %+v %v", p, err)
 	}
-	if p, err := st.GetProgress(ctx, rid, "mangapill", "2"); err != nil || p.Number != "10" || p.URL != "https://mangapill.test/chapter/2" {
+	if p, err := st.GetProgress(ctx, rid, "comix", "2"); err != nil || p.Number != "10" || p.URL != "https://comix.test/chapter/2" {
 		t.Fatalf("progress 2: %+v %v", p, err)
 	}
 	storetest.Cover(ctx, t, st, storetest.CoverOpts{Site: "mangapill", SeriesID: "1"},
-		storetest.CoverOpts{Site: "mangapill", SeriesID: "2", ContentType: "image/webp", Body: []byte("RIFF")})
-	if c, err := st.GetCover(ctx, "mangapill", "2"); err != nil || c.ContentType != "image/webp" || string(c.Body) != "RIFF" {
+		storetest.CoverOpts{Site: "comix", SeriesID: "2", ContentType: "image/webp", Body: []byte("RIFF")})
+	if c, err := st.GetCover(ctx, "comix", "2"); err != nil || c.ContentType != "image/webp" || string(c.Body) != "RIFF" {
 		t.Fatalf("cover 2: %+v %v", c, err)
 	}
 	storetest.Failure(ctx, t, st, storetest.FailureOpts{Site: "mangapill", SeriesID: "1", Since: at},
-		storetest.FailureOpts{Site: "mangapill", SeriesID: "2", Outcome: "not_found", Since: at})
+		storetest.FailureOpts{Site: "comix", SeriesID: "2", Outcome: "not_found", Since: at})
 	storetest.Failure(ctx, t, st, storetest.FailureOpts{Site: "mangapill", SeriesID: "1", Outcome: "no_chapter", Since: at})
 	storetest.ChapterEvents(ctx, t, st,
 		storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "1", Number: "10", Title: "Ten", URL: "https://mangapill.test/chapter/1-10", SeenAt: &at},
@@ -113,12 +116,12 @@ func TestBatchFactoriesWriteEveryRow(t *testing.T) {
 		}
 	}
 	ids := storetest.Works(ctx, t, st,
-		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "1"}, {Site: "mangapill", SeriesID: "2", Offset: "-1.5", DriftSince: &at}}},
-		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "3", LinkedBy: "reader"}, {Site: "mangapill", SeriesID: "4"}}})
+		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "1"}, {Site: "comix", SeriesID: "2", Offset: "-1.5", DriftSince: &at}}},
+		storetest.WorkOpts{Members: []storetest.MemberOpts{{Site: "mangapill", SeriesID: "3", LinkedBy: "reader"}, {Site: "comix", SeriesID: "4"}}})
 	if len(ids) != 2 || ids[0] == ids[1] {
 		t.Fatalf("works %v", ids)
 	}
-	for i, c := range []struct{ site, id string }{{"mangapill", "2"}, {"mangapill", "3"}} {
+	for i, c := range []struct{ site, id string }{{"comix", "2"}, {"mangapill", "3"}} {
 		if wk, err := st.WorkOf(ctx, c.site, c.id); err != nil || wk != ids[i] {
 			t.Errorf("%s/%s in Work %d (%v), want %d", c.site, c.id, wk, err, ids[i])
 		}
