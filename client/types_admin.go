@@ -161,4 +161,7 @@ type AdminWorks struct {
 	HandLinks int `json:"hand_links"` // hand links one Reader holds, not confirmed yet
 	Dissolved int `json:"dissolved"`  // Works left with fewer than two members
 	Refused   int `json:"refused"`    // Series a Site's id did not link: the Work holds that Site already
+	// OffsetResets: shared offsets set back to 0 when offsets became each
+	// Reader's own (nobody knew whose they were); each Work page shows its own.
+	OffsetResets int `json:"offset_resets"`
 }

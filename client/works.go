@@ -41,10 +41,28 @@ func (c *Client) UnlinkMember(ctx context.Context, workID int64, site, seriesID 
 	return out, err
 }
 
-// SetMemberOffset sets a member's offset (a decimal string, "-100").
+// SetMemberOffset sets the calling Reader's own offset on a member (a
+// decimal string, "-100"): only their numbers of the Work move.
 func (c *Client) SetMemberOffset(ctx context.Context, workID int64, site, seriesID, offset string) (Work, error) {
 	var out Work
 	err := c.do(ctx, "PUT", "/api/works/"+strconv.FormatInt(workID, 10)+"/members"+pathEscape(site, seriesID), nil,
+		map[string]string{"offset": offset}, &out)
+	return out, err
+}
+
+// SharedOffset is the answer of the Owner's SetSharedMemberOffset.
+type SharedOffset struct {
+	WorkID   int64  `json:"work_id"`
+	Site     string `json:"site"`
+	SeriesID string `json:"series_id"`
+	Offset   string `json:"offset"`
+}
+
+// SetSharedMemberOffset sets a member's shared offset for every Reader and
+// clears the Readers' own on it (Owner token).
+func (c *Client) SetSharedMemberOffset(ctx context.Context, workID int64, site, seriesID, offset string) (SharedOffset, error) {
+	var out SharedOffset
+	err := c.do(ctx, "PUT", "/api/admin/works/"+strconv.FormatInt(workID, 10)+"/members"+pathEscape(site, seriesID), nil,
 		map[string]string{"offset": offset}, &out)
 	return out, err
 }

@@ -126,3 +126,21 @@ func (s *Service) site(name string) (*sites.Site, error) {
 	}
 	return si, nil
 }
+
+// ErrNoMember is a Series that is no shared member of the Work named.
+var ErrNoMember = errors.New("no such member")
+
+// SetSharedOffset sets a Work member's shared offset for every Reader and
+// clears the Readers' own offsets on it (docs/adr/0021-works-link-by-ids.md,
+// "Offsets per Reader"). offset is store.ParseOffset's.
+func (s *Service) SetSharedOffset(ctx context.Context, workID int64, site, seriesID, offset string) error {
+	err := s.cfg.Store.SetSharedMemberOffset(ctx, workID, site, seriesID, offset)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("admin: shared offset of %s %q in Work %d: %w", site, seriesID, workID, ErrNoMember)
+	}
+	if err != nil {
+		return fmt.Errorf("admin: shared offset: %w", err)
+	}
+	s.cfg.Log.Info("shared offset", "work_id", workID, "site", site, "series_id", seriesID, "offset", offset)
+	return nil
+}

@@ -48,5 +48,5 @@ func (s *Service) WorkCounts(ctx context.Context) (client.AdminWorks, error) {
 		return client.AdminWorks{}, fmt.Errorf("admin: work counts: %w", err)
 	}
 	return client.AdminWorks{Works: c.Works, Links: c.Members, ByID: c.ByID, ByReaders: c.ByReaders,
-		HandLinks: c.HandLinks, Dissolved: c.Dissolved, Refused: c.Refused}, nil
+		HandLinks: c.HandLinks, Dissolved: c.Dissolved, Refused: c.Refused, OffsetResets: c.OffsetResets}, nil
 }

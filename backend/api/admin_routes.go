@@ -11,4 +11,5 @@ func (s *Server) adminRoutes() {
 	s.mux.HandleFunc("POST /api/admin/series/{site}/{series_id}/force", s.admin(s.adminForce))
 	s.mux.HandleFunc("GET /api/admin/notices", s.admin(s.adminNotices))
 	s.mux.HandleFunc("GET /api/admin/works", s.admin(s.adminWorks))
+	s.mux.HandleFunc("PUT /api/admin/works/{id}/members/{site}/{series_id}", s.admin(capBody(smallBodyBytes, s.adminMemberOffset)))
 }

@@ -189,7 +189,28 @@ type offsetBody struct {
 	Offset *string `json:"offset"`
 }
 
-// putMemberOffset sets a member's offset: 200 with the Work.
+// offsetOf reads an offset body, answering 400 itself for a body that is
+// no offset (missing, not a number, past the bound).
+func offsetOf(w http.ResponseWriter, r *http.Request) (string, bool) {
+	var body offsetBody
+	if !decodeJSON(w, r, &body) {
+		return "", false
+	}
+	if body.Offset == nil {
+		writeError(w, http.StatusBadRequest, `field "offset" is required: send the number to add to this member's chapters, such as {"offset":"-100"}`)
+		return "", false
+	}
+	off, err := store.ParseOffset(*body.Offset)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return "", false
+	}
+	return off, true
+}
+
+// putMemberOffset sets the caller's own offset on a member (another
+// Reader's numbers do not move; docs/adr/0021-works-link-by-ids.md,
+// "Offsets per Reader"): 200 with the Work as the caller sees it.
 func (s *Server) putMemberOffset(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	wk, ok := s.heldWork(w, r, id.ReaderID)
@@ -200,20 +221,11 @@ func (s *Server) putMemberOffset(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	var body offsetBody
-	if !decodeJSON(w, r, &body) {
+	off, ok := offsetOf(w, r)
+	if !ok {
 		return
 	}
-	if body.Offset == nil {
-		writeError(w, http.StatusBadRequest, `field "offset" is required: send the number to add to this member's chapters, such as {"offset":"-100"}`)
-		return
-	}
-	off, err := store.ParseOffset(*body.Offset)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	err = s.Store.SetMemberOffset(r.Context(), wk.ID, site.Name, r.PathValue("series_id"), off)
+	_, err := s.Store.SetMemberOffset(r.Context(), id.ReaderID, wk.ID, site.Name, r.PathValue("series_id"), off)
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("that Series on %s is no member of Work %d", site.Name, wk.ID))
 		return

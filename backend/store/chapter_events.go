@@ -45,18 +45,19 @@ const readerChaptersSQL = `
 	ORDER BY e.seen_at DESC, e.id DESC LIMIT $3`
 
 // feedChaptersSQL is readerChaptersSQL for the feed: events after the
-// bookmark, and of the events of one shared Work and number (in Work
-// numbers) only the first seen, as the notices tell it once.
-const feedChaptersSQL = `
+// bookmark, and of the events of one shared Work and number (in the
+// Reader's Work numbers, memberOffSQL) only the first seen, as the notices
+// tell it once.
+var feedChaptersSQL = `
 	SELECT id, site, series_id, stitle, number::text, title, url, seen_at FROM (
-		SELECT DISTINCT ON (coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0))
+		SELECT DISTINCT ON (coalesce(m.work_id, -e.id), e.number + coalesce(` + memberOffSQL("b.reader_id", "m") + `, 0))
 			e.id, e.site, e.series_id, s.title AS stitle, e.number, e.title, e.url, e.seen_at
 		FROM bookmarks b
 		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
 		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND b.created_at < e.seen_at
-		ORDER BY coalesce(m.work_id, -e.id), e.number + coalesce(m."offset", 0), e.seen_at, e.id
+		ORDER BY coalesce(m.work_id, -e.id), e.number + coalesce(` + memberOffSQL("b.reader_id", "m") + `, 0), e.seen_at, e.id
 	) x
 	ORDER BY seen_at DESC, id DESC LIMIT $3`
 

@@ -83,7 +83,7 @@ type DigestPlan struct {
 // notice is older than their digest window. Each Reader row is locked
 // (SKIP LOCKED), so concurrent senders split the Readers and never make two
 // Digests of one notice.
-const readyReaders = `
+var readyReaders = `
 	WITH owed AS (
 		SELECT n.reader_id, n.seen_at, b.notify_mode, b.notify_pile, b.notify_pile_days,
 			` + noticeCaughtSQL + ` AS caught,
@@ -114,7 +114,7 @@ const noticeNotHeldSQL = `(n.held_until IS NULL OR n.held_until <= $1::timestamp
 
 // owedOf reads the claimed Readers' owed notices ready to be judged
 // ($2 the Readers, $1 now: a notice held for a preferred Site waits).
-const owedOf = `
+var owedOf = `
 	SELECT n.reader_id, n.site, n.series_id, s.title, n.number::text, e.title, e.url, n.seen_at,
 		b.notify_mode, b.notify_pile, b.notify_pile_days, ` + noticeCaughtSQL + `
 	FROM reader_notices n

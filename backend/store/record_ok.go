@@ -102,7 +102,7 @@ func recordOK(ctx context.Context, q queryRower, site, seriesID string, f ReadFa
 // recordOKSQL is RecordOK's one statement (see RecordOK): the read's
 // facts on the series row, its failure row gone, the Chapter Event, the
 // Work's drift, the notices owed and those a held notice hands over.
-const recordOKSQL = `
+var recordOKSQL = `
 		WITH old AS (
 			SELECT site, series_id, latest_number, latest_seen_at, max_number,
 				CASE WHEN @title <> '' THEN @title ELSE title END AS new_title,
@@ -156,7 +156,8 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // A member of a Work (wk, workOfRead) is told once
 // (docs/adr/0021-works-link-by-ids.md): the event owes only when its number
 // in Work terms is above every other member's highest shown inside the
-// Work's current epoch (wk.others_max), so the first member to show a
+// Work's current epoch (a member's max_number above its joined_max,
+// migration 0015; a NULL joined_max counts all of it), so the first member to show a
 // number inside the Work tells it and a later one owes nothing; and not
 // while the member is held for drift. It then owes each Reader of any
 // member one notice, on their bookmark of the member that showed it when
@@ -171,35 +172,47 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // for the Work (work_prefs) is owed it held up to their hold minutes
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
-const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at, work_id, work_number, held_until)
+//
+// Work terms are each Reader's own: every member's offset is the one the
+// Reader sees (ro.ev_off for the member read, memberOffSQL for the others;
+// docs/adr/0021-works-link-by-ids.md, "Offsets per Reader"), so another
+// Reader's offset moves none of this Reader's numbers. Only drift is
+// judged on the shared offsets (wk.off, wk.others_latest).
+var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number, event_id, seen_at, work_id, work_number, held_until)
 			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric, NULL::timestamptz
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
 			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
-			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + wk.off - bm."offset",
-				ev.id, ev.seen_at, wk.work_id, ev.number + wk.off,
+			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + ro.ev_off - ro.b_off,
+				ev.id, ev.seen_at, wk.work_id, ev.number + ro.ev_off,
 				CASE WHEN wp.site <> ev.site THEN ev.seen_at + wp.hold_minutes * interval '1 minute' END
 			FROM ev CROSS JOIN wk
 			JOIN work_members bm ON bm.work_id = wk.work_id
 			JOIN bookmarks b ON b.site = bm.site AND b.series_id = bm.series_id
+			CROSS JOIN LATERAL (SELECT ` + readerOffSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id", "wk.off") + ` AS ev_off,
+				` + memberOffSQL("b.reader_id", "bm") + ` AS b_off) ro
 			LEFT JOIN work_prefs wp ON wp.reader_id = b.reader_id AND wp.work_id = wk.work_id
-			WHERE (wk.others_max IS NULL OR ev.number + wk.off > wk.others_max)
+			WHERE NOT EXISTS (SELECT 1 FROM work_members m2
+					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
+					WHERE m2.work_id = wk.work_id AND (m2.site, m2.series_id) <> (ev.site, ev.series_id)
+						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')
+						AND s2.max_number + ` + memberOffSQL("b.reader_id", "m2") + ` >= ev.number + ro.ev_off)
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
 					AND ev.number + wk.off > wk.others_latest + @drift_margin, false)
 				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
 					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND p3.number + m3."offset" >= ev.number + wk.off)
+					WHERE m3.work_id = wk.work_id AND p3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN reader_notices n3
 					ON n3.reader_id = b.reader_id AND n3.site = m3.site AND n3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND n3.number + m3."offset" >= ev.number + wk.off)
+					WHERE m3.work_id = wk.work_id AND n3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 				AND NOT EXISTS (SELECT 1 FROM work_members m3
 					JOIN bookmarks b3 ON b3.reader_id = b.reader_id AND b3.site = m3.site AND b3.series_id = m3.series_id
 					JOIN series s3 ON s3.site = m3.site AND s3.series_id = m3.series_id
 					WHERE m3.work_id = wk.work_id AND (m3.site, m3.series_id) <> (ev.site, ev.series_id)
-						AND s3.max_number + m3."offset" >= ev.number + wk.off)
+						AND s3.max_number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
 			ON CONFLICT DO NOTHING
 			RETURNING 1`
@@ -210,7 +223,7 @@ const owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, numb
 // chapter (and at their bookmark of this member, when they have one) and
 // no longer held (docs/adr/0021-works-link-by-ids.md, "Hold").
 // The later member owes nothing new, so the notice stays one.
-const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NULL,
+var heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NULL,
 				site = coalesce(pb.site, n.site), series_id = coalesce(pb.series_id, n.series_id),
 				number = CASE WHEN pb.site IS NULL THEN n.number ELSE ev.number END
 			FROM ev CROSS JOIN wk
@@ -219,7 +232,8 @@ const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = 
 				AND NOT EXISTS (SELECT 1 FROM reader_notices x WHERE x.reader_id = wp.reader_id
 					AND x.site = ev.site AND x.series_id = ev.series_id AND x.number = ev.number)
 			WHERE wp.site = ev.site AND n.reader_id = wp.reader_id AND n.work_id = wk.work_id
-				AND n.work_number = ev.number + wk.off AND n.held_until IS NOT NULL AND n.done_at IS NULL
+				AND n.work_number = ev.number + ` + readerOffSQL("wp.reader_id", "wk.work_id", "ev.site", "ev.series_id", "wk.off") + `
+				AND n.held_until IS NOT NULL AND n.done_at IS NULL
 			RETURNING 1`
 
 // driftMargin is how far (in chapters) a member's Latest may stand above
@@ -229,22 +243,15 @@ const heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = 
 const driftMargin = 5
 
 // workOfRead is RecordOK's view of the read Series' Work (a CTE body): its
-// membership, offset and drift, the other members' highest Latest now
-// (leaving out failing ones, whose Latest stands still) and their highest
-// number ever shown inside the Work's current epoch (others_max: a
-// member's max_number above its joined_max, migration 0015; a NULL
-// joined_max counts all of it), both in Work numbers. No row when the
-// Series is in no Work.
+// membership, shared offset and drift, and the other members' highest
+// Latest now (leaving out failing ones, whose Latest stands still) in
+// shared Work numbers, for drift. No row when the Series is in no Work.
 const workOfRead = `SELECT m.work_id, m."offset" AS off, m.drift_since,
 				(SELECT max(s2.latest_number + m2."offset") FROM work_members m2
 					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
 					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
 						AND NOT EXISTS (SELECT 1 FROM poll_failures f
-							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest,
-				(SELECT max(s2.max_number + m2."offset") FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id)
-						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')) AS others_max
+							WHERE f.site = m2.site AND f.series_id = m2.series_id)) AS others_latest
 			FROM work_members m WHERE m.site = @site AND m.series_id = @series_id`
 
 // driftUpdate is RecordOK's drift step over wk: the member is drifted from

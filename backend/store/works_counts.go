@@ -20,6 +20,10 @@ type WorkCounts struct {
 	// Work holds a Series on that Site already (work_link_refusals): the
 	// Owner looks at them.
 	Refused int
+	// OffsetResets are the shared offsets migration 0018 set back to 0
+	// (work_offset_resets): nobody knew whose they were. Each Work page
+	// shows its own, for whoever set one to set it again.
+	OffsetResets int
 }
 
 // CountWorks returns the Owner's totals of Works and links.
@@ -32,8 +36,9 @@ func (s *Store) CountWorks(ctx context.Context) (WorkCounts, error) {
 		(SELECT count(*) FROM work_members WHERE linked_by = 'reader'),
 		(SELECT count(*) FROM work_hand_links),
 		(SELECT count(DISTINCT work_id) FROM work_former_members),
-		(SELECT count(*) FROM (SELECT DISTINCT site, series_id FROM work_link_refusals) r)`).
-		Scan(&c.Works, &c.Members, &c.ByID, &c.ByReaders, &c.HandLinks, &c.Dissolved, &c.Refused)
+		(SELECT count(*) FROM (SELECT DISTINCT site, series_id FROM work_link_refusals) r),
+		(SELECT count(*) FROM work_offset_resets)`).
+		Scan(&c.Works, &c.Members, &c.ByID, &c.ByReaders, &c.HandLinks, &c.Dissolved, &c.Refused, &c.OffsetResets)
 	if err != nil {
 		return c, fmt.Errorf("store: count works: %w", err)
 	}

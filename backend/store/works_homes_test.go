@@ -60,7 +60,7 @@ func TestWorkContinueInExactWorkNumbers(t *testing.T) {
 	w := newNoticeWorld(t)
 	r := w.reader("1")
 	wk := w.twoMemberWork(r, "10", "8") // the baselines: no Chapter Events yet
-	if err := w.st.SetMemberOffset(w.ctx, wk, "comix", "b", "0.1"); err != nil {
+	if err := w.st.SetSharedMemberOffset(w.ctx, wk, "comix", "b", "0.1"); err != nil {
 		t.Fatal(err)
 	}
 	w.readWith("comix", "b", "8.2", t0.Add(time.Hour), nil)

@@ -12,6 +12,24 @@ package store
 // numbers are computed where they are read, so a read on one member ends
 // "new" on every member the Reader bookmarks.
 
+// readerOffSQL is a shared member's offset as Reader reader sees it (SQL
+// expressions: the member's Work, Site and id, and its shared offset):
+// the Reader's own (work_reader_offsets, one primary-key lookup) while
+// the member is in that Work, else the shared one. Offsets are per Reader
+// (docs/adr/0021-works-link-by-ids.md, "Offsets per Reader"): every
+// statement that computes a Reader's Work numbers takes a member's offset
+// from here or memberOffSQL, never from work_members."offset" alone,
+// which is the shared offset (drift is judged on it).
+func readerOffSQL(reader, work, site, seriesID, shared string) string {
+	return `coalesce((SELECT rof."offset" FROM work_reader_offsets rof WHERE rof.reader_id = ` + reader +
+		` AND rof.site = ` + site + ` AND rof.series_id = ` + seriesID + ` AND rof.work_id = ` + work + `), ` + shared + `)`
+}
+
+// memberOffSQL is readerOffSQL of the work_members row m (an alias).
+func memberOffSQL(reader, m string) string {
+	return readerOffSQL(reader, m+".work_id", m+".site", m+".series_id", m+`."offset"`)
+}
+
 // seriesWorkJoins joins a Series (the SQL expressions site and seriesID)
 // with the Work it is in for Reader @reader: the Reader's own hand link
 // (sh) first, else the Series' shared membership (sm). Each is at most one
@@ -23,13 +41,12 @@ func seriesWorkJoins(site, seriesID string) string {
 }
 
 // seriesWorkSQL is the Work a Series is in for the Reader (NULL for
-// none) and seriesOffSQL its offset there (a hand link's is 0), under
-// seriesWorkJoins: the same Work and offset as the Series' row of
-// readerMembersSQL.
-const (
-	seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
-	seriesOffSQL  = `CASE WHEN sh.work_id IS NULL THEN sm."offset" ELSE 0 END`
-)
+// none) and seriesOffSQL its offset there (a hand link's is 0, a shared
+// member's the Reader's, memberOffSQL), under seriesWorkJoins: the same
+// Work and offset as the Series' row of readerMembersSQL.
+const seriesWorkSQL = `coalesce(sh.work_id, sm.work_id)`
+
+var seriesOffSQL = `CASE WHEN sh.work_id IS NULL THEN ` + memberOffSQL("@reader", "sm") + ` ELSE 0 END`
 
 // seriesWorkOf is seriesWorkSQL of one Series as a scalar subquery.
 func seriesWorkOf(site, seriesID string) string {
@@ -40,7 +57,7 @@ func seriesWorkOf(site, seriesID string) string {
 // Work's shared members the Reader has not hand-linked (a Series they
 // linked by hand is in the Work of their link only, seriesWorkJoins), and
 // their own hand links to it (offset 0, pending: not yet confirmed by a
-// second Reader). One row per member: (work_id, site, series_id, off,
+// second Reader). A shared member's offset is the Reader's (memberOffSQL). One row per member: (work_id, site, series_id, off,
 // linked_by, drift_since, pending).
 //
 // reader is the Reader (an SQL expression: @reader, or a column for the
@@ -48,7 +65,7 @@ func seriesWorkOf(site, seriesID string) string {
 // Work's id, completing "work_id ...": "IN (SELECT work_id FROM rw)",
 // "= @work" or "= ANY(@works)".
 func readerMembersSQL(reader, works string) string {
-	return `SELECT rm.work_id, rm.site, rm.series_id, rm."offset" AS off, rm.linked_by, rm.drift_since, false AS pending
+	return `SELECT rm.work_id, rm.site, rm.series_id, ` + memberOffSQL(reader, "rm") + ` AS off, rm.linked_by, rm.drift_since, false AS pending
 		FROM work_members rm
 		WHERE rm.work_id ` + works + ` AND NOT EXISTS (SELECT 1 FROM work_hand_links rx
 			WHERE rx.reader_id = ` + reader + ` AND rx.site = rm.site AND rx.series_id = rm.series_id)
@@ -160,7 +177,7 @@ const noticeCaughtSQL = `CASE WHEN n.work_id IS NULL THEN coalesce(p.number >= n
 
 // noticeWorkProgress joins an owed notice n with its Reader's Progress on
 // its Work, in Work numbers.
-const noticeWorkProgress = `
-	LEFT JOIN LATERAL (SELECT max(p2.number + m2."offset") AS number FROM work_members m2
+var noticeWorkProgress = `
+	LEFT JOIN LATERAL (SELECT max(p2.number + ` + memberOffSQL("n.reader_id", "m2") + `) AS number FROM work_members m2
 		JOIN progress p2 ON p2.reader_id = n.reader_id AND p2.site = m2.site AND p2.series_id = m2.series_id
 		WHERE m2.work_id = n.work_id) wp ON n.work_id IS NOT NULL`

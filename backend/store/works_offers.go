@@ -41,7 +41,7 @@ type FollowOffer struct {
 // day ($2 less FailingShownAfter), with another member not failing so
 // long; the other member offered is the one with the highest Latest in
 // Work numbers.
-const offersOf = `
+var offersOf = `
 	SELECT DISTINCT ON (b.reader_id, m.work_id) b.reader_id, m.work_id, m.site, m.series_id, s.title, f.failing_since,
 		o.site, o.series_id, os.url
 	FROM bookmarks b
@@ -56,7 +56,7 @@ const offersOf = `
 		AND NOT EXISTS (SELECT 1 FROM bookmarks b2 JOIN work_members m2 ON m2.site = b2.site AND m2.series_id = b2.series_id
 			WHERE b2.reader_id = b.reader_id AND m2.work_id = m.work_id AND (m2.site, m2.series_id) <> (m.site, m.series_id))
 		AND NOT EXISTS (SELECT 1 FROM work_offers wo WHERE wo.reader_id = b.reader_id AND wo.work_id = m.work_id)
-	ORDER BY b.reader_id, m.work_id, os.latest_number + o."offset" DESC NULLS LAST, o.site, o.series_id`
+	ORDER BY b.reader_id, m.work_id, os.latest_number + ` + memberOffSQL("b.reader_id", "o") + ` DESC NULLS LAST, o.site, o.series_id`
 
 // queueOffersTold records the offers a Digest told (made and told now).
 func queueOffersTold(b *pgx.Batch, readerID int64, offers []FollowOffer, now time.Time) {
@@ -150,12 +150,13 @@ func (s *Store) FollowInstead(ctx context.Context, readerID, workID int64, site,
 
 // carryProgressSQL sets the Reader's Progress on member ($3, $4) of Work
 // $2 to their Progress on the Work (the highest of their reads on any
-// member plus its offset) less the member's offset, forward only.
-const carryProgressSQL = `
+// member plus its offset) less the member's offset, forward only; both
+// offsets the Reader's own (memberOffSQL).
+var carryProgressSQL = `
 	INSERT INTO progress (reader_id, site, series_id, number, url, read_at)
-	SELECT $1, $3, $4, c.number - t."offset", '', $5
+	SELECT $1, $3, $4, c.number - ` + memberOffSQL("$1::bigint", "t") + `, '', $5
 	FROM work_members t,
-		LATERAL (SELECT max(p.number + m."offset") AS number FROM work_members m
+		LATERAL (SELECT max(p.number + ` + memberOffSQL("$1::bigint", "m") + `) AS number FROM work_members m
 			JOIN progress p ON p.reader_id = $1 AND p.site = m.site AND p.series_id = m.series_id
 			WHERE m.work_id = $2) c
 	WHERE t.work_id = $2 AND t.site = $3 AND t.series_id = $4 AND c.number IS NOT NULL

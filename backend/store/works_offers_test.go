@@ -16,7 +16,7 @@ func offerWorld(t *testing.T) (w *noticeWorld, only, both, wk int64) {
 	w = newNoticeWorld(t)
 	only, both = w.reader("1"), w.reader("2")
 	wk = w.twoMemberWork(both, "120", "20")
-	if err := w.st.SetMemberOffset(w.ctx, wk, "comix", "b", "100"); err != nil {
+	if err := w.st.SetSharedMemberOffset(w.ctx, wk, "comix", "b", "100"); err != nil {
 		t.Fatal(err)
 	}
 	w.bookmark(only, "mangadex", "a", t0.Add(-time.Hour))

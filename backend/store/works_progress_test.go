@@ -15,7 +15,7 @@ func TestSetWorkProgressCarriesAcrossMembers(t *testing.T) {
 	w := newNoticeWorld(t)
 	r, other := w.reader("1"), w.reader("2")
 	wk := w.twoMemberWork(r, "120", "20")
-	if err := w.st.SetMemberOffset(w.ctx, wk, "comix", "b", "100"); err != nil {
+	if err := w.st.SetSharedMemberOffset(w.ctx, wk, "comix", "b", "100"); err != nil {
 		t.Fatal(err)
 	}
 	w.progress(r, "mangadex", "a", "119")

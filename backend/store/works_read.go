@@ -257,20 +257,6 @@ func followOffer(w Work) *WorkMember {
 	return &o
 }
 
-// SetMemberOffset sets a member's offset (its numbers plus the offset are
-// the Work's); ErrNotFound when the Series is no member of the Work.
-func (s *Store) SetMemberOffset(ctx context.Context, workID int64, site, seriesID, offset string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE work_members SET "offset" = $4::numeric
-		WHERE work_id = $1 AND site = $2 AND series_id = $3`, workID, site, seriesID, offset)
-	if err != nil {
-		return fmt.Errorf("store: set member offset: %w", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return ErrNotFound
-	}
-	return nil
-}
-
 // Suggestion is a stored Series whose titles look like another's: only
 // ever a suggestion, shown with its Latest so a Reader can judge.
 type Suggestion struct {

@@ -13,10 +13,10 @@ func TestReaderWorks(t *testing.T) {
 	w := newNoticeWorld(t)
 	r, other := w.reader("1"), w.reader("2")
 	wk := w.twoMemberWork(r, "120", "20")
-	if err := w.st.SetMemberOffset(w.ctx, wk, "comix", "b", "101"); err != nil {
+	if err := w.st.SetSharedMemberOffset(w.ctx, wk, "comix", "b", "101"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.st.SetMemberOffset(w.ctx, wk, "comix", "nope", "1"); !errors.Is(err, store.ErrNotFound) {
+	if err := w.st.SetSharedMemberOffset(w.ctx, wk, "comix", "nope", "1"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("offset of a non-member: %v", err)
 	}
 	w.progress(r, "mangadex", "a", "119")

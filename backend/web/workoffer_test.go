@@ -30,7 +30,7 @@ func offerFixture(t *testing.T) (*fixture, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.SetMemberOffset(ctx, wk, "mangadex", "x", "-100"); err != nil {
+	if err := f.st.SetSharedMemberOffset(ctx, wk, "mangadex", "x", "-100"); err != nil {
 		t.Fatal(err)
 	}
 	if w, err := f.st.ReaderWork(ctx, 2, wk, f.clock.Now()); err != nil || w.Offer == nil || w.Offer.Site != "mangadex" {

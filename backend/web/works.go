@@ -50,6 +50,7 @@ type workMemberRow struct {
 	SeriesPath                 string // the Series page, "" when the Reader does not bookmark it
 	ActPath                    string // /works/{id}/members/{site}/{series_id}
 	Input                      string // the offset field's id
+	Reset                      string // a shared offset migration 0018 set back to 0 ("+100"), "" for none
 }
 
 // idRow is one external id of a member.
@@ -134,6 +135,11 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 	c := libraryCard{items: items, work: &wk}
 	wv := &workView{Item: workCardOf(c, now), Work: wk, Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
 	wv.Path = wv.Item.PagePath
+	resets, err := h.Store.OffsetResets(ctx, wk.ID)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
 	members := map[[2]string]bool{}
 	for i, m := range wk.Members {
 		members[[2]string{m.Site, m.SeriesID}] = true
@@ -148,6 +154,11 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 		}
 		if m.DriftSince != nil {
 			row.Drifted = ago(now, *m.DriftSince)
+		}
+		for _, o := range resets {
+			if o.Site == m.Site && o.SeriesID == m.SeriesID {
+				row.Reset = signedOffset(o.Offset)
+			}
 		}
 		if m.Bookmarked {
 			row.SeriesPath = "/series/" + url.PathEscape(m.Site) + "/" + url.PathEscape(m.SeriesID)
@@ -226,3 +237,11 @@ func suggestionOf(g store.Suggestion, now time.Time, path string) suggestionRow 
 
 // workPath is a Work's page.
 func workPath(wk store.Work) string { return "/works/" + strconv.FormatInt(wk.ID, 10) }
+
+// signedOffset writes an offset with its sign: "+100", "-2.5".
+func signedOffset(off string) string {
+	if strings.HasPrefix(off, "-") {
+		return off
+	}
+	return "+" + off
+}

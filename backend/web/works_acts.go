@@ -21,7 +21,7 @@ var flashes = map[string]string{
 	"read":     "Marked read up to the Latest Chapter.",
 	"progress": "Progress saved on every member you bookmark.",
 	"notify":   "Notice settings saved.",
-	"offset":   "Offset saved: the Work's numbers are recomputed.",
+	"offset":   "Offset saved for you: your numbers of this Work are recomputed; other Readers keep theirs.",
 	"unlink":   "Member unlinked: external ids will not link it to this Work again.",
 	"linked":   "Linked: these Series are one story in your library.",
 	"id":       "External id saved.",
@@ -108,7 +108,8 @@ func (h *Handler) workRemove(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, "/")
 }
 
-// memberOffset sets a member's offset, as PUT /api/works/{id}/members/….
+// memberOffset sets the Reader's own offset on a member, as PUT
+// /api/works/{id}/members/…: only their numbers move.
 func (h *Handler) memberOffset(w http.ResponseWriter, r *http.Request) {
 	wk, ok := h.heldWork(w, r)
 	if !ok {
@@ -119,7 +120,7 @@ func (h *Handler) memberOffset(w http.ResponseWriter, r *http.Request) {
 		h.showWork(w, r, http.StatusBadRequest, wk, "", "Not an offset: "+err.Error()+". Nothing was saved.")
 		return
 	}
-	err = h.Store.SetMemberOffset(r.Context(), wk.ID, r.PathValue("site"), r.PathValue("series_id"), off)
+	_, err = h.Store.SetMemberOffset(r.Context(), viewerFrom(r.Context()).ReaderID, wk.ID, r.PathValue("site"), r.PathValue("series_id"), off)
 	if errors.Is(err, store.ErrNotFound) {
 		h.showWork(w, r, http.StatusNotFound, wk, "", "That Series is no shared member of this Work, so it has no offset to set.")
 		return

@@ -181,6 +181,18 @@ func TestWorkPageActs(t *testing.T) {
 	if o := offset(); o != "-2" {
 		t.Fatalf("offset stored %q, want -2", o)
 	}
+	// The form set the Reader's own offset: the shared one is still 0.
+	var shared string
+	if err := f.st.Pool().QueryRow(ctx, `SELECT "offset"::text FROM work_members WHERE site = 'mangadex' AND series_id = 'w1'`).Scan(&shared); err != nil || shared != "0" {
+		t.Fatalf("shared offset %q (%v) after a Reader's form, want 0", shared, err)
+	}
+	// A shared offset migration 0018 set back to 0 is shown, for whoever set it.
+	if _, err := f.st.Pool().Exec(ctx, `INSERT INTO work_offset_resets (site, series_id, work_id, "offset") VALUES ('mangadex', 'w1', $1, 100)`, wk); err != nil {
+		t.Fatal(err)
+	}
+	if b := f.get(t, c, page).body; !strings.Contains(b, "An offset of &#43;100 was set on mangadex") {
+		t.Error("the Work page does not show the offset migration 0018 set back to 0")
+	}
 	if b := f.get(t, c, page+"?done=offset").body; !strings.Contains(b, `<p class="flash" role="status">Offset saved`) {
 		t.Error("no flash after the offset")
 	}

@@ -926,6 +926,18 @@ CREATE TABLE public.work_offers (
 );
 
 --
+-- Name: work_offset_resets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.work_offset_resets (
+    site text NOT NULL,
+    series_id text NOT NULL,
+    work_id bigint NOT NULL,
+    "offset" numeric NOT NULL,
+    reset_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: work_prefs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -936,6 +948,20 @@ CREATE TABLE public.work_prefs (
     hold_minutes integer DEFAULT 60 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT work_prefs_hold_minutes_check CHECK (((hold_minutes >= 1) AND (hold_minutes <= 1440)))
+);
+
+--
+-- Name: work_reader_offsets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.work_reader_offsets (
+    reader_id bigint NOT NULL,
+    work_id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    "offset" numeric NOT NULL,
+    set_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT work_reader_offsets_offset_check CHECK ((abs("offset") <= (100000)::numeric))
 );
 
 --
@@ -1291,11 +1317,25 @@ ALTER TABLE ONLY public.work_offers
     ADD CONSTRAINT work_offers_pkey PRIMARY KEY (reader_id, work_id);
 
 --
+-- Name: work_offset_resets work_offset_resets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_offset_resets
+    ADD CONSTRAINT work_offset_resets_pkey PRIMARY KEY (site, series_id);
+
+--
 -- Name: work_prefs work_prefs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.work_prefs
     ADD CONSTRAINT work_prefs_pkey PRIMARY KEY (reader_id, work_id);
+
+--
+-- Name: work_reader_offsets work_reader_offsets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_offsets
+    ADD CONSTRAINT work_reader_offsets_pkey PRIMARY KEY (reader_id, site, series_id);
 
 --
 -- Name: work_unlinks work_unlinks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1526,6 +1566,12 @@ CREATE UNIQUE INDEX work_members_one_site_idx ON public.work_members USING btree
 --
 
 CREATE INDEX work_members_work_idx ON public.work_members USING btree (work_id);
+
+--
+-- Name: work_reader_offsets_member_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX work_reader_offsets_member_idx ON public.work_reader_offsets USING btree (site, series_id);
 
 --
 -- Name: work_unlinks_series_idx; Type: INDEX; Schema: public; Owner: -
@@ -1805,6 +1851,20 @@ ALTER TABLE ONLY public.work_offers
     ADD CONSTRAINT work_offers_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
 
 --
+-- Name: work_offset_resets work_offset_resets_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_offset_resets
+    ADD CONSTRAINT work_offset_resets_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.work_members(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: work_offset_resets work_offset_resets_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_offset_resets
+    ADD CONSTRAINT work_offset_resets_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
 -- Name: work_prefs work_prefs_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1817,6 +1877,27 @@ ALTER TABLE ONLY public.work_prefs
 
 ALTER TABLE ONLY public.work_prefs
     ADD CONSTRAINT work_prefs_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_offsets work_reader_offsets_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_offsets
+    ADD CONSTRAINT work_reader_offsets_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_offsets work_reader_offsets_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_offsets
+    ADD CONSTRAINT work_reader_offsets_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.work_members(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_offsets work_reader_offsets_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_offsets
+    ADD CONSTRAINT work_reader_offsets_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
 
 --
 -- Name: work_unlinks work_unlinks_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
