@@ -106,6 +106,9 @@ func (w *whoseWorld) owed(reader int64) []string {
 		}
 		out = append(out, s)
 	}
+	if err := rows.Err(); err != nil {
+		w.t.Fatal(err)
+	}
 	return out
 }
 

@@ -20,9 +20,9 @@ import (
 type MemberOffsetSet int
 
 const (
-	// OffsetMine: the Reader's own offset, seen by them alone.
+	// OffsetMine means the Reader's own offset, seen by them alone.
 	OffsetMine MemberOffsetSet = iota
-	// OffsetShared: another Reader had set the same value on the member,
+	// OffsetShared means another Reader had set the same value on the member,
 	// so it became the shared offset, for every Reader without their own.
 	OffsetShared
 )
