@@ -21,7 +21,9 @@ type LibraryItem struct {
 
 // Library returns a Reader's bookmarks in the library's order: New Chapters
 // first, then by Latest Chapter date (newest first, unknown last), then by
-// title and id, so the order is stable.
+// title and id, so the order is stable. No page reads it: it is the
+// row-by-row oracle that TestLibraryPageAgrees holds LibraryPage to, and
+// the slower read a whole library takes.
 func (s *Store) Library(ctx context.Context, readerID int64) ([]LibraryItem, error) {
 	return s.library(ctx, "true", namedArgs{"reader": readerID})
 }
