@@ -173,6 +173,13 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
 //
+// A Reader who unlinked the member read, or whose unlinks left the Work
+// under two members for them (readerInWorkSQL), holds it as a lone
+// Series: they are owed as for a Series in no Work. The members another
+// Reader unlinked count for everyone else; the members this Reader
+// unlinked count for nothing of theirs (docs/adr/0021-works-link-by-ids.md,
+// "Unlinks per Reader").
+//
 // Work terms are each Reader's own: every member's offset is the one the
 // Reader sees (ro.ev_off for the member read, memberOffSQL for the others;
 // docs/adr/0021-works-link-by-ids.md, "Offsets per Reader"), so another
@@ -182,7 +189,9 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric, NULL::timestamptz
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+			WHERE (NOT EXISTS (SELECT 1 FROM wk) OR EXISTS (SELECT 1 FROM wk
+					WHERE NOT ` + readerInWorkSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id") + `))
+				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
 			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + ro.ev_off - ro.b_off,
@@ -194,9 +203,12 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			CROSS JOIN LATERAL (SELECT ` + readerOffSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id", "wk.off") + ` AS ev_off,
 				` + memberOffSQL("b.reader_id", "bm") + ` AS b_off) ro
 			LEFT JOIN work_prefs wp ON wp.reader_id = b.reader_id AND wp.work_id = wk.work_id
-			WHERE NOT EXISTS (SELECT 1 FROM work_members m2
+			WHERE ` + readerInWorkSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id") + `
+				AND NOT ` + readerUnlinkedSQL("b.reader_id", "wk.work_id", "bm.site", "bm.series_id") + `
+				AND NOT EXISTS (SELECT 1 FROM work_members m2
 					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
 					WHERE m2.work_id = wk.work_id AND (m2.site, m2.series_id) <> (ev.site, ev.series_id)
+						AND NOT ` + readerUnlinkedSQL("b.reader_id", "wk.work_id", "m2.site", "m2.series_id") + `
 						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')
 						AND s2.max_number + ` + memberOffSQL("b.reader_id", "m2") + ` >= ev.number + ro.ev_off)
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
@@ -204,14 +216,14 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
 					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND p3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
+					WHERE m3.work_id = wk.work_id AND NOT ` + readerUnlinkedSQL("b.reader_id", "wk.work_id", "m3.site", "m3.series_id") + ` AND p3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN reader_notices n3
 					ON n3.reader_id = b.reader_id AND n3.site = m3.site AND n3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND n3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
+					WHERE m3.work_id = wk.work_id AND NOT ` + readerUnlinkedSQL("b.reader_id", "wk.work_id", "m3.site", "m3.series_id") + ` AND n3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 				AND NOT EXISTS (SELECT 1 FROM work_members m3
 					JOIN bookmarks b3 ON b3.reader_id = b.reader_id AND b3.site = m3.site AND b3.series_id = m3.series_id
 					JOIN series s3 ON s3.site = m3.site AND s3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND (m3.site, m3.series_id) <> (ev.site, ev.series_id)
+					WHERE m3.work_id = wk.work_id AND NOT ` + readerUnlinkedSQL("b.reader_id", "wk.work_id", "m3.site", "m3.series_id") + ` AND (m3.site, m3.series_id) <> (ev.site, ev.series_id)
 						AND s3.max_number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
 			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
 			ON CONFLICT DO NOTHING
