@@ -73,9 +73,16 @@ func memberInWorkSQL(reader, m string) string {
 // unlinked it (memberInWorkSQL). Each is at most one row, by its primary
 // key. seriesWorkSQL reads them.
 func seriesWorkJoins(site, seriesID string) string {
+	return seriesWorkJoinsOf("@reader", site, seriesID)
+}
+
+// seriesWorkJoinsOf is seriesWorkJoins for the Reader reader (an SQL
+// expression, such as a bookmark's b.reader_id in a statement over many
+// Readers).
+func seriesWorkJoinsOf(reader, site, seriesID string) string {
 	return `
-		LEFT JOIN work_hand_links sh ON sh.reader_id = @reader AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
-		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID + ` AND ` + memberInWorkSQL("@reader", "sm")
+		LEFT JOIN work_hand_links sh ON sh.reader_id = ` + reader + ` AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
+		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID + ` AND ` + memberInWorkSQL(reader, "sm")
 }
 
 // seriesWorkSQL is the Work a Series is in for the Reader (NULL for
