@@ -25,6 +25,21 @@ func readerOffSQL(reader, work, site, seriesID, shared string) string {
 		` AND rof.site = ` + site + ` AND rof.series_id = ` + seriesID + ` AND rof.work_id = ` + work + `), ` + shared + `)`
 }
 
+// memberOffJoin is readerOffSQL of the work_members row m as a join, for
+// statements over many (Reader, member) rows, where a hash join beats a
+// lookup per row: it LEFT JOINs the Reader's own offset as alias, and
+// memberOffOf reads the member's offset from it.
+func memberOffJoin(reader, m, alias string) string {
+	return `
+		LEFT JOIN work_reader_offsets ` + alias + ` ON ` + alias + `.reader_id = ` + reader + ` AND ` + alias + `.site = ` + m + `.site
+			AND ` + alias + `.series_id = ` + m + `.series_id AND ` + alias + `.work_id = ` + m + `.work_id`
+}
+
+// memberOffOf is the offset of the row m under memberOffJoin's alias.
+func memberOffOf(m, alias string) string {
+	return `coalesce(` + alias + `."offset", ` + m + `."offset")`
+}
+
 // memberOffSQL is readerOffSQL of the work_members row m (an alias).
 func memberOffSQL(reader, m string) string {
 	return readerOffSQL(reader, m+".work_id", m+".site", m+".series_id", m+`."offset"`)
