@@ -165,3 +165,22 @@ type AdminWorks struct {
 	// Reader's own (nobody knew whose they were); each Work page shows its own.
 	OffsetResets int `json:"offset_resets"`
 }
+
+// AdminWork is a Work's shared members as the Owner sees them (the /admin
+// Work view): each with its shared offset and how many Readers hold their
+// own offset on it or unlinked it in their own library.
+type AdminWork struct {
+	ID      int64             `json:"id"`
+	Members []AdminWorkMember `json:"members"`
+}
+
+// AdminWorkMember is one shared member of an AdminWork.
+type AdminWorkMember struct {
+	Site       string `json:"site"`
+	SeriesID   string `json:"series_id"`
+	Title      string `json:"title"`
+	LinkedBy   string `json:"linked_by"`
+	Offset     string `json:"offset"`
+	OwnOffsets int    `json:"own_offsets"`
+	OwnUnlinks int    `json:"own_unlinks"`
+}

@@ -33,8 +33,9 @@ func (c *Client) SetSeriesID(ctx context.Context, site, seriesID, kind, value st
 	return out, err
 }
 
-// UnlinkMember says a member is not the Work's story; ids never link it
-// to that Work again.
+// UnlinkMember says a member is not the Work's story, in the calling
+// Reader's library: other Readers keep it until a second Reader unlinks
+// it too (then ids never link it to that Work again).
 func (c *Client) UnlinkMember(ctx context.Context, workID int64, site, seriesID string) (Work, error) {
 	var out Work
 	err := c.do(ctx, "DELETE", "/api/works/"+strconv.FormatInt(workID, 10)+"/members"+pathEscape(site, seriesID), nil, nil, &out)
@@ -64,6 +65,21 @@ func (c *Client) SetSharedMemberOffset(ctx context.Context, workID int64, site, 
 	var out SharedOffset
 	err := c.do(ctx, "PUT", "/api/admin/works/"+strconv.FormatInt(workID, 10)+"/members"+pathEscape(site, seriesID), nil,
 		map[string]string{"offset": offset}, &out)
+	return out, err
+}
+
+// SharedUnlink is the answer of the Owner's UnlinkSharedMember.
+type SharedUnlink struct {
+	WorkID   int64  `json:"work_id"`
+	Site     string `json:"site"`
+	SeriesID string `json:"series_id"`
+}
+
+// UnlinkSharedMember takes a member out of a Work for every Reader, for
+// good: ids never link it to that Work again (Owner token).
+func (c *Client) UnlinkSharedMember(ctx context.Context, workID int64, site, seriesID string) (SharedUnlink, error) {
+	var out SharedUnlink
+	err := c.do(ctx, "DELETE", "/api/admin/works/"+strconv.FormatInt(workID, 10)+"/members"+pathEscape(site, seriesID), nil, nil, &out)
 	return out, err
 }
 

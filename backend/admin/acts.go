@@ -144,3 +144,18 @@ func (s *Service) SetSharedOffset(ctx context.Context, workID int64, site, serie
 	s.cfg.Log.Info("shared offset", "work_id", workID, "site", site, "series_id", seriesID, "offset", offset)
 	return nil
 }
+
+// UnlinkShared takes a member out of a Work for every Reader
+// (docs/adr/0021-works-link-by-ids.md, "Unlinks per Reader"): ids never
+// link it to that Work again, and the Readers' own unlinks of it go.
+func (s *Service) UnlinkShared(ctx context.Context, workID int64, site, seriesID string) error {
+	err := s.cfg.Store.UnlinkShared(ctx, workID, site, seriesID)
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("admin: shared unlink of %s %q from Work %d: %w", site, seriesID, workID, ErrNoMember)
+	}
+	if err != nil {
+		return fmt.Errorf("admin: shared unlink: %w", err)
+	}
+	s.cfg.Log.Info("shared unlink", "work_id", workID, "site", site, "series_id", seriesID)
+	return nil
+}

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"mangabookmark/backend/store"
@@ -49,4 +50,25 @@ func (s *Service) WorkCounts(ctx context.Context) (client.AdminWorks, error) {
 	}
 	return client.AdminWorks{Works: c.Works, Links: c.Members, ByID: c.ByID, ByReaders: c.ByReaders,
 		HandLinks: c.HandLinks, Dissolved: c.Dissolved, Refused: c.Refused, OffsetResets: c.OffsetResets}, nil
+}
+
+// ErrNoWork is a Work with no shared member.
+var ErrNoWork = errors.New("no such Work")
+
+// Work is a Work's shared members for the Owner's Work view, with each
+// one's shared offset and the Readers' own offsets and unlinks counted.
+func (s *Service) Work(ctx context.Context, workID int64) (client.AdminWork, error) {
+	ms, err := s.cfg.Store.AdminWorkMembers(ctx, workID)
+	if errors.Is(err, store.ErrNotFound) {
+		return client.AdminWork{}, fmt.Errorf("admin: Work %d: %w", workID, ErrNoWork)
+	}
+	if err != nil {
+		return client.AdminWork{}, fmt.Errorf("admin: work: %w", err)
+	}
+	w := client.AdminWork{ID: workID, Members: make([]client.AdminWorkMember, 0, len(ms))}
+	for _, m := range ms {
+		w.Members = append(w.Members, client.AdminWorkMember{Site: m.Site, SeriesID: m.SeriesID, Title: m.Title,
+			LinkedBy: m.LinkedBy, Offset: m.Offset, OwnOffsets: m.OwnOffsets, OwnUnlinks: m.OwnUnlinks})
+	}
+	return w, nil
 }

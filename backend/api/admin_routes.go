@@ -12,4 +12,5 @@ func (s *Server) adminRoutes() {
 	s.mux.HandleFunc("GET /api/admin/notices", s.admin(s.adminNotices))
 	s.mux.HandleFunc("GET /api/admin/works", s.admin(s.adminWorks))
 	s.mux.HandleFunc("PUT /api/admin/works/{id}/members/{site}/{series_id}", s.admin(capBody(smallBodyBytes, s.adminMemberOffset)))
+	s.mux.HandleFunc("DELETE /api/admin/works/{id}/members/{site}/{series_id}", s.admin(s.adminMemberUnlink))
 }

@@ -147,8 +147,9 @@ func (s *Server) putSeriesID(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// unlinkMember takes a member out of a Work the Reader holds, for good:
-// 200 with the Work as it is left.
+// unlinkMember takes a member out of a Work the Reader holds, in the
+// Reader's library (for everyone once a second Reader unlinks it too):
+// 200 with the Work as it is left for the Reader.
 func (s *Server) unlinkMember(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	wk, ok := s.heldWork(w, r, id.ReaderID)
@@ -159,7 +160,7 @@ func (s *Server) unlinkMember(w http.ResponseWriter, r *http.Request) {
 	if site == nil {
 		return
 	}
-	err := s.Store.UnlinkMember(r.Context(), id.ReaderID, wk.ID, site.Name, r.PathValue("series_id"))
+	_, err := s.Store.UnlinkMember(r.Context(), id.ReaderID, wk.ID, site.Name, r.PathValue("series_id"))
 	if errors.Is(err, store.ErrNotFound) {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("that Series on %s is no member of Work %d", site.Name, wk.ID))
 		return

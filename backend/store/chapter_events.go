@@ -46,7 +46,8 @@ const readerChaptersSQL = `
 
 // feedChaptersSQL is readerChaptersSQL for the feed: events after the
 // bookmark, and of the events of one shared Work and number (in the
-// Reader's Work numbers, memberOffSQL) only the first seen, as the notices
+// Reader's Work numbers, memberOffSQL; a member the Reader unlinked is in
+// no Work for them, memberInWorkSQL) only the first seen, as the notices
 // tell it once.
 var feedChaptersSQL = `
 	SELECT id, site, series_id, stitle, number::text, title, url, seen_at FROM (
@@ -55,7 +56,7 @@ var feedChaptersSQL = `
 		FROM bookmarks b
 		JOIN chapter_events e ON e.site = b.site AND e.series_id = b.series_id
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
+		LEFT JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id AND ` + memberInWorkSQL("b.reader_id", "m") + `
 		WHERE b.reader_id = $1 AND e.seen_at >= $2 AND b.created_at < e.seen_at
 		ORDER BY coalesce(m.work_id, -e.id), e.number + coalesce(` + memberOffSQL("b.reader_id", "m") + `, 0), e.seen_at, e.id
 	) x

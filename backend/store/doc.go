@@ -42,9 +42,11 @@
 //     external id (a Site's or the crosswalk's: reader_id NULL; a Reader's
 //     word links through hand links, works_link_reader.go) into one Work:
 //     the oldest Work among them (or a former one) is kept, the others
-//     merge into it with their unlinks, hand links and open notices, an
-//     unlinked member stays out, and a Work left with one member is
-//     dissolved. A Work holds one member per Site (work_members_one_site_idx):
+//     merge into it with their unlinks (shared and the Readers' own),
+//     hand links and open notices, a member unlinked for everyone
+//     (work_unlinks; a Reader's own unlink, work_reader_unlinks, only
+//     narrows that Reader's view, works_unlinks.go) stays out, and a Work
+//     left with one member is dissolved. A Work holds one member per Site (work_members_one_site_idx):
 //     a carrier whose Site it holds, or a merge that would hold a Site
 //     twice, is refused into work_link_refusals (works_link_set.go calls
 //     it under the works lock).

@@ -173,6 +173,13 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
 //
+// A Reader who unlinked the member read, or whose unlinks left the Work
+// under two members for them (readerInWorkSQL), holds it as a lone
+// Series: they are owed as for a Series in no Work. The members another
+// Reader unlinked count for everyone else; the members this Reader
+// unlinked count for nothing of theirs (docs/adr/0021-works-link-by-ids.md,
+// "Unlinks per Reader").
+//
 // Work terms are each Reader's own: every member's offset is the one the
 // Reader sees (ro.ev_off for the member read, memberOffSQL for the others;
 // docs/adr/0021-works-link-by-ids.md, "Offsets per Reader"), so another
@@ -182,40 +189,63 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			(SELECT b.reader_id, ev.site, ev.series_id, ev.number, ev.id, ev.seen_at, NULL::bigint, NULL::numeric, NULL::timestamptz
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
-			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+			WHERE (NOT EXISTS (SELECT 1 FROM wk) OR EXISTS (SELECT 1 FROM wk
+					WHERE NOT ` + readerInWorkSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id") + `))
+				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
-			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + ro.ev_off - ro.b_off,
-				ev.id, ev.seen_at, wk.work_id, ev.number + ro.ev_off,
+			(SELECT DISTINCT ON (x.reader_id) x.reader_id, x.site, x.series_id, ev.number + x.ev_off - x.off,
+				ev.id, ev.seen_at, wk.work_id, ev.number + x.ev_off,
 				CASE WHEN wp.site <> ev.site THEN ev.seen_at + wp.hold_minutes * interval '1 minute' END
 			FROM ev CROSS JOIN wk
-			JOIN work_members bm ON bm.work_id = wk.work_id
-			JOIN bookmarks b ON b.site = bm.site AND b.series_id = bm.series_id
-			CROSS JOIN LATERAL (SELECT ` + readerOffSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id", "wk.off") + ` AS ev_off,
-				` + memberOffSQL("b.reader_id", "bm") + ` AS b_off) ro
-			LEFT JOIN work_prefs wp ON wp.reader_id = b.reader_id AND wp.work_id = wk.work_id
-			WHERE NOT EXISTS (SELECT 1 FROM work_members m2
-					JOIN series s2 ON s2.site = m2.site AND s2.series_id = m2.series_id
-					WHERE m2.work_id = wk.work_id AND (m2.site, m2.series_id) <> (ev.site, ev.series_id)
-						AND s2.max_number > coalesce(m2.joined_max, '-Infinity')
-						AND s2.max_number + ` + memberOffSQL("b.reader_id", "m2") + ` >= ev.number + ro.ev_off)
+			CROSS JOIN LATERAL (SELECT v.*,
+					max(v.off) FILTER (WHERE v.is_ev) OVER r AS ev_off,
+					max(v.max_number + v.off) FILTER (WHERE NOT v.is_ev AND v.max_number > coalesce(v.joined_max, '-Infinity')) OVER r AS shown,
+					max(v.progress + v.off) OVER r AS progress_max,
+					max(v.told + v.off) OVER r AS told_max,
+					max(v.max_number + v.off) FILTER (WHERE NOT v.is_ev AND v.bookmarked) OVER r AS bookmarked_max
+				FROM (` + owedWorkView + `) v
+				WINDOW r AS (PARTITION BY v.reader_id)) x
+			LEFT JOIN work_prefs wp ON wp.reader_id = x.reader_id AND wp.work_id = wk.work_id
+			WHERE x.bookmarked AND x.bookmarked_at < ev.seen_at AND x.notify_mode <> 'off'
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
 					AND ev.number + wk.off > wk.others_latest + @drift_margin, false)
-				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
-				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
-					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND p3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
-				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN reader_notices n3
-					ON n3.reader_id = b.reader_id AND n3.site = m3.site AND n3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND n3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
-				AND NOT EXISTS (SELECT 1 FROM work_members m3
-					JOIN bookmarks b3 ON b3.reader_id = b.reader_id AND b3.site = m3.site AND b3.series_id = m3.series_id
-					JOIN series s3 ON s3.site = m3.site AND s3.series_id = m3.series_id
-					WHERE m3.work_id = wk.work_id AND (m3.site, m3.series_id) <> (ev.site, ev.series_id)
-						AND s3.max_number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)
-			ORDER BY b.reader_id, (b.site = ev.site AND b.series_id = ev.series_id) DESC, b.site, b.series_id)
+				AND coalesce(x.shown < ev.number + x.ev_off, true)
+				AND coalesce(x.progress_max < ev.number + x.ev_off, true)
+				AND coalesce(x.told_max < ev.number + x.ev_off, true)
+				AND coalesce(x.bookmarked_max < ev.number + x.ev_off, true)
+			ORDER BY x.reader_id, x.is_ev DESC, x.site, x.series_id)
 			ON CONFLICT DO NOTHING
 			RETURNING 1`
+
+// owedWorkView is owedInsert's view of the read member's Work (wk) by
+// each Reader it may owe (a LATERAL body over ev and wk): one row per
+// Reader who bookmarks a member and for whom the member read is in the
+// Work (readerInWorkSQL), and per member of the Work they did not unlink,
+// with the Reader's offset on it (memberOffJoin), its highest number and
+// epoch start, the Reader's Progress on it, the highest number they were
+// told of it and their bookmark of it. owedInsert aggregates it once per
+// Reader: six members at most (one per Site), so the statement's cost is
+// the Readers' count times six lookups, whatever the Work. Each lookup is
+// a LIMIT 1 by a key, so no plan hashes a whole table, and OFFSET 0 keeps
+// the rows computed once (each column is read by several aggregates).
+var owedWorkView = `SELECT r.reader_id, m.site, m.series_id, (m.site = ev.site AND m.series_id = ev.series_id) AS is_ev,
+				` + memberOffOf("m", "rof") + ` AS off, s.max_number, m.joined_max, p.number AS progress,
+				(SELECT max(n.number) FROM reader_notices n
+					WHERE n.reader_id = r.reader_id AND n.site = m.site AND n.series_id = m.series_id) AS told,
+				bk.created_at IS NOT NULL AS bookmarked, bk.created_at AS bookmarked_at, bk.notify_mode
+			FROM (SELECT r0.reader_id FROM (SELECT DISTINCT b0.reader_id FROM work_members m0
+					JOIN bookmarks b0 ON b0.site = m0.site AND b0.series_id = m0.series_id
+					WHERE m0.work_id = wk.work_id) r0
+				WHERE ` + readerInWorkSQL("r0.reader_id", "wk.work_id", "ev.site", "ev.series_id") + `) r
+			JOIN work_members m ON m.work_id = wk.work_id
+			CROSS JOIN LATERAL (SELECT s.max_number FROM series s WHERE s.site = m.site AND s.series_id = m.series_id LIMIT 1) s` +
+	memberOffJoin("r.reader_id", "m", "rof") + `
+			LEFT JOIN progress p ON p.reader_id = r.reader_id AND p.site = m.site AND p.series_id = m.series_id
+			LEFT JOIN LATERAL (SELECT bk.created_at, bk.notify_mode FROM bookmarks bk
+				WHERE bk.reader_id = r.reader_id AND bk.site = m.site AND bk.series_id = m.series_id LIMIT 1) bk ON true
+			WHERE NOT ` + readerUnlinkedSQL("r.reader_id", "m.work_id", "m.site", "m.series_id") + `
+			OFFSET 0`
 
 // heldRelease is RecordOK's step for a preferred member showing a number
 // another member showed first: each Reader who prefers this member's Site

@@ -13,7 +13,9 @@ package store
 // trackerLinksSQL is the bookmarks of the Readers that readers (a
 // condition on b.reader_id) selects, each with the tracker media ($2, the
 // id kind) that ids counting for its Reader link it to: the bookmarked
-// Series carries the id, or another member of its Work does. One row per
+// Series carries the id, or another member of its Work does, as its
+// Reader sees the Work (seriesWorkJoinsOf, readerMembersSQL: their own
+// hand links count, members they unlinked do not). One row per
 // (bookmark, media id); a bookmark with two rows is ambiguous.
 func trackerLinksSQL(readers string) string {
 	return `
@@ -23,12 +25,11 @@ func trackerLinksSQL(readers string) string {
 	WHERE ` + readers + `
 	UNION
 	SELECT b.reader_id, b.site, b.series_id, i.value
-	FROM bookmarks b
-	JOIN work_members m ON m.site = b.site AND m.series_id = b.series_id
-	JOIN work_members o ON o.work_id = m.work_id
+	FROM bookmarks b` + seriesWorkJoinsOf("b.reader_id", "b.site", "b.series_id") + `
+	CROSS JOIN LATERAL (` + readerMembersSQL("b.reader_id", "= "+seriesWorkSQL) + `) o
 	JOIN series_ids i ON i.site = o.site AND i.series_id = o.series_id AND i.kind = $2
 		AND (i.reader_id IS NULL OR i.reader_id = b.reader_id)
-	WHERE ` + readers
+	WHERE ` + seriesWorkSQL + ` IS NOT NULL AND (` + readers + `)`
 }
 
 // trackerSoleSQL is trackerLinksSQL's bookmarks linked to exactly one

@@ -31,7 +31,7 @@ func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) 
 			return err
 		}
 		var err error
-		work, err = linkByHandTx(ctx, tx, readerID, a, b)
+		work, err = linkByHandTx(ctx, tx, readerID, a, b, true)
 		return err
 	})
 	var full *WorkFullError
@@ -45,11 +45,39 @@ func (s *Store) LinkByHand(ctx context.Context, readerID int64, a, b SeriesRef) 
 }
 
 // linkByHandTx is LinkByHand inside tx, under the works lock. It checks
-// the bound before it writes, so a refusal leaves tx usable.
-func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef) (int64, error) {
+// the bound before it writes, so a refusal leaves tx usable. A Reader's
+// own unlink of a or b from the Work it joins is lifted when lift (the
+// Reader says by hand that this is the story again); a Reader's id (not
+// lift) never undoes their unlink: the link is not made (ErrNotFound).
+func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef, lift bool) (int64, error) {
 	var work int64
 	var ok bool
 	var ea, eb *int64
+	if lift {
+		// Both shared members of one Work: the Work holds both for the
+		// Reader again (their unlinks go), before it is looked up.
+		rows, err := tx.Query(ctx, liftUnlinksSQL, readerID, a.Site, a.SeriesID, b.Site, b.SeriesID)
+		if err != nil {
+			return 0, err
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return 0, err
+		}
+	} else {
+		var unlinked bool
+		// Either one unlinked by the Reader from a Work the other is in.
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM work_reader_unlinks u
+				JOIN work_members o ON o.work_id = u.work_id
+			WHERE u.reader_id = $1 AND ((u.site, u.series_id, o.site, o.series_id) = ($2, $3, $4, $5)
+				OR (u.site, u.series_id, o.site, o.series_id) = ($4, $5, $2, $3)))`,
+			readerID, a.Site, a.SeriesID, b.Site, b.SeriesID).Scan(&unlinked); err != nil {
+			return 0, err
+		}
+		if unlinked {
+			return 0, ErrNotFound
+		}
+	}
 	err := tx.QueryRow(ctx, `SELECT
 		(SELECT count(*) FROM series WHERE (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))) = 2
 			AND EXISTS (SELECT 1 FROM bookmarks WHERE reader_id = @reader AND (site, series_id) IN ((@a_site, @a_id), (@b_site, @b_id))),
@@ -96,10 +124,15 @@ func linkByHandTx(ctx context.Context, tx pgx.Tx, readerID int64, a, b SeriesRef
 		if _, err := tx.Exec(ctx, confirmHandLinkSQL, readerID, work, x.Site, x.SeriesID); err != nil {
 			return 0, err
 		}
-		// Confirmed: this Reader's own hand link is the shared member now.
+		// Confirmed: this Reader's own hand link is the shared member now,
+		// and their own unlink of it from this Work is lifted.
 		if _, err := tx.Exec(ctx, `DELETE FROM work_hand_links h WHERE reader_id = $1 AND site = $2 AND series_id = $3
 			AND EXISTS (SELECT 1 FROM work_members m WHERE m.site = h.site AND m.series_id = h.series_id AND m.work_id = h.work_id)`,
 			readerID, x.Site, x.SeriesID); err != nil {
+			return 0, err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM work_reader_unlinks WHERE reader_id = $1 AND work_id = $2 AND site = $3 AND series_id = $4`,
+			readerID, work, x.Site, x.SeriesID); err != nil {
 			return 0, err
 		}
 	}

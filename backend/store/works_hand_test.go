@@ -93,10 +93,10 @@ func TestUnlinkRemovesTheReadersOwnHandLink(t *testing.T) {
 
 	// Reader 2 holds no link of c to this Work: nothing of theirs or
 	// Reader 1's goes.
-	if err := w.st.UnlinkMember(w.ctx, r2, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := w.st.UnlinkMember(w.ctx, r2, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Reader 2 unlinks c from a Work they hold no link of it to: %v, want ErrNotFound", err)
 	}
-	if err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); err != nil {
+	if _, err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); err != nil {
 		t.Fatalf("Reader 1 unlinks their own hand link: %v", err)
 	}
 	if n := w.count(`SELECT count(*) FROM work_hand_links WHERE reader_id = $1`, r1); n != 0 {
@@ -117,7 +117,7 @@ func TestUnlinkRemovesTheReadersOwnHandLink(t *testing.T) {
 	if got, err := w.st.ReaderWork(w.ctx, r1, wk, t0); err != nil || len(got.Members) != 2 {
 		t.Fatalf("Reader 1's Work after the unlink: %+v %v, want the two shared members", got, err)
 	}
-	if err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
+	if _, err := w.st.UnlinkMember(w.ctx, r1, wk, c.Site, c.SeriesID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unlinking it again: %v, want ErrNotFound", err)
 	}
 }

@@ -287,39 +287,6 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	return res, nil
 }
 
-// UnlinkMember takes a Series out of a Work for the Reader. A shared
-// member leaves the Work for good: ids never link it to this Work again
-// (work_unlinks), whoever reads them. A member the Reader holds by their
-// own hand link, not yet confirmed (Pending), loses that link only: other
-// Readers' hand links stay, and no unlink is recorded (the link was this
-// Reader's word alone). ErrNotFound when the Series is neither.
-func (s *Store) UnlinkMember(ctx context.Context, readerID, workID int64, site, seriesID string) error {
-	var gone bool
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `
-			WITH m AS (
-				DELETE FROM work_members WHERE work_id = $1 AND site = $2 AND series_id = $3 RETURNING 1
-			), u AS (
-				INSERT INTO work_unlinks (work_id, site, series_id, reader_id)
-				SELECT $1, $2, $3, $4 FROM m ON CONFLICT DO NOTHING
-			), h AS (
-				DELETE FROM work_hand_links
-				WHERE reader_id = $4 AND work_id = $1 AND site = $2 AND series_id = $3 RETURNING 1
-			)
-			SELECT EXISTS (SELECT 1 FROM m) OR EXISTS (SELECT 1 FROM h)`, workID, site, seriesID, readerID).Scan(&gone)
-	})
-	if err != nil {
-		return fmt.Errorf("store: unlink member: %w", err)
-	}
-	if !gone {
-		return ErrNotFound
-	}
-	return nil
-}
-
 // maxAltTitles bounds the other titles kept per Series.
 const maxAltTitles = 30
 

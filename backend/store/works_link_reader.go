@@ -89,14 +89,15 @@ func linkReaderWords(ctx context.Context, tx pgx.Tx, words []idRow) (int, []IDNo
 	var refused []IDNote
 	for _, c := range cs {
 		x := words[c.ord-1]
-		_, err := linkByHandTx(ctx, tx, x.reader, SeriesRef{Site: x.site, SeriesID: x.seriesID}, c.ref)
+		_, err := linkByHandTx(ctx, tx, x.reader, SeriesRef{Site: x.site, SeriesID: x.seriesID}, c.ref, false)
 		var full *WorkFullError
 		switch {
 		case errors.As(err, &full):
 			refused = append(refused, IDNote{Site: x.site, SeriesID: x.seriesID,
 				ID: ExternalID{Kind: x.kind, Value: x.value}, Reason: full.Why(), full: full})
 		case errors.Is(err, ErrNotFound):
-			// The Reader bookmarks neither: nothing of theirs to link.
+			// The Reader bookmarks neither, or unlinked one of them:
+			// nothing of theirs to link.
 		case err != nil:
 			return linked, refused, err
 		default:

@@ -103,7 +103,8 @@ func refAdd(t *testing.T, st *store.Store, items []store.SeriesIDs) {
 	}
 }
 
-// unlinkFirst unlinks the first member of the first Work, if any.
+// unlinkFirst unlinks the first member of the first Work for everyone, if
+// any.
 func unlinkFirst(t *testing.T, st *store.Store) {
 	t.Helper()
 	ctx := context.Background()
@@ -114,7 +115,7 @@ func unlinkFirst(t *testing.T, st *store.Store) {
 	if err != nil {
 		return // no Work yet
 	}
-	if err := st.UnlinkMember(ctx, 0, w, site, sid); err != nil {
+	if err := st.UnlinkShared(ctx, w, site, sid); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -97,6 +97,8 @@ func TestLookAlikeTitleNeverLinks(t *testing.T) {
 	}
 }
 
+// The shared unlink (the Owner's, or two Readers') holds for everyone:
+// ids never link the member back to that Work.
 func TestUnlinkSticks(t *testing.T) {
 	t.Parallel()
 	w := newNoticeWorld(t)
@@ -107,10 +109,10 @@ func TestUnlinkSticks(t *testing.T) {
 	w.readWith("mangadex", "a", "10", t0, nil, al("7"))
 	w.readWith("comix", "b", "10", t0, nil, al("7"))
 	wk := w.workOf("mangadex", "a")
-	if err := w.st.UnlinkMember(w.ctx, r, wk, "comix", "b"); err != nil {
+	if err := w.st.UnlinkShared(w.ctx, wk, "comix", "b"); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.st.UnlinkMember(w.ctx, r, wk, "comix", "b"); !errors.Is(err, store.ErrNotFound) {
+	if err := w.st.UnlinkShared(w.ctx, wk, "comix", "b"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unlinking a non-member: %v, want ErrNotFound", err)
 	}
 	// The same ids arrive again, and a third Series brings the id anew:

@@ -25,19 +25,79 @@ func readerOffSQL(reader, work, site, seriesID, shared string) string {
 		` AND rof.site = ` + site + ` AND rof.series_id = ` + seriesID + ` AND rof.work_id = ` + work + `), ` + shared + `)`
 }
 
+// memberOffJoin is readerOffSQL of the work_members row m as a join, for
+// statements over many (Reader, member) rows, where a hash join beats a
+// lookup per row: it LEFT JOINs the Reader's own offset as alias, and
+// memberOffOf reads the member's offset from it.
+func memberOffJoin(reader, m, alias string) string {
+	return `
+		LEFT JOIN work_reader_offsets ` + alias + ` ON ` + alias + `.reader_id = ` + reader + ` AND ` + alias + `.site = ` + m + `.site
+			AND ` + alias + `.series_id = ` + m + `.series_id AND ` + alias + `.work_id = ` + m + `.work_id`
+}
+
+// memberOffOf is the offset of the row m under memberOffJoin's alias.
+func memberOffOf(m, alias string) string {
+	return `coalesce(` + alias + `."offset", ` + m + `."offset")`
+}
+
 // memberOffSQL is readerOffSQL of the work_members row m (an alias).
 func memberOffSQL(reader, m string) string {
 	return readerOffSQL(reader, m+".work_id", m+".site", m+".series_id", m+`."offset"`)
 }
 
+// readerUnlinkedSQL says whether Reader reader unlinked the member (site,
+// seriesID) from Work work (SQL expressions): their own unlink
+// (work_reader_unlinks, one primary-key lookup). Unlinks are per Reader
+// (docs/adr/0021-works-link-by-ids.md, "Unlinks per Reader"): the member
+// stays in the Work for every other Reader.
+func readerUnlinkedSQL(reader, work, site, seriesID string) string {
+	return `EXISTS (SELECT 1 FROM work_reader_unlinks ru WHERE ru.reader_id = ` + reader +
+		` AND ru.work_id = ` + work + ` AND ru.site = ` + site + ` AND ru.series_id = ` + seriesID + `)`
+}
+
+// readerWorkThinSQL says whether Work work is left with fewer than two
+// members for Reader reader by their own unlinks (its shared members they
+// did not unlink, and their hand links to it, counted as dissolve_work
+// counts): a Work so thinned is no Work in that Reader's library, as a
+// Work dissolved is none in anyone's. A Reader with no unlink in the Work
+// costs one index lookup.
+func readerWorkThinSQL(reader, work string) string {
+	return `(EXISTS (SELECT 1 FROM work_reader_unlinks rt WHERE rt.reader_id = ` + reader + ` AND rt.work_id = ` + work + `)
+		AND (SELECT count(*) FROM work_members ro WHERE ro.work_id = ` + work + `
+			AND NOT ` + readerUnlinkedSQL(reader, "ro.work_id", "ro.site", "ro.series_id") + `)
+		+ (SELECT count(*) FROM work_hand_links rh2 WHERE rh2.reader_id = ` + reader + ` AND rh2.work_id = ` + work + `) < 2)`
+}
+
+// readerInWorkSQL says whether the shared member (site, seriesID) of Work
+// work (SQL expressions) is in that Work for Reader reader: not unlinked
+// by them, and the Work not thinned by their unlinks below two members.
+// Every statement that reads a Reader's Work through work_members takes
+// the Reader's unlinks from here.
+func readerInWorkSQL(reader, work, site, seriesID string) string {
+	return `(NOT ` + readerUnlinkedSQL(reader, work, site, seriesID) + ` AND NOT ` + readerWorkThinSQL(reader, work) + `)`
+}
+
+// memberInWorkSQL is readerInWorkSQL of the work_members row m (an alias).
+func memberInWorkSQL(reader, m string) string {
+	return readerInWorkSQL(reader, m+".work_id", m+".site", m+".series_id")
+}
+
 // seriesWorkJoins joins a Series (the SQL expressions site and seriesID)
 // with the Work it is in for Reader @reader: the Reader's own hand link
-// (sh) first, else the Series' shared membership (sm). Each is at most one
-// row, by its primary key. seriesWorkSQL reads them.
+// (sh) first, else the Series' shared membership (sm) unless the Reader
+// unlinked it (memberInWorkSQL). Each is at most one row, by its primary
+// key. seriesWorkSQL reads them.
 func seriesWorkJoins(site, seriesID string) string {
+	return seriesWorkJoinsOf("@reader", site, seriesID)
+}
+
+// seriesWorkJoinsOf is seriesWorkJoins for the Reader reader (an SQL
+// expression, such as a bookmark's b.reader_id in a statement over many
+// Readers).
+func seriesWorkJoinsOf(reader, site, seriesID string) string {
 	return `
-		LEFT JOIN work_hand_links sh ON sh.reader_id = @reader AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
-		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID
+		LEFT JOIN work_hand_links sh ON sh.reader_id = ` + reader + ` AND sh.site = ` + site + ` AND sh.series_id = ` + seriesID + `
+		LEFT JOIN work_members sm ON sm.site = ` + site + ` AND sm.series_id = ` + seriesID + ` AND ` + memberInWorkSQL(reader, "sm")
 }
 
 // seriesWorkSQL is the Work a Series is in for the Reader (NULL for
@@ -55,7 +115,8 @@ func seriesWorkOf(site, seriesID string) string {
 
 // readerMembersSQL is the members of a Work as a Reader sees them: the
 // Work's shared members the Reader has not hand-linked (a Series they
-// linked by hand is in the Work of their link only, seriesWorkJoins), and
+// linked by hand is in the Work of their link only, seriesWorkJoins) nor
+// unlinked (memberInWorkSQL), and
 // their own hand links to it (offset 0, pending: not yet confirmed by a
 // second Reader). A shared member's offset is the Reader's (memberOffSQL). One row per member: (work_id, site, series_id, off,
 // linked_by, drift_since, pending).
@@ -69,6 +130,7 @@ func readerMembersSQL(reader, works string) string {
 		FROM work_members rm
 		WHERE rm.work_id ` + works + ` AND NOT EXISTS (SELECT 1 FROM work_hand_links rx
 			WHERE rx.reader_id = ` + reader + ` AND rx.site = rm.site AND rx.series_id = rm.series_id)
+			AND ` + memberInWorkSQL(reader, "rm") + `
 		UNION ALL
 		SELECT rh.work_id, rh.site, rh.series_id, 0, 'reader', NULL, true
 		FROM work_hand_links rh WHERE rh.reader_id = ` + reader + ` AND rh.work_id ` + works
@@ -180,4 +242,4 @@ const noticeCaughtSQL = `CASE WHEN n.work_id IS NULL THEN coalesce(p.number >= n
 var noticeWorkProgress = `
 	LEFT JOIN LATERAL (SELECT max(p2.number + ` + memberOffSQL("n.reader_id", "m2") + `) AS number FROM work_members m2
 		JOIN progress p2 ON p2.reader_id = n.reader_id AND p2.site = m2.site AND p2.series_id = m2.series_id
-		WHERE m2.work_id = n.work_id) wp ON n.work_id IS NOT NULL`
+		WHERE m2.work_id = n.work_id AND ` + memberInWorkSQL("n.reader_id", "m2") + `) wp ON n.work_id IS NOT NULL`

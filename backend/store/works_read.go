@@ -100,7 +100,8 @@ func worksOfReaderSQL(some, hold bool) string {
 	return `
 	WITH mine AS (
 		SELECT wm.work_id FROM bookmarks b
-		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id WHERE b.reader_id = @reader AND (` + onlyWork + `)
+		JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id AND ` + memberInWorkSQL("@reader", "wm") + `
+		WHERE b.reader_id = @reader AND (` + onlyWork + `)
 		UNION SELECT work_id FROM work_hand_links WHERE reader_id = @reader AND (` + onlyWork + `)
 	), m AS (
 		` + readerMembersSQL("@reader", works) + `
@@ -292,7 +293,7 @@ const MaxSuggestions = 10
 // this one as the Reader sees ids (shared, or the Reader's own) but are
 // not linked to it; never the Series itself or its Work's members. A
 // Series only other Readers follow is never named.
-const suggestionsSQL = `
+var suggestionsSQL = `
 	WITH cand AS (
 		SELECT DISTINCT ON (c.site, c.series_id) c.site, c.series_id, q.t, word_similarity(q.t, series_titles(c.title, c.alt_titles)) AS score, ''::text AS shared
 		FROM unnest($3::text[]) AS q(t)
@@ -310,7 +311,8 @@ const suggestionsSQL = `
 		WHERE NOT (x.site = $1 AND x.series_id = $2)
 			AND NOT EXISTS (SELECT 1 FROM work_members cm JOIN work_members me
 				ON me.site = $1 AND me.series_id = $2 AND me.work_id = cm.work_id
-				WHERE cm.site = x.site AND cm.series_id = x.series_id)
+				WHERE cm.site = x.site AND cm.series_id = x.series_id
+					AND ` + memberInWorkSQL("$5::bigint", "cm") + ` AND ` + memberInWorkSQL("$5::bigint", "me") + `)
 		ORDER BY site, series_id, shared DESC
 	)
 	SELECT c.site, c.series_id, c.title, c.url, coalesce(c.latest_number::text, ''), c.latest_url, c.latest_seen_at,
@@ -319,17 +321,21 @@ const suggestionsSQL = `
 	ORDER BY best.score DESC, c.site, c.series_id
 	LIMIT $4`
 
+// readerSeriesSQL reads a Series the Reader bookmarks and the Work it is
+// in for them (seriesWorkJoins: their hand link, else its shared Work
+// unless they unlinked it).
+var readerSeriesSQL = `SELECT s.title, s.url, s.alt_titles, ` + seriesWorkSQL + `
+		FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id` +
+	seriesWorkJoins("b.site", "b.series_id") + `
+		WHERE b.reader_id = @reader AND b.site = @site AND b.series_id = @series_id`
+
 // ReaderSeries returns a Series the Reader bookmarks with its external
 // ids, its Work and title suggestions; ErrNotFound when the Reader does
 // not bookmark it.
 func (s *Store) ReaderSeries(ctx context.Context, readerID int64, site, seriesID string) (SeriesCard, error) {
 	c := SeriesCard{Site: site, SeriesID: seriesID}
 	var alt []string
-	err := s.pool.QueryRow(ctx, `SELECT s.title, s.url, s.alt_titles, coalesce(h.work_id, wm.work_id)
-		FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-		LEFT JOIN work_members wm ON wm.site = b.site AND wm.series_id = b.series_id
-		LEFT JOIN work_hand_links h ON h.reader_id = b.reader_id AND h.site = b.site AND h.series_id = b.series_id
-		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, readerID, site, seriesID).
+	err := s.pool.QueryRow(ctx, readerSeriesSQL, namedArgs{"reader": readerID, "site": site, "series_id": seriesID}).
 		Scan(&c.Title, &c.URL, &alt, &c.WorkID)
 	if err != nil {
 		return SeriesCard{}, notFound("reader series", err)

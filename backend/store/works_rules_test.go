@@ -59,9 +59,10 @@ func TestHandLinkCollapsesOwedNotices(t *testing.T) {
 	}
 }
 
-// A Work left with one member is dissolved: the member is a Series of no
-// Work (no one-member Work shown, no Work number on its notices); ids that
-// come later rebuild the same Work, and the unlink still holds.
+// A Work left with one member by a shared unlink is dissolved: the member
+// is a Series of no Work (no one-member Work shown, no Work number on its
+// notices); ids that come later rebuild the same Work, and the unlink
+// still holds.
 func TestThinWorkDissolved(t *testing.T) {
 	t.Parallel()
 	w := newNoticeWorld(t)
@@ -69,7 +70,7 @@ func TestThinWorkDissolved(t *testing.T) {
 	wk := w.twoMemberWork(r, "20", "20")
 	w.progress(r, "mangadex", "a", "20")
 	w.readWith("mangadex", "a", "21", t0.Add(time.Hour), nil)
-	if err := w.st.UnlinkMember(w.ctx, r, wk, "comix", "b"); err != nil {
+	if err := w.st.UnlinkShared(w.ctx, wk, "comix", "b"); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.workOf("mangadex", "a"); got != 0 {

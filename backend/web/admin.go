@@ -32,6 +32,7 @@ type adminView struct {
 	Outcomes     []string
 	Back         string // where an act on this page returns to
 	Works        *client.AdminWorks
+	Work         *client.AdminWork // the Work view's Work
 }
 
 // noticeView is one open Owner notice with its page, the same path its

@@ -24,7 +24,8 @@ const SessionTTL = auth.SessionTTL
 
 // Admin is what the Owner's pages need of the Owner's read model: the
 // Lanes as GET /api/admin/lanes shows them, their passes, the failing
-// worklist, the open notices and the Works' counts, and the acts with the admin API's rules.
+// worklist, the open notices, the Works' counts and a Work's shared
+// members, and the acts with the admin API's rules.
 // The Owner's pages read nothing else (no store call of their own). *admin.Service implements it; cmd gives the same Service to
 // both HTTP faces.
 type Admin interface {
@@ -36,6 +37,9 @@ type Admin interface {
 	Failing(ctx context.Context, f store.AdminFailingFilter) ([]store.AdminFailing, int, error)
 	Notices(ctx context.Context) ([]store.Notice, error)
 	WorkCounts(ctx context.Context) (client.AdminWorks, error)
+	Work(ctx context.Context, workID int64) (client.AdminWork, error)
+	SetSharedOffset(ctx context.Context, workID int64, site, seriesID, offset string) error
+	UnlinkShared(ctx context.Context, workID int64, site, seriesID string) error
 }
 
 var _ Admin = (*admin.Service)(nil)
@@ -114,6 +118,10 @@ func New(d Deps) *Handler {
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))
+	h.handle("GET /admin/works", h.owner(h.adminWorkOpen))
+	h.handle("GET /admin/works/{id}", h.owner(h.adminWorkPage))
+	h.handle("POST /admin/works/{id}/members/{site}/{series_id}/offset", h.owner(h.post(h.adminSharedOffset)))
+	h.handle("POST /admin/works/{id}/members/{site}/{series_id}/unlink", h.owner(h.post(h.adminSharedUnlink)))
 	h.importRoutes()
 	h.handle("GET /web/{file}", serveStatic)
 	h.pushRoutes()

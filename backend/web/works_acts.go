@@ -22,7 +22,8 @@ var flashes = map[string]string{
 	"progress": "Progress saved on every member you bookmark.",
 	"notify":   "Notice settings saved.",
 	"offset":   "Offset saved for you: your numbers of this Work are recomputed; other Readers keep theirs.",
-	"unlink":   "Member unlinked: external ids will not link it to this Work again.",
+	"unlink":   "Member unlinked for you: it is no part of this Work in your library; other Readers keep it. Link it by hand to undo.",
+	"unlinked": "Member unlinked for everyone: another Reader had unlinked it too, so external ids will not link it to this Work again.",
 	"linked":   "Linked: these Series are one story in your library.",
 	"id":       "External id saved.",
 }
@@ -132,7 +133,8 @@ func (h *Handler) memberOffset(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, withFlash(workPath(wk), "offset"))
 }
 
-// memberUnlink takes a member out of the Work for good, as DELETE
+// memberUnlink takes a member out of the Work in the Reader's library
+// (for everyone when a second Reader unlinks it), as DELETE
 // /api/works/{id}/members/…; it returns to the Work while it still holds
 // a bookmark of the Reader's, else to the Series page or the library.
 func (h *Handler) memberUnlink(w http.ResponseWriter, r *http.Request) {
@@ -142,7 +144,7 @@ func (h *Handler) memberUnlink(w http.ResponseWriter, r *http.Request) {
 	}
 	v := viewerFrom(r.Context())
 	site, id := r.PathValue("site"), r.PathValue("series_id")
-	err := h.Store.UnlinkMember(r.Context(), v.ReaderID, wk.ID, site, id)
+	how, err := h.Store.UnlinkMember(r.Context(), v.ReaderID, wk.ID, site, id)
 	if errors.Is(err, store.ErrNotFound) {
 		h.showWork(w, r, http.StatusNotFound, wk, "", "That Series is no member of this Work for you: nothing was unlinked.")
 		return
@@ -158,7 +160,11 @@ func (h *Handler) memberUnlink(w http.ResponseWriter, r *http.Request) {
 			back = "/series/" + url.PathEscape(site) + "/" + url.PathEscape(id)
 		}
 	}
-	seeOther(w, r, withFlash(back, "unlink"))
+	flash := "unlink"
+	if how == store.UnlinkedShared {
+		flash = "unlinked"
+	}
+	seeOther(w, r, withFlash(back, flash))
 }
 
 // seriesLink is the Reader's "same story": this Series (one they

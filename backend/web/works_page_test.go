@@ -274,12 +274,19 @@ func TestWorkPageActs(t *testing.T) {
 	if w, _ := f.st.ReaderWork(ctx, 2, wk, admintest.Now); len(w.Members) != 3 {
 		t.Fatalf("after same story the Work has %d members, want 3", len(w.Members))
 	}
-	// Unlink a member: it leaves the Work, and the Work page stays.
+	// Unlink a member: it leaves the Work in this Reader's library (other
+	// Readers keep it), and the Work page stays.
 	if a := post(page+"/members/mangadex/w1/unlink", url.Values{}); a.code != http.StatusSeeOther || a.header.Get("Location") != page+"?done=unlink" {
 		t.Fatalf("unlink: %d %q", a.code, a.header.Get("Location"))
 	}
-	if got, _ := f.st.WorkOf(ctx, "mangadex", "w1"); got == wk {
-		t.Fatal("the unlinked member is still in the Work")
+	if w, _ := f.st.ReaderWork(ctx, 2, wk, admintest.Now); len(w.Members) != 2 {
+		t.Fatalf("after the unlink the Reader's Work has %d members, want 2", len(w.Members))
+	}
+	if got, _ := f.st.WorkOf(ctx, "mangadex", "w1"); got != wk {
+		t.Fatal("one Reader's unlink took the member out of the Work for everyone")
+	}
+	if a := f.get(t, c, page+"?done=unlink"); !strings.Contains(a.body, "Member unlinked for you") {
+		t.Error("the Work page lacks the unlink's flash")
 	}
 	if a := post(page+"/members/mangadex/w1/unlink", url.Values{}); a.code != http.StatusNotFound {
 		t.Errorf("unlinking twice: %d, want 404", a.code)

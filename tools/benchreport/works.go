@@ -31,6 +31,8 @@ func worksFigures() []figure {
 			ref: day, refUnit: "single_median_min", refScale: 1, ratioNote: "Works / single-Site bookmarks", target: ratioAtMost(1.05, "ratio ≤ 1.05")},
 		{what: "Works, simulated day: Site requests", bench: day, unit: "requests", scale: 1, show: "req/day",
 			ref: day, refUnit: "without_requests", refScale: 1, ratioNote: "with / without Works", target: ratioAtMost(1.01, "≤ +1%")},
+		{what: "One Chapter Event at the largest Work allowed (6 members, 200 Readers, own offsets): median", bench: "BenchmarkWorkEventLargest", unit: "work_event_ms", scale: 1, show: "ms",
+			ref: "BenchmarkWorkEventLargest", refUnit: "lone_event_ms", refScale: 1, ratioNote: "Work / lone Series, same Readers", target: valueBelow(50, "ms")},
 		{what: "Id-linking 100,000 Series (time)", bench: link, unit: "s/100k_series", scale: 1, show: "s"},
 		{what: "Id-linking 20,000 Series, set-based", bench: link, unit: "set_20k_s", scale: 1, show: "s",
 			ref: link, refUnit: "per_pair_20k_s", refScale: 1, ratioNote: "set-based / link_by_id per pair"},

@@ -125,6 +125,9 @@ BEGIN
         INSERT INTO work_unlinks (work_id, site, series_id, reader_id, created_at)
             SELECT target, site, series_id, reader_id, created_at FROM work_unlinks WHERE work_id = w
             ON CONFLICT DO NOTHING;
+        INSERT INTO work_reader_unlinks (reader_id, work_id, site, series_id, created_at)
+            SELECT reader_id, target, site, series_id, created_at FROM work_reader_unlinks WHERE work_id = w
+            ON CONFLICT DO NOTHING;
         UPDATE work_hand_links SET work_id = target WHERE work_id = w;
         UPDATE reader_notices SET work_id = target WHERE work_id = w
             AND NOT EXISTS (SELECT 1 FROM reader_notices o WHERE o.reader_id = reader_notices.reader_id
@@ -965,6 +968,18 @@ CREATE TABLE public.work_reader_offsets (
 );
 
 --
+-- Name: work_reader_unlinks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.work_reader_unlinks (
+    reader_id bigint NOT NULL,
+    work_id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: work_unlinks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1338,6 +1353,13 @@ ALTER TABLE ONLY public.work_reader_offsets
     ADD CONSTRAINT work_reader_offsets_pkey PRIMARY KEY (reader_id, site, series_id);
 
 --
+-- Name: work_reader_unlinks work_reader_unlinks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_pkey PRIMARY KEY (reader_id, work_id, site, series_id);
+
+--
 -- Name: work_unlinks work_unlinks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1572,6 +1594,12 @@ CREATE INDEX work_members_work_idx ON public.work_members USING btree (work_id);
 --
 
 CREATE INDEX work_reader_offsets_member_idx ON public.work_reader_offsets USING btree (site, series_id);
+
+--
+-- Name: work_reader_unlinks_member_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX work_reader_unlinks_member_idx ON public.work_reader_unlinks USING btree (work_id, site, series_id);
 
 --
 -- Name: work_unlinks_series_idx; Type: INDEX; Schema: public; Owner: -
@@ -1898,6 +1926,27 @@ ALTER TABLE ONLY public.work_reader_offsets
 
 ALTER TABLE ONLY public.work_reader_offsets
     ADD CONSTRAINT work_reader_offsets_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
 
 --
 -- Name: work_unlinks work_unlinks_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -61,6 +61,8 @@ type CLI struct {
 	Resume    ResumeCmd    `cmd:"" help:"Lift a Lane's pause."`
 	Notices   NoticesCmd   `cmd:"" help:"Open owner notices."`
 	Works     WorksCmd     `cmd:"" help:"How many Works and links exist, made by ids or by Readers."`
+	Offset    OffsetCmd    `cmd:"" help:"Set a Work member's shared offset, for every Reader (their own offsets on it are cleared)."`
+	Unlink    UnlinkCmd    `cmd:"" help:"Take a member out of a Work for every Reader, for good (a Reader's own unlink holds in their library only)."`
 	Login     LoginCmd     `cmd:"" help:"Check a server and token and save them to the config file."`
 	Health    HealthCmd    `cmd:"" help:"Check that the server and its database answer (no token needed)."`
 	Version   VersionCmd   `cmd:"" help:"Print mbctl's version."`
