@@ -73,7 +73,7 @@ func (s *Store) ClaimCrosswalk(ctx context.Context, now time.Time, limit int) ([
 	rows, err := s.pool.Query(ctx, `
 		UPDATE crosswalk_queue q SET claimed_until = $1::timestamptz + $3 * interval '1 microsecond'
 		WHERE q.id IN (SELECT id FROM crosswalk_queue
-			WHERE claimed_until IS NULL OR claimed_until < $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+			WHERE claimed_until IS NULL OR claimed_until <= $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
 		RETURNING q.id, q.site, q.series_id, q.kind, q.value, q.source, coalesce(q.reader_id, 0), q.tries`,
 		now, limit, crosswalkClaim.Microseconds())
 	if err != nil {
@@ -92,9 +92,11 @@ func (s *Store) ClaimCrosswalk(ctx context.Context, now time.Time, limit int) ([
 }
 
 // RetryCrosswalk gives a claimed id back to the queue, to be taken again
-// at retryAt at the earliest (a 429, a 5xx, no answer), counting the try.
-func (s *Store) RetryCrosswalk(ctx context.Context, id int64, retryAt time.Time) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE crosswalk_queue SET claimed_until = $2, tries = tries + 1 WHERE id = $1`, id, retryAt); err != nil {
+// at retryAt at the earliest (a 429, a 5xx, no answer); tried counts the
+// try (its next wait grows with the count).
+func (s *Store) RetryCrosswalk(ctx context.Context, id int64, retryAt time.Time, tried bool) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE crosswalk_queue SET claimed_until = $2, tries = tries + $3::int WHERE id = $1`,
+		id, retryAt, map[bool]int{true: 1}[tried]); err != nil {
 		return fmt.Errorf("store: retry crosswalk: %w", err)
 	}
 	return nil
