@@ -44,7 +44,7 @@ type answer struct {
 	header map[string]string
 }
 
-func newStandin(t *testing.T, answers map[string]answer) *standin {
+func newStandin(t testing.TB, answers map[string]answer) *standin {
 	t.Helper()
 	s := &standin{answers: answers}
 	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
