@@ -82,3 +82,13 @@ CREATE TABLE crosswalk_queue (
     FOREIGN KEY (site, series_id) REFERENCES series (site, series_id) ON DELETE CASCADE,
     UNIQUE NULLS NOT DISTINCT (site, series_id, kind, value, source, reader_id)
 );
+
+-- A Reader's own MangaUpdates ids that changed form link in that Reader's
+-- library as a hand link does, which is the store's work (Go, not SQL):
+-- they are queued for the crosswalk, whose worker links a queued Reader's
+-- id in that Reader's library (store.ApplyCrosswalk) besides asking
+-- MangaBaka about it.
+INSERT INTO crosswalk_queue (site, series_id, kind, value, source, reader_id)
+SELECT site, series_id, kind, value, source, reader_id FROM series_ids
+WHERE kind IN ('mu', 'mu_legacy') AND reader_id IS NOT NULL
+ON CONFLICT DO NOTHING;

@@ -213,6 +213,24 @@ func (s *Store) ApplyCrosswalk(ctx context.Context, item CrosswalkItem, ids []Ex
 			it.IDs = append(it.IDs, c)
 		}
 		res, err = addSeriesIDsQueue(ctx, tx, []SeriesIDs{it}, false)
+		if err != nil || item.ReaderID == 0 {
+			return err
+		}
+		// A Reader's queued id links in their library (again: a link made
+		// already is kept as it is), which is how migration 0022's
+		// converted Reader ids meet the other forms of their story.
+		var still bool
+		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM series_ids WHERE site = $1 AND series_id = $2
+			AND kind = $3 AND value = $4 AND reader_id = $5)`, item.Site, item.SeriesID, item.Kind, item.Value, item.ReaderID).Scan(&still); err != nil || !still {
+			return err // the Reader's id changed since: its own storing linked it
+		}
+		if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
+			return err
+		}
+		n, notLinked, err := linkReaderWords(ctx, tx, []idRow{{site: item.Site, seriesID: item.SeriesID,
+			kind: item.Kind, value: item.Value, source: item.Source, reader: item.ReaderID}})
+		res.Linked += n
+		res.NotLinked = append(res.NotLinked, notLinked...)
 		return err
 	})
 	if err != nil {
