@@ -16,10 +16,10 @@ ALTER TABLE work_members
 
 -- The ids stored before kept the form they were given. A legacy id (one to
 -- six digits, at most 200591) becomes mu_legacy; a 7-character URL id
--- (even all digits) becomes the API number it writes in base 36; 9 or
--- more digits are the API number already. A value of no form (it never
--- linked to another form) is kept as it was: nothing is lost, and it links
--- only with the same value, as before.
+-- (even all digits, zero-padded: 0rpf7qa) becomes the API number it writes
+-- in base 36; 8 or more digits are the API number already. A value of no
+-- form (it never linked to another form) is kept as it was: nothing is
+-- lost, and it links only with the same value, as before.
 UPDATE series_ids SET kind = 'mu_legacy'
 WHERE kind = 'mu' AND value ~ '^[1-9][0-9]{0,5}$' AND value::int <= 200591;
 
@@ -27,7 +27,7 @@ UPDATE series_ids SET value = (
         SELECT sum((strpos('0123456789abcdefghijklmnopqrstuvwxyz', substr(lower(value), i, 1)) - 1)::numeric
             * power(36::numeric, 7 - i))
         FROM generate_series(1, 7) AS i)::bigint::text
-WHERE kind = 'mu' AND value ~ '^[1-9a-zA-Z][0-9a-zA-Z]{6}$';
+WHERE kind = 'mu' AND value ~ '^[0-9a-zA-Z]{7}$' AND lower(value) COLLATE "C" >= '005yc1s'; -- 10,000,000 in base 36: no smaller API number
 
 -- Series that now share a shared id (a Site's, the crosswalk's) link as
 -- any new id links: link_by_id keeps the rules (an unlink sticks, a Work

@@ -26,7 +26,7 @@ func TestPutSeriesIDMangaUpdatesForms(t *testing.T) {
 	}
 	before := w.e.count("series_ids")
 	for _, c := range []struct{ body, want string }{
-		{`{"kind":"mu","value":"12345678"}`, "kind mu"},
+		{`{"kind":"mu","value":"300000"}`, "kind mu"},
 		{`{"kind":"mu","value":"rmnzb0"}`, "7-character URL id"},
 		{`{"kind":"mu_legacy","value":"rmnzb04"}`, "kind mu_legacy"},
 		{`{"kind":"mu","value":"https://evil.example/series/rmnzb04"}`, "names no mu id"},

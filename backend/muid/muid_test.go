@@ -27,6 +27,14 @@ func TestParseForms(t *testing.T) {
 		{"8162824044", Kind, "8162824044", false},
 		{"1234567", Kind, "2302946863", false}, // seven digits: a URL id, read in base 36
 		{"123456789", Kind, "123456789", false},
+		{"12345678", Kind, "12345678", false}, // eight digits: what 01xxxxx writes
+		// URL ids are zero-padded: 0rpf7qa is 1675287010, checked against
+		// MangaUpdates' API by a public client's tests (code index id
+		// 67381055114, with kljw00c 44838842124 and e401aci 30716877474).
+		{"0rpf7qa", Kind, "1675287010", false},
+		{"kljw00c", Kind, "44838842124", false},
+		{"e401aci", Kind, "30716877474", false},
+		{"0100000", Kind, "60466176", false},
 		{"6521", KindLegacy, "6521", false},
 		{"156244", KindLegacy, "156244", false},
 		{"200591", KindLegacy, "200591", false},
@@ -56,11 +64,12 @@ func TestParseRefusesWithReason(t *testing.T) {
 		want       string
 	}{
 		{"", false, "empty"},
-		{"200592", false, "neither"},   // six digits above the legacy range: no form
-		{"12345678", false, "neither"}, // eight digits
-		{"rmnzb0", false, "neither"},   // six characters
+		{"200592", false, "neither"}, // six digits above the legacy range: no form
+		{"0000001", false, "below every URL id"},
+		{"0012345", false, "below every URL id"},
+		{"rmnzb0", false, "neither"}, // six characters
 		{"rmnzb04x", false, "neither"},
-		{"0rmnzb0", false, "starts with 0"},
+		{"0rmnzb04", false, "starts with 0"},
 		{"000006521", false, "starts with 0"},
 		{"rmnz-04", false, "not a letter or digit"},
 		{"rmnzb04\u0000", false, "not a letter or digit"},
@@ -102,12 +111,13 @@ func TestLegacyNeverANumber(t *testing.T) {
 
 func TestURLID(t *testing.T) {
 	t.Parallel()
-	for api, want := range map[string]string{"60143657332": "rmnzb04", "76513411164": "z5e3xwc", "62535527613": "sq81dx9"} {
+	for api, want := range map[string]string{"60143657332": "rmnzb04", "76513411164": "z5e3xwc", "62535527613": "sq81dx9",
+		"1675287010": "0rpf7qa", "60466176": "0100000"} {
 		if got, ok := URLID(api); !ok || got != want {
 			t.Errorf("URLID(%s) = %s %v, want %s", api, got, ok, want)
 		}
 	}
-	for _, bad := range []string{"", "x", "6521", "-60143657332", "99999999999999999999"} {
+	for _, bad := range []string{"", "x", "6521", "9999999", "-60143657332", "060143657332", "99999999999999999999"} {
 		if got, ok := URLID(bad); ok {
 			t.Errorf("URLID(%q) = %s, want refused", bad, got)
 		}

@@ -89,7 +89,7 @@ func TestNormalizeIDRefusesHostileValues(t *testing.T) {
 		{IDKitsu, "https://kitsu.app/manga/dons-adventure"},                     //
 		{IDMangaUpdates, "7cyaozt-x"},                                           //
 		{IDMangaUpdates, "12345678901234567890"},                                // past 64 bits
-		{IDMangaUpdates, "12345678"},                                            // eight digits: no form
+		{IDMangaUpdates, "300000"},                                              // six digits past the legacy ids: no form
 		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=7cyaozt"}, // a legacy link names digits
 		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=300000"},  // past the last legacy id
 		{IDMangaUpdatesLegacy, "7cyaozt"},                                       // a legacy id is digits

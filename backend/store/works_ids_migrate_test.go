@@ -15,20 +15,22 @@ import (
 //     issue #46: the same story, but nothing but MangaUpdates maps them);
 //   - Work 1 holds mangadex/5 and mangapill/7 (by al); a Reader unlinked
 //     comix/6 from it. mangadex/5 carries rmnzb04, comix/6 60143657332;
+//   - mangapill/10 carries the zero-padded URL id 0rpf7qa (1675287010);
 //   - Ann imported taikv6z for comix/8 (her word); mangadex/9's page gave
 //     its API number 63762556139.
 const muSeed = `
 INSERT INTO readers (id, discord_id, name) VALUES (1, 'ann', 'Ann');
 INSERT INTO series (site, series_id, url) VALUES
     ('mangadex', '1', 'u1'), ('comix', '2', 'u2'), ('mangadex', '3', 'u3'), ('comix', '4', 'u4'),
-    ('mangadex', '5', 'u5'), ('comix', '6', 'u6'), ('mangapill', '7', 'u7'), ('comix', '8', 'u8'), ('mangadex', '9', 'u9');
+    ('mangadex', '5', 'u5'), ('comix', '6', 'u6'), ('mangapill', '7', 'u7'), ('comix', '8', 'u8'), ('mangadex', '9', 'u9'), ('mangapill', '10', 'u10');
 INSERT INTO bookmarks (reader_id, site, series_id) VALUES (1, 'comix', '8'), (1, 'mangadex', '9');
 INSERT INTO series_ids (site, series_id, kind, value, source, reader_id) VALUES
     ('mangadex', '1', 'mu', '7cyaozt', 'site', NULL), ('comix', '2', 'mu', '16020676361', 'site', NULL),
     ('mangadex', '3', 'mu', '156244', 'site', NULL), ('comix', '4', 'mu', 'sq81dx9', 'site', NULL),
     ('mangadex', '5', 'mu', 'rmnzb04', 'site', NULL), ('comix', '6', 'mu', '60143657332', 'site', NULL),
     ('mangadex', '5', 'al', '9', 'site', NULL), ('mangapill', '7', 'al', '9', 'site', NULL),
-    ('comix', '8', 'mu', 'taikv6z', 'import', 1), ('mangadex', '9', 'mu', '63762556139', 'site', NULL);
+    ('comix', '8', 'mu', 'taikv6z', 'import', 1), ('mangadex', '9', 'mu', '63762556139', 'site', NULL),
+    ('mangapill', '10', 'mu', '0rpf7qa', 'site', NULL);
 INSERT INTO works (id) VALUES (1);
 SELECT setval('works_id_seq', 1);
 INSERT INTO work_members (site, series_id, work_id, linked_by) VALUES
@@ -54,11 +56,12 @@ func TestMigrationMangaUpdatesCanonical(t *testing.T) {
 	}
 	var ids string
 	if err := st.Pool().QueryRow(ctx, `SELECT string_agg(site || '/' || series_id || ' ' || kind || ' ' || value, '; '
-			ORDER BY series_id, kind) FROM series_ids`).Scan(&ids); err != nil {
+			ORDER BY series_id::int, kind) FROM series_ids`).Scan(&ids); err != nil {
 		t.Fatal(err)
 	}
 	want := "mangadex/1 mu 16020676361; comix/2 mu 16020676361; mangadex/3 mu_legacy 156244; comix/4 mu 62535527613; " +
-		"mangadex/5 al 9; mangadex/5 mu 60143657332; comix/6 mu 60143657332; mangapill/7 al 9; comix/8 mu 63762556139; mangadex/9 mu 63762556139"
+		"mangadex/5 al 9; mangadex/5 mu 60143657332; comix/6 mu 60143657332; mangapill/7 al 9; comix/8 mu 63762556139; mangadex/9 mu 63762556139; " +
+		"mangapill/10 mu 1675287010"
 	if ids != want {
 		t.Fatalf("ids after 0022:\n%s\nwant\n%s", ids, want)
 	}

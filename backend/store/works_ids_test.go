@@ -30,7 +30,7 @@ func TestCanonicalExternalID(t *testing.T) {
 	}
 	for _, c := range []struct{ kind, value, want string }{
 		{"mu", "rmnzb0", "not an id of kind mu:"},
-		{"mu", "12345678", "7-character URL id"},
+		{"mu", "300000", "7-character URL id"},
 		{"mu_legacy", "rmnzb04", "not an id of kind mu_legacy:"},
 		{"mu_legacy", "200592", "200591"},
 		{"al", "abc", "AniList's number"},
