@@ -54,6 +54,7 @@ func (e *TransientError) Error() string {
 	return fmt.Sprintf("crosswalk: answered %d", e.Status)
 }
 
+// Unwrap gives the transport error, when there was no answer.
 func (e *TransientError) Unwrap() error { return e.Err }
 
 // Client asks MangaBaka's source lookup. It is safe for concurrent use.
