@@ -2,8 +2,9 @@ package client
 
 import "time"
 
-// ExternalID is a Series' id in a public catalogue: Kind is al, mal, mu,
-// kt, md or mb. Source says whose word it is, as the caller sees it: site
+// ExternalID is a Series' id in a public catalogue: Kind is al, mal, mu
+// (MangaUpdates' API number), mu_legacy (a pre-2022 MangaUpdates id), kt,
+// md or mb; Value its canonical form. Source says whose word it is, as the caller sees it: site
 // or crosswalk (shared ids, which link for every Reader), mine (the
 // caller's own, named, imported or synced) or another_reader (never who).
 type ExternalID struct {

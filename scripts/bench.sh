@@ -31,6 +31,7 @@ run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
 run ./backend/store -bench 'WorksDay' -benchtime 1x -timeout 20m
 run ./backend/store -bench 'WorkEventLargest' -benchtime 30x
 run ./backend/store -bench 'LinkByIDs|SuggestionQuality' -benchtime 1x
+run ./backend/crosswalk -bench 'MangaUpdatesForms' -benchtime 1x
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 	"mangabookmark/client"
 )
@@ -125,6 +126,16 @@ func (s *Server) putSeriesID(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	eid := store.ExternalID{Kind: strings.TrimSpace(*body.Kind), Value: strings.TrimSpace(*body.Value), Source: store.IDFromReader}
+	if strings.Contains(eid.Value, "/") {
+		// A link to the catalogue's page: the Sites' reader of links
+		// takes the id out (and checks the host).
+		id, ok := sites.NormalizeID(eid.Kind, eid.Value)
+		if !ok {
+			writeError(w, http.StatusBadRequest, fmt.Sprintf("nothing was saved: that link names no %s id; send the id itself or a link to its page in the catalogue", eid.Kind))
+			return
+		}
+		eid.Kind, eid.Value = id.Kind, id.Value
+	}
 	if err := store.CheckExternalID(eid); err != nil {
 		var ie *store.IDError
 		if errors.As(err, &ie) {

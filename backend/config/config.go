@@ -75,11 +75,16 @@ type Config struct {
 	// Trackers) to the origin its API and OAuth are fetched from instead
 	// of the real service's (a local stand-in for the demo and tests).
 	TrackerOrigins map[string]string
+	// Crosswalk is CROSSWALK (on by default): whether a Series gaining a
+	// tracker id asks MangaBaka's public source lookup for its other ids
+	// (backend/crosswalk). Off, nothing is sent to MangaBaka for it.
+	Crosswalk bool
 }
 
-// Trackers are the tracker names TRACKER_ORIGINS may name: the trackers
-// this build can talk to (backend/trackers). A new tracker adds its name.
-var Trackers = []string{"anilist"}
+// Trackers are the names TRACKER_ORIGINS may name: the trackers and
+// catalogues this build can talk to (backend/trackers, backend/crosswalk:
+// mangabaka; the release feed: mangaupdates). A new one adds its name.
+var Trackers = []string{"anilist", "mangabaka", "mangaupdates"}
 
 // AniListEnabled reports whether the AniList authorization-code flow is
 // configured (the Connect button shows only then).
@@ -134,6 +139,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		BrowserWSURL:        get("BROWSER_WS_URL"),
 		SiteOrigins:         get("SITE_ORIGINS"),
 		PollEnabled:         true,
+		Crosswalk:           true,
 	}
 
 	if c.DatabaseURL == "" {
@@ -229,6 +235,17 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 			bad("TRACKER_ORIGINS", reason)
 		}
 		c.TrackerOrigins = o
+	}
+
+	if v := get("CROSSWALK"); v != "" {
+		switch strings.ToLower(v) {
+		case "on":
+			c.Crosswalk = true
+		case "off":
+			c.Crosswalk = false
+		default:
+			bad("CROSSWALK", fmt.Sprintf("%q is neither on nor off (on, the default, asks MangaBaka for a Series' other ids; off sends it nothing)", v))
+		}
 	}
 
 	if c.BrowserWSURL != "" {

@@ -179,6 +179,25 @@ func TestTrackerSettings(t *testing.T) {
 	if c, _ := Load(env(nil)); c.AniListEnabled() || len(c.TrackerOrigins) != 0 {
 		t.Fatalf("defaults: %+v", c)
 	}
+	c, err = Load(env(map[string]string{"TRACKER_ORIGINS": "mangabaka=http://127.0.0.1:9101,mangaupdates=https://MU.example:8443/"}))
+	if err != nil || c.TrackerOrigins["mangabaka"] != "http://127.0.0.1:9101" || c.TrackerOrigins["mangaupdates"] != "https://mu.example:8443" {
+		t.Fatalf("mangabaka and mangaupdates origins: %v %v", c.TrackerOrigins, err)
+	}
+}
+
+func TestCrosswalkSetting(t *testing.T) {
+	t.Parallel()
+	for v, want := range map[string]bool{"": true, "on": true, "ON": true, "off": false, " off ": false} {
+		c, err := Load(env(map[string]string{"CROSSWALK": v}))
+		if err != nil || c.Crosswalk != want {
+			t.Errorf("CROSSWALK=%q: crosswalk %v, %v; want %v", v, c.Crosswalk, err, want)
+		}
+	}
+	_, err := Load(env(map[string]string{"CROSSWALK": "maybe"}))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Var != "CROSSWALK" || !strings.Contains(ce.Reason, "off") {
+		t.Fatalf("CROSSWALK=maybe: %v, want a refusal naming on and off", err)
+	}
 }
 
 func TestTrackerSettingsRefused(t *testing.T) {

@@ -25,7 +25,7 @@ func TestDecodeJSONExportReadsIDs(t *testing.T) {
 	if len(p.Items) != 2 {
 		t.Fatalf("items %+v", p.Items)
 	}
-	if got := fmt.Sprint(p.Items[0].IDs); got != "[{al 30002} {mu 7cyaozt} {md a1c7c817-4e59-43b7-9365-09675a149a6f}]" {
+	if got := fmt.Sprint(p.Items[0].IDs); got != "[{al 30002} {mu 16020676361} {md a1c7c817-4e59-43b7-9365-09675a149a6f}]" {
 		t.Errorf("ids %s", got)
 	}
 	if p.Items[1].IDs != nil {

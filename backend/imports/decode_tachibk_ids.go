@@ -22,11 +22,12 @@ var trackerKinds = map[int]string{
 // trackedIDs are the external ids a manga's tracking rows name (the
 // reader keeps one row per tracker). The media id decides, else the
 // tracking URL, except for MangaUpdates, whose URL (/series/{base-36 id})
-// is tried first: that is the form the Sites' own links give, while
-// Mihon's media id is the API's number, a form no Site carries
-// (sites.NormalizeID keeps the forms apart). A value NormalizeID refuses
-// (a link on another host, a control character) is dropped, never an
-// error.
+// is tried first: it is the URL id the Sites' own links give, and Mihon's
+// media id the API's number it writes in base 36; sites.NormalizeID
+// (backend/muid) reads both into the one canonical mu, so either gives
+// the same id, and the URL decides only when a crafted file makes them
+// differ. A value NormalizeID refuses (a link on another host, a control
+// character) is dropped, never an error.
 func trackedIDs(rows []tachibk.Tracking) []sites.ExternalID {
 	var ids []sites.ExternalID
 	for _, t := range rows {

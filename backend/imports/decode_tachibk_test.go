@@ -40,7 +40,7 @@ func TestDecodeTachibkTrackingBecomesIDs(t *testing.T) {
 		Manga: []tachibktest.Manga{{Source: mangadexSource, URL: "/manga/" + frieren, Title: "Frieren", Tracking: []tachibktest.Track{
 			{SyncID: 2, MediaID: 118586, URL: "https://anilist.co/manga/118586"},
 			{SyncID: 1, URL: "https://myanimelist.net/manga/126287/Sousou_no_Frieren"},
-			{SyncID: 7, MediaID: 61184223817, URL: "https://www.mangaupdates.com/series/taikv6z/sousou-no-frieren"},
+			{SyncID: 7, MediaID: 63762556139, URL: "https://www.mangaupdates.com/series/taikv6z/sousou-no-frieren"}, // taikv6z in base 36
 			{SyncID: 3, MediaIDInt: 43045},
 			{SyncID: 11, MediaID: 111541},
 			{SyncID: 4, MediaID: 9}, // Shikimori: no kind
@@ -48,7 +48,7 @@ func TestDecodeTachibkTrackingBecomesIDs(t *testing.T) {
 	if len(p.Items) != 1 {
 		t.Fatalf("items %+v, unsupported %+v", p.Items, p.Unsupported)
 	}
-	want := []sites.ExternalID{{Kind: "al", Value: "118586"}, {Kind: "mal", Value: "126287"}, {Kind: "mu", Value: "taikv6z"},
+	want := []sites.ExternalID{{Kind: "al", Value: "118586"}, {Kind: "mal", Value: "126287"}, {Kind: "mu", Value: "63762556139"},
 		{Kind: "kt", Value: "43045"}, {Kind: "mb", Value: "111541"}}
 	if got := p.Items[0].IDs; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("ids %v, want %v", got, want)
@@ -75,7 +75,7 @@ func TestDecodeTachibkDropsHostileTrackingRows(t *testing.T) {
 	if len(p.Items) != 2 || p.Items[1].Label != "MangaDex: Next" {
 		t.Fatalf("items %+v", p.Items)
 	}
-	want := []sites.ExternalID{{Kind: "mu", Value: "5"}, {Kind: "al", Value: "1"}}
+	want := []sites.ExternalID{{Kind: "mu_legacy", Value: "5"}, {Kind: "al", Value: "1"}} // 5 reads as a pre-2022 id
 	if got := p.Items[0].IDs; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("ids %v, want %v", got, want)
 	}

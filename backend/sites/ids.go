@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"mangabookmark/backend/muid"
 	"mangabookmark/backend/safetext"
 )
 
@@ -22,16 +23,17 @@ type ExternalID struct {
 
 // The kinds of external id, in the order pages and the API list them.
 const (
-	IDAniList      = "al"
-	IDMyAnimeList  = "mal"
-	IDMangaUpdates = "mu"
-	IDKitsu        = "kt"
-	IDMangaDex     = "md"
-	IDMangaBaka    = "mb"
+	IDAniList            = "al"
+	IDMyAnimeList        = "mal"
+	IDMangaUpdates       = muid.Kind       // the API number (backend/muid)
+	IDMangaUpdatesLegacy = muid.KindLegacy // a pre-2022 id, never converted
+	IDKitsu              = "kt"
+	IDMangaDex           = "md"
+	IDMangaBaka          = "mb"
 )
 
 // IDKinds are the external id kinds the product links on.
-var IDKinds = []string{IDAniList, IDMyAnimeList, IDMangaUpdates, IDKitsu, IDMangaDex, IDMangaBaka}
+var IDKinds = []string{IDAniList, IDMyAnimeList, IDMangaUpdates, IDMangaUpdatesLegacy, IDKitsu, IDMangaDex, IDMangaBaka}
 
 // IsIDKind reports whether k is one of IDKinds.
 func IsIDKind(k string) bool {
@@ -51,17 +53,17 @@ const MaxIDInput = 512
 // "www.": a link on any other host is refused, so a page cannot pass off
 // another site's URL as a catalogue id.
 var idHosts = map[string][]string{
-	IDAniList:      {"anilist.co"},
-	IDMyAnimeList:  {"myanimelist.net"},
-	IDMangaUpdates: {"mangaupdates.com"},
-	IDKitsu:        {"kitsu.app", "kitsu.io"},
-	IDMangaDex:     {"mangadex.org"},
-	IDMangaBaka:    {"mangabaka.org", "mangabaka.dev"},
+	IDAniList:            {"anilist.co"},
+	IDMyAnimeList:        {"myanimelist.net"},
+	IDMangaUpdates:       {"mangaupdates.com"},
+	IDMangaUpdatesLegacy: {"mangaupdates.com"},
+	IDKitsu:              {"kitsu.app", "kitsu.io"},
+	IDMangaDex:           {"mangadex.org"},
+	IDMangaBaka:          {"mangabaka.org", "mangabaka.dev"},
 }
 
 var (
 	numericIDRe = regexp.MustCompile(`^[0-9]{1,12}$`)
-	muIDRe      = regexp.MustCompile(`^[0-9a-z]{1,16}$`)
 	mdIDRe      = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 )
 
@@ -72,11 +74,11 @@ var (
 //   - AniList, MyAnimeList, Kitsu and MangaBaka ids are positive numbers,
 //     written without leading zeros. A Kitsu slug (MangaDex allows one) is
 //     refused: only the number links.
-//   - MangaUpdates has two id forms: the old numeric one
-//     (series.html?id=157722) and the new base-36 one (/series/7cyaozt).
-//     The form is kept as given, lower-cased. The two are not comparable
-//     (an old id is not the new id written in decimal), so neither is
-//     converted to the other: two Series link on the same form only.
+//   - MangaUpdates ids go through muid.Parse, the one reader of them:
+//     the URL id (/series/7cyaozt, or bare) and the API number become
+//     kind mu with the API number; a pre-2022 id (series.html?id=157722,
+//     or digits up to 200591) becomes kind mu_legacy, whichever of the
+//     two kinds was asked. The answer's Kind is the canonical one.
 //   - MangaDex ids are UUIDs, lower-cased.
 //
 // Anything else is refused (false): an unknown kind, an input longer than
@@ -92,18 +94,21 @@ func NormalizeID(kind, raw string) (ExternalID, bool) {
 		}
 	}
 	v := strings.TrimSpace(raw)
+	legacyLink := false
 	if strings.Contains(v, "/") {
 		var ok bool
-		if v, ok = idFromLink(kind, v); !ok {
+		if v, legacyLink, ok = idFromLink(kind, v); !ok {
 			return ExternalID{}, false
 		}
 	}
 	v = strings.ToLower(v)
 	switch kind {
-	case IDMangaUpdates:
-		if !muIDRe.MatchString(v) {
+	case IDMangaUpdates, IDMangaUpdatesLegacy:
+		k, val, err := muid.Parse(v, legacyLink || kind == IDMangaUpdatesLegacy)
+		if err != nil {
 			return ExternalID{}, false
 		}
+		return ExternalID{Kind: k, Value: val}, true
 	case IDMangaDex:
 		if !mdIDRe.MatchString(v) || strings.Trim(v, "0-") == "" {
 			return ExternalID{}, false
@@ -126,26 +131,36 @@ func NormalizeID(kind, raw string) (ExternalID, bool) {
 // kitsu.app/manga/{id} (also kitsu.io and its api/edge/manga/{id}),
 // mangaupdates.com/series/{id} or series.html?id={id},
 // mangadex.org/title/{id} (or manga/{id}), mangabaka.org/{id} (or
-// series/{id}). A slug after the id is ignored.
-func idFromLink(kind, link string) (string, bool) {
+// series/{id}). A slug after the id is ignored. legacy is true for
+// MangaUpdates' old series.html?id= links, which name a pre-2022 id.
+func idFromLink(kind, link string) (id string, legacy, ok bool) {
 	if strings.HasPrefix(link, "//") {
 		link = "https:" + link
 	}
 	u, err := url.Parse(link)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.User != nil || u.Port() != "" {
-		return "", false
+		return "", false, false
 	}
 	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 	if !slices.Contains(idHosts[kind], host) {
-		return "", false
+		return "", false, false
 	}
 	p := PathSegments(u)
-	switch kind {
-	case IDMangaUpdates:
+	if kind == IDMangaUpdates || kind == IDMangaUpdatesLegacy {
 		if len(p) == 1 && strings.EqualFold(p[0], "series.html") {
-			return u.Query().Get("id"), true
+			return u.Query().Get("id"), true, true
 		}
-		return segmentAfter(p, "series")
+		id, ok = segmentAfter(p, "series")
+		return id, false, ok
+	}
+	id, ok = idInPath(kind, p)
+	return id, false, ok
+}
+
+// idInPath is the id segment of a catalogue link's path, for every kind
+// but MangaUpdates'.
+func idInPath(kind string, p []string) (string, bool) {
+	switch kind {
 	case IDMangaDex:
 		if id, ok := segmentAfter(p, "title"); ok {
 			return id, true
@@ -177,16 +192,16 @@ func segmentAfter(p []string, word string) (string, bool) {
 }
 
 // AddID appends the id of kind that raw names (NormalizeID) to ids, unless
-// it is refused or ids already hold an id of that kind: a page names one
-// Series, so the first id of each kind stands and ids never grow past
-// len(IDKinds).
+// it is refused or ids already hold an id of its canonical kind: a page
+// names one Series, so the first id of each kind stands and ids never grow
+// past len(IDKinds).
 func AddID(ids []ExternalID, kind, raw string) []ExternalID {
 	id, ok := NormalizeID(kind, raw)
 	if !ok {
 		return ids
 	}
 	for _, have := range ids {
-		if have.Kind == kind {
+		if have.Kind == id.Kind {
 			return ids
 		}
 	}

@@ -24,13 +24,14 @@ func TestNormalizeID(t *testing.T) {
 		{IDMangaBaka, "598986", "598986"},
 		{IDMangaBaka, "https://mangabaka.org/598986", "598986"},
 		{IDMangaBaka, "https://mangabaka.dev/series/111541/slug", "111541"},
-		// MangaUpdates: both forms kept as given, lower-cased, never converted.
-		{IDMangaUpdates, "157722", "157722"},
-		{IDMangaUpdates, "7cyaozt", "7cyaozt"},
-		{IDMangaUpdates, "7CYAOZT", "7cyaozt"},
-		{IDMangaUpdates, "https://www.mangaupdates.com/series/7cyaozt", "7cyaozt"},
-		{IDMangaUpdates, "https://www.mangaupdates.com/series/taikv6z/creating-hidden-endings", "taikv6z"},
-		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=157722", "157722"},
+		// MangaUpdates (backend/muid): the URL id and the API number are
+		// kind mu with the API number (7cyaozt is 16020676361 in base 36).
+		{IDMangaUpdates, "7cyaozt", "16020676361"},
+		{IDMangaUpdates, "7CYAOZT", "16020676361"},
+		{IDMangaUpdates, "16020676361", "16020676361"},
+		{IDMangaUpdates, "https://www.mangaupdates.com/series/7cyaozt", "16020676361"},
+		{IDMangaUpdates, "https://www.mangaupdates.com/series/taikv6z/creating-hidden-endings", "63762556139"},
+		{IDMangaUpdates, "https://www.mangaupdates.com/series/rmnzb04/youjo-senki-restaurant", "60143657332"},
 		{IDMangaDex, uuid, uuid},
 		{IDMangaDex, strings.ToUpper(uuid), uuid},
 		{IDMangaDex, "https://mangadex.org/title/" + uuid + "/one-piece", uuid},
@@ -39,6 +40,19 @@ func TestNormalizeID(t *testing.T) {
 		got, ok := NormalizeID(c.kind, c.raw)
 		if !ok || got != (ExternalID{Kind: c.kind, Value: c.want}) {
 			t.Errorf("NormalizeID(%q, %q) = %+v, %v; want %q", c.kind, c.raw, got, ok, c.want)
+		}
+	}
+	// A pre-2022 MangaUpdates id is kind mu_legacy, asked as mu or not,
+	// never converted.
+	for _, c := range []struct{ kind, raw string }{
+		{IDMangaUpdates, "157722"},
+		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=157722"},
+		{IDMangaUpdatesLegacy, "157722"},
+		{IDMangaUpdatesLegacy, "https://www.mangaupdates.com/series.html?id=157722"},
+	} {
+		got, ok := NormalizeID(c.kind, c.raw)
+		if !ok || got != (ExternalID{Kind: IDMangaUpdatesLegacy, Value: "157722"}) {
+			t.Errorf("NormalizeID(%q, %q) = %+v, %v; want mu_legacy 157722", c.kind, c.raw, got, ok)
 		}
 	}
 }
@@ -62,20 +76,25 @@ func TestNormalizeIDRefusesHostileValues(t *testing.T) {
 		{IDAniList, "1234567890123"},                    // past 12 digits
 		{IDAniList, "\xff30002"},                        // invalid UTF-8
 		{IDAniList, "https://evil.example/manga/30002"}, // another host
-		{IDAniList, "https://anilist.co.evil.example/manga/30002"},   //
-		{IDAniList, "https://anilist.co@evil.example/manga/30002"},   //
-		{IDAniList, "https://user:pw@anilist.co/manga/30002"},        // credentials
-		{IDAniList, "https://anilist.co:8443/manga/30002"},           // a port
-		{IDAniList, "javascript://anilist.co/manga/30002"},           // a scheme
-		{IDAniList, "https://anilist.co/anime/30002"},                // not a manga
-		{IDAniList, "https://anilist.co/manga/"},                     //
-		{IDAniList, "https://myanimelist.net/manga/30002"},           // another catalogue's link
-		{IDMyAnimeList, "https://anilist.co/manga/30002"},            //
-		{IDKitsu, "dons-adventure-in-another-world"},                 // a Kitsu slug links nothing
-		{IDKitsu, "https://kitsu.app/manga/dons-adventure"},          //
-		{IDMangaUpdates, "7cyaozt-x"},                                //
-		{IDMangaUpdates, "12345678901234567"},                        // past 16
-		{IDMangaUpdates, "https://www.mangaupdates.com/series.html"}, // no id
+		{IDAniList, "https://anilist.co.evil.example/manga/30002"},              //
+		{IDAniList, "https://anilist.co@evil.example/manga/30002"},              //
+		{IDAniList, "https://user:pw@anilist.co/manga/30002"},                   // credentials
+		{IDAniList, "https://anilist.co:8443/manga/30002"},                      // a port
+		{IDAniList, "javascript://anilist.co/manga/30002"},                      // a scheme
+		{IDAniList, "https://anilist.co/anime/30002"},                           // not a manga
+		{IDAniList, "https://anilist.co/manga/"},                                //
+		{IDAniList, "https://myanimelist.net/manga/30002"},                      // another catalogue's link
+		{IDMyAnimeList, "https://anilist.co/manga/30002"},                       //
+		{IDKitsu, "dons-adventure-in-another-world"},                            // a Kitsu slug links nothing
+		{IDKitsu, "https://kitsu.app/manga/dons-adventure"},                     //
+		{IDMangaUpdates, "7cyaozt-x"},                                           //
+		{IDMangaUpdates, "12345678901234567890"},                                // past 64 bits
+		{IDMangaUpdates, "300000"},                                              // six digits past the legacy ids: no form
+		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=7cyaozt"}, // a legacy link names digits
+		{IDMangaUpdates, "https://www.mangaupdates.com/series.html?id=300000"},  // past the last legacy id
+		{IDMangaUpdatesLegacy, "7cyaozt"},                                       // a legacy id is digits
+		{IDMangaUpdatesLegacy, "16020676361"},                                   //
+		{IDMangaUpdates, "https://www.mangaupdates.com/series.html"},            // no id
 		{IDMangaUpdates, "https://www.mangaupdates.com/releases/7cyaozt"},
 		{IDMangaDex, "a1c7c817-4e59-43b7-9365-09675a149a6"},  // short
 		{IDMangaDex, "a1c7c8174e5943b7936509675a149a6f"},     // no dashes
@@ -98,7 +117,8 @@ func TestAddIDKeepsTheFirstOfEachKind(t *testing.T) {
 	ids = AddID(ids, IDAniList, "2")
 	ids = AddID(ids, IDMangaUpdates, "https://evil.example/series/x")
 	ids = AddID(ids, IDMangaUpdates, "7cyaozt")
-	if len(ids) != 2 || ids[0] != (ExternalID{IDAniList, "1"}) || ids[1] != (ExternalID{IDMangaUpdates, "7cyaozt"}) {
+	ids = AddID(ids, IDMangaUpdates, "16020676361") // the same kind again, in another form
+	if len(ids) != 2 || ids[0] != (ExternalID{IDAniList, "1"}) || ids[1] != (ExternalID{IDMangaUpdates, "16020676361"}) {
 		t.Fatalf("ids %+v", ids)
 	}
 }

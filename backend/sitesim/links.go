@@ -4,8 +4,9 @@ import "strconv"
 
 // Link is one external id a simulated Series' page carries, in the
 // canonical form the adapters normalise it to: Kind is "al", "mal", "mu",
-// "kt", "md" or "mb"; Value the bare id ("200004", "1000004" written in
-// base 36 for MangaUpdates, a UUID for MangaDex).
+// "kt", "md" or "mb"; Value the bare id ("200004", a UUID for MangaDex,
+// MangaUpdates' API number for mu: the pages write it as the 7-character
+// URL id, backend/muid).
 type Link struct {
 	Kind, Value string
 }
@@ -30,7 +31,7 @@ func SharesIDs(k int) bool { return k%linkGroups == sharedGroup }
 // carry none (only MangaDex's own id on MangaDex).
 func Links(site string, k int) []Link {
 	al := func(n int) Link { return Link{"al", strconv.Itoa(200000 + n)} }
-	mu := Link{"mu", strconv.FormatInt(int64(1000000+k), 36)} // base-36, as MangaUpdates' new ids
+	mu := Link{"mu", strconv.FormatInt(muBase+int64(k), 10)} // the API number; pages write muURLID
 	switch site {
 	case MangaDex:
 		md := Link{"md", seriesID(MangaDex, k)}
@@ -54,13 +55,27 @@ func Links(site string, k int) []Link {
 	return nil
 }
 
+// muBase is the smallest 7-character base-36 number ("1000000"): the
+// simulated MangaUpdates ids are URL ids like the live ones since 2022.
+const muBase = 2176782336
+
+// pageValue is how a page writes a Link: the mu API number as the URL id
+// in base 36 (the form MangaDex's and Comix's links carry), the rest as is.
+func pageValue(l Link) string {
+	if l.Kind == "mu" {
+		n, _ := strconv.ParseInt(l.Value, 10, 64)
+		return strconv.FormatInt(n, 36)
+	}
+	return l.Value
+}
+
 // mangadexLinks is a manga entity's attributes.links: bare ids keyed as
 // the MangaDex API keys them, beside a store link the adapter ignores.
 func mangadexLinks(k int) map[string]string {
 	out := map[string]string{}
 	for _, l := range Links(MangaDex, k) {
 		if l.Kind != "md" { // the manga's own id is not among its links
-			out[l.Kind] = l.Value
+			out[l.Kind] = pageValue(l)
 		}
 	}
 	if len(out) > 0 {
@@ -78,7 +93,7 @@ func comixLinks(k int) map[string]any {
 		"mu": "https://www.mangaupdates.com/series/", "md": "https://mangadex.org/title/", "mb": "https://mangabaka.org/",
 	}
 	for _, l := range Links(Comix, k) {
-		out[l.Kind] = page[l.Kind] + l.Value
+		out[l.Kind] = page[l.Kind] + pageValue(l)
 	}
 	return out
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 
 	"github.com/jackc/pgx/v5"
 
@@ -43,8 +42,9 @@ const (
 func SharedSource(source string) bool { return source == IDFromSite || source == IDFromCrosswalk }
 
 // ExternalID is one of a Series' external ids: its id in a public
-// catalogue. Kind is one of al, mal, mu, kt, md, mb (the kinds of
-// sites.IDKinds; store imports no Site code).
+// catalogue. Kind is one of al, mal, mu, mu_legacy, kt, md, mb (the kinds
+// of sites.IDKinds; store imports no Site code), Value its canonical form
+// (CanonicalExternalID).
 type ExternalID struct {
 	Kind   string `json:"kind"`
 	Value  string `json:"value"`
@@ -64,11 +64,8 @@ type SeriesIDs struct {
 // maxIDValue bounds an external id's value (series_ids' CHECK).
 const maxIDValue = 100
 
-// idValueRE is what an external id's value may hold: catalogue ids are
-// numbers, uuids and base-36 slugs.
-var idValueRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
-
-var idKinds = map[string]bool{"al": true, "mal": true, "mu": true, "kt": true, "md": true, "mb": true}
+var idKinds = map[string]bool{"al": true, "mal": true, KindMangaUpdates: true, KindMangaUpdatesLegacy: true,
+	"kt": true, "md": true, "mb": true}
 
 var idSources = map[string]bool{IDFromSite: true, IDFromCrosswalk: true, IDFromImport: true,
 	IDFromReader: true, IDFromSync: true, IDFromTracker: true}
@@ -84,20 +81,6 @@ func (e *IDError) Error() string { return "store: external id: " + e.Reason }
 
 // Unwrap makes errors.Is(err, ErrBadExternalID) hold.
 func (e *IDError) Unwrap() error { return ErrBadExternalID }
-
-// CheckExternalID says whether the store keeps this id; a refusal is an
-// *IDError.
-func CheckExternalID(id ExternalID) error {
-	switch {
-	case !idKinds[id.Kind]:
-		return &IDError{Reason: fmt.Sprintf("%q is not a kind of external id (al, mal, mu, kt, md, mb).", safetext.Line(id.Kind))}
-	case id.Value == "" || len(id.Value) > maxIDValue || !idValueRE.MatchString(id.Value):
-		return &IDError{Reason: fmt.Sprintf("the value of an external id is 1 to %d letters, digits, '.', '_' or '-'.", maxIDValue)}
-	case !idSources[id.Source]:
-		return &IDError{Reason: fmt.Sprintf("%q is not a source of external ids.", safetext.Line(id.Source))}
-	}
-	return nil
-}
 
 // worksLockSQL takes the transaction advisory lock every link holds (two
 // int4 keys, so it never meets a Lane's one-key lock).
@@ -119,7 +102,7 @@ const insertIDsSQL = `
 	CROSS JOIN LATERAL (SELECT FROM series s WHERE s.site = u.site AND s.series_id = u.series_id LIMIT 1) s
 	ON CONFLICT ON CONSTRAINT series_ids_one_key DO UPDATE SET value = excluded.value, created_at = now()
 		WHERE i.value <> excluded.value
-	RETURNING i.site, i.series_id, i.kind, i.value, coalesce(i.reader_id, 0)`
+	RETURNING i.site, i.series_id, i.kind, i.value, i.source, coalesce(i.reader_id, 0)`
 
 // LinkResult says what storing external ids did.
 type LinkResult struct {
@@ -194,8 +177,8 @@ func (s *Store) NameSeriesID(ctx context.Context, readerID int64, site, seriesID
 
 // idRow is one stored id and whose word it is (0: shared).
 type idRow struct {
-	site, seriesID, kind, value string
-	reader                      int64
+	site, seriesID, kind, value, source string
+	reader                              int64
 }
 
 // addSeriesIDs is AddSeriesIDs inside tx: one statement stores every id,
@@ -203,6 +186,13 @@ type idRow struct {
 // the shared pairs for everyone (linkFresh, works_link_set.go), a
 // Reader's in that Reader's library (linkReaderWords).
 func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult, error) {
+	return addSeriesIDsQueue(ctx, tx, items, true)
+}
+
+// addSeriesIDsQueue is addSeriesIDs; queue says whether the new ids go to
+// the crosswalk's queue (false for the crosswalk's own answers: they are
+// that answer, and asking about them again would ask the same).
+func addSeriesIDsQueue(ctx context.Context, tx pgx.Tx, items []SeriesIDs, queue bool) (LinkResult, error) {
 	var res LinkResult
 	var site, sid, kind, value, source []string
 	var reader []int64
@@ -213,7 +203,8 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	seen := map[key]string{}
 	for _, it := range items {
 		for _, id := range it.IDs {
-			if err := CheckExternalID(id); err != nil {
+			id, err := CanonicalExternalID(id)
+			if err != nil {
 				return LinkResult{}, err
 			}
 			if SharedSource(id.Source) != (it.ReaderID == 0) {
@@ -242,7 +233,7 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	}
 	got, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (idRow, error) {
 		var x idRow
-		err := r.Scan(&x.site, &x.seriesID, &x.kind, &x.value, &x.reader)
+		err := r.Scan(&x.site, &x.seriesID, &x.kind, &x.value, &x.source, &x.reader)
 		return x, err
 	})
 	if err != nil {
@@ -251,6 +242,11 @@ func addSeriesIDs(ctx context.Context, tx pgx.Tx, items []SeriesIDs) (LinkResult
 	res.Added = len(got)
 	if len(got) == 0 {
 		return res, nil
+	}
+	if queue {
+		if err := queueCrosswalk(ctx, tx, got); err != nil {
+			return res, err
+		}
 	}
 	if _, err := tx.Exec(ctx, worksLockSQL); err != nil {
 		return res, err

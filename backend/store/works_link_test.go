@@ -119,8 +119,8 @@ func TestUnlinkSticks(t *testing.T) {
 	// the unlinked Series stays out, the third joins.
 	w.readWith("comix", "b", "11", t0.Add(time.Hour), nil, al("7"))
 	w.readWith("mangapill", "c", "10", t0, nil, al("7"))
-	w.readWith("comix", "b", "12", t0.Add(time.Hour), nil, al("7"), mu("x1"))
-	w.readWith("mangadex", "a", "10", t0, nil, al("7"), mu("x1"))
+	w.readWith("comix", "b", "12", t0.Add(time.Hour), nil, al("7"), mu("3qzxncc"))
+	w.readWith("mangadex", "a", "10", t0, nil, al("7"), mu("3qzxncc"))
 	if got := w.workOf("comix", "b"); got == wk {
 		t.Fatalf("the unlinked Series is back in Work %d", wk)
 	}

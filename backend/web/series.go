@@ -25,6 +25,7 @@ type seriesView struct {
 	WorkPath    string // the Work page when the Series is a member of one, else ""
 	Suggestions []suggestionRow
 	Kinds       []string // the external id kinds, for the "name an id" form
+	Crosswalk   bool     // some id came from the crosswalk: MangaBaka is credited
 	Flash       string
 	Error       string
 }
@@ -74,6 +75,7 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 	}
 	for _, x := range card.IDs {
 		sv.IDs = append(sv.IDs, idRow{Site: site, Kind: x.Kind, Value: x.Value, Source: x.Source})
+		sv.Crosswalk = sv.Crosswalk || x.Source == store.IDFromCrosswalk
 	}
 	// The Work as the Reader sees it (their own hand link first), as the
 	// library's card: only a Work that holds this bookmark.

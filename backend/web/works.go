@@ -74,7 +74,7 @@ type suggestionRow struct {
 }
 
 // idKinds are the external id kinds a Reader may name (store's kinds).
-var idKinds = []string{"al", "mal", "mu", "kt", "md", "mb"}
+var idKinds = []string{"al", "mal", "mu", "mu_legacy", "kt", "md", "mb"}
 
 // worksRoutes registers the Work page, its acts and the Series acts of
 // the Works API.

@@ -207,6 +207,11 @@ func (h *Handler) seriesNameID(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := store.ExternalID{Kind: strings.TrimSpace(r.PostFormValue("kind")), Value: strings.TrimSpace(r.PostFormValue("value")), Source: store.IDFromReader}
+	if strings.Contains(id.Value, "/") { // a link to the catalogue's page, as PUT /api/series/…/ids takes it
+		if n, ok := sites.NormalizeID(id.Kind, id.Value); ok {
+			id.Kind, id.Value = n.Kind, n.Value
+		}
+	}
 	var ie *store.IDError
 	if err := store.CheckExternalID(id); errors.As(err, &ie) {
 		h.refuseOnBack(w, r, "Not an external id: "+ie.Reason+" Nothing was saved.")

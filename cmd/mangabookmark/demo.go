@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/crosswalk"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sitesim"
@@ -91,6 +92,11 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 		return err
 	}
 	defer stopAniList()
+	if cfg.TrackerOrigins[crosswalk.Name] == "" {
+		// The simulator's ids are no real story's: MangaBaka is asked about
+		// them only when TRACKER_ORIGINS points the crosswalk at a stand-in.
+		cfg.Crosswalk = false
+	}
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
 		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {

@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/browser"
 	"mangabookmark/backend/config"
+	"mangabookmark/backend/crosswalk"
 	"mangabookmark/backend/lanes"
 	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/sites"
@@ -178,6 +179,11 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The crosswalk's Worker (nil when CROSSWALK=off).
+	xwalk, err := crosswalk.FromConfig(cfg, st, version, log.With("component", "crosswalk"))
+	if err != nil {
+		return nil, err
+	}
 	// One token's budget (in flight, writes) for both HTTP faces.
 	budget, err := tokenbudget.New(tokenbudget.Config{})
 	if err != nil {
@@ -218,8 +224,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			if trackerSvc != nil {
 				trackerSvc.Start(ctx)
 			}
+			if xwalk != nil {
+				xwalk.Start(ctx)
+			}
 		},
 		stop: func() {
+			if xwalk != nil {
+				xwalk.Stop()
+			}
 			if trackerSvc != nil {
 				trackerSvc.Stop()
 			}

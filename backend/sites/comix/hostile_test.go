@@ -88,7 +88,7 @@ func TestParsePageBoundsHostileLinksAndAltTitles(t *testing.T) {
 		ids               string
 		alt               int
 	}{
-		{"huge", huge.String(), alts.String(), "[{al 30002} {mu 157722}]", sites.MaxAltTitles},
+		{"huge", huge.String(), alts.String(), "[{al 30002} {mu_legacy 157722}]", sites.MaxAltTitles},
 		{"null", `null`, `null`, "[]", 0},
 		{"list", `["https://anilist.co/manga/1"]`, `{"en":"x"}`, "[]", 0},
 		{"other hosts", `{"al":"https://evil.example/manga/1","mal":"https://anilist.co/manga/2","md":"https://mangadex.org.evil.example/title/9aaec59c-3bd9-48fa-b1e2-ab0961d0231b","mb":"javascript:alert(1)"}`, `[]`, "[]", 0},

@@ -76,7 +76,7 @@ func TestParseMangaBoundsHostileLinksAndAltTitles(t *testing.T) {
 		ids               []sites.ExternalID
 		alt               int
 	}{
-		{"huge", huge.String(), alts.String(), []sites.ExternalID{{Kind: "al", Value: "30013"}, {Kind: "mu", Value: "7cyaozt"}, {Kind: "md", Value: id}}, sites.MaxAltTitles},
+		{"huge", huge.String(), alts.String(), []sites.ExternalID{{Kind: "al", Value: "30013"}, {Kind: "mu", Value: "16020676361"}, {Kind: "md", Value: id}}, sites.MaxAltTitles},
 		{"null", `null`, `null`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},
 		{"empty list", `[]`, `[]`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},
 		{"wrong types", `{"al":["1"],"mal":{"id":2},"mu":true,"kt":3.5}`, `{"en":"x"}`, []sites.ExternalID{{Kind: "md", Value: id}}, 0},

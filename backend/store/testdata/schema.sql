@@ -344,6 +344,54 @@ CREATE TABLE public.covers (
 );
 
 --
+-- Name: crosswalk_lookups; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.crosswalk_lookups (
+    kind text NOT NULL,
+    value text NOT NULL,
+    status integer NOT NULL,
+    ids jsonb DEFAULT '[]'::jsonb NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT crosswalk_lookups_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'mu_legacy'::text, 'kt'::text]))),
+    CONSTRAINT crosswalk_lookups_value_check CHECK (((value <> ''::text) AND (length(value) <= 100)))
+);
+
+--
+-- Name: crosswalk_queue; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.crosswalk_queue (
+    id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    kind text NOT NULL,
+    value text NOT NULL,
+    source text NOT NULL,
+    reader_id bigint,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL,
+    claimed_until timestamp with time zone,
+    tries integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: crosswalk_queue_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.crosswalk_queue_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: crosswalk_queue_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.crosswalk_queue_id_seq OWNED BY public.crosswalk_queue.id;
+
+--
 -- Name: goose_db_version; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -730,7 +778,7 @@ CREATE TABLE public.series_ids (
     source text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     reader_id bigint,
-    CONSTRAINT series_ids_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'kt'::text, 'md'::text, 'mb'::text]))),
+    CONSTRAINT series_ids_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'mu_legacy'::text, 'kt'::text, 'md'::text, 'mb'::text]))),
     CONSTRAINT series_ids_source_check CHECK ((source = ANY (ARRAY['site'::text, 'crosswalk'::text, 'reader'::text, 'import'::text, 'sync'::text, 'tracker'::text]))),
     CONSTRAINT series_ids_value_check CHECK (((value <> ''::text) AND (length(value) <= 100))),
     CONSTRAINT series_ids_whose_check CHECK (((source = ANY (ARRAY['site'::text, 'crosswalk'::text])) = (reader_id IS NULL)))
@@ -906,7 +954,7 @@ CREATE TABLE public.work_members (
     drift_since timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     joined_max numeric,
-    CONSTRAINT work_members_linked_by_check CHECK ((linked_by = ANY (ARRAY['id:al'::text, 'id:mal'::text, 'id:mu'::text, 'id:kt'::text, 'id:md'::text, 'id:mb'::text, 'reader'::text]))),
+    CONSTRAINT work_members_linked_by_check CHECK ((linked_by = ANY (ARRAY['id:al'::text, 'id:mal'::text, 'id:mu'::text, 'id:mu_legacy'::text, 'id:kt'::text, 'id:md'::text, 'id:mb'::text, 'reader'::text]))),
     CONSTRAINT work_members_offset_check CHECK ((abs("offset") <= (100000)::numeric))
 );
 
@@ -1024,6 +1072,12 @@ ALTER SEQUENCE public.works_id_seq OWNED BY public.works.id;
 ALTER TABLE ONLY public.chapter_events ALTER COLUMN id SET DEFAULT nextval('public.chapter_events_id_seq'::regclass);
 
 --
+-- Name: crosswalk_queue id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue ALTER COLUMN id SET DEFAULT nextval('public.crosswalk_queue_id_seq'::regclass);
+
+--
 -- Name: import_jobs id; Type: DEFAULT; Schema: public; Owner: -
 --
 
@@ -1092,6 +1146,27 @@ ALTER TABLE ONLY public.chapter_events
 
 ALTER TABLE ONLY public.covers
     ADD CONSTRAINT covers_pkey PRIMARY KEY (site, series_id);
+
+--
+-- Name: crosswalk_lookups crosswalk_lookups_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_lookups
+    ADD CONSTRAINT crosswalk_lookups_pkey PRIMARY KEY (kind, value);
+
+--
+-- Name: crosswalk_queue crosswalk_queue_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_pkey PRIMARY KEY (id);
+
+--
+-- Name: crosswalk_queue crosswalk_queue_site_series_id_kind_value_source_reader_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_site_series_id_kind_value_source_reader_id_key UNIQUE NULLS NOT DISTINCT (site, series_id, kind, value, source, reader_id);
 
 --
 -- Name: goose_db_version goose_db_version_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1688,6 +1763,20 @@ ALTER TABLE ONLY public.chapter_events
 
 ALTER TABLE ONLY public.covers
     ADD CONSTRAINT covers_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: crosswalk_queue crosswalk_queue_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: crosswalk_queue crosswalk_queue_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
 
 --
 -- Name: import_jobs import_jobs_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

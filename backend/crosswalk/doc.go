@@ -1,0 +1,16 @@
+// Package crosswalk fills a Series' missing tracker ids from MangaBaka's
+// public cross-reference: for a Series that gains an al, mal, mu,
+// mu_legacy or kt id, one source lookup (GET /v1/source/{service}/{id},
+// no login) names the same story's ids in the other catalogues, and the
+// ones the Series lacks are stored (store.ApplyCrosswalk): with source
+// crosswalk for an id a Site gave, as the same Reader's word for a
+// Reader's own id. They link Works like any other id.
+//
+// The lookup never runs in a request: the store queues the id in the
+// transaction that stores it and wakes the Worker (store.ListenCrosswalk),
+// which asks at most PerMinute times a minute per process and keeps every
+// answer at least CacheFor (in PostgreSQL), so an id seen again in that
+// time asks nothing. CROSSWALK=off starts no Worker. The shape read is
+// MangaBaka's published OpenAPI 3.1.0 document ("MangaBaka API" 1.0, tag
+// "Source"), as ../shared/research/id-hub.md §2 quotes it, read 2026-12-06.
+package crosswalk

@@ -1,0 +1,67 @@
+package crosswalk
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// PerMinute is the most lookups one process starts in any minute:
+// MangaBaka counts 180 uncached requests a minute per address for its
+// non-search routes (the figure its iOS app and a design note quote,
+// id-hub.md §2), and 150 leaves room for a second tool on one address.
+const PerMinute = 150
+
+// Clock is the Worker's time: Now and a Sleep that ends early with ctx.
+// lanestest.FakeClock satisfies it.
+type Clock interface {
+	Now() time.Time
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+type wallClock struct{}
+
+func (wallClock) Now() time.Time { return time.Now() }
+
+func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// pacer lets at most per starts into any sliding minute.
+type pacer struct {
+	clock Clock
+	per   int
+
+	mu     sync.Mutex
+	starts []time.Time // the last per starts, oldest first
+}
+
+// wait returns when one more start fits in the minute, and counts it.
+func (p *pacer) wait(ctx context.Context) error {
+	for {
+		p.mu.Lock()
+		now := p.clock.Now()
+		if len(p.starts) < p.per {
+			p.starts = append(p.starts, now)
+			p.mu.Unlock()
+			return nil
+		}
+		next := p.starts[0].Add(time.Minute)
+		if !now.Before(next) {
+			p.starts = append(p.starts[1:], now)
+			p.mu.Unlock()
+			return nil
+		}
+		p.mu.Unlock()
+		if err := p.clock.Sleep(ctx, next.Sub(now)); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,245 @@
+package crosswalk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"mangabookmark/backend/startstop"
+	"mangabookmark/backend/store"
+)
+
+// CacheFor is how long an answer stands: MangaBaka's own cache TTL on the
+// source routes ("cache ttl: 7 days", x-cache-ttl 7_DAY) and its refresh
+// of one series at least every 7 days (id-hub.md §2).
+const CacheFor = 7 * 24 * time.Hour
+
+// batch is how many queued ids one pass takes.
+const batch = 50
+
+// DefaultPollEvery is how often an idle Worker looks at the queue without
+// a wake: ids whose retry time came, and any wake that was missed.
+const DefaultPollEvery = 5 * time.Minute
+
+// maxBackoff bounds the wait before asking again about an id whose lookup
+// found no answer.
+const maxBackoff = 6 * time.Hour
+
+// Config configures a Worker.
+type Config struct {
+	Store  *store.Store
+	Client *Client
+	Clock  Clock        // nil: the wall clock
+	Log    *slog.Logger // nil: discard
+	// PerMinute is the most lookups started in a minute (0: PerMinute;
+	// more than PerMinute is refused).
+	PerMinute int
+	// PollEvery is an idle Worker's look at the queue (0: DefaultPollEvery).
+	PollEvery time.Duration
+	// OnPass, when set, is called after every pass (tests wait on it).
+	OnPass func(Stats)
+}
+
+// Stats is what one pass did.
+type Stats struct {
+	Taken    int // queued ids taken
+	Requests int // lookups sent to MangaBaka
+	Cached   int // ids answered from the cache
+	Filled   int // ids stored for Series
+	Hostile  int // answers refused whole
+	Retried  int // ids given back for later (429, 5xx, no answer)
+}
+
+// Worker takes the queued ids and fills the others. It is safe for
+// concurrent use; Start and Stop bound its goroutines.
+type Worker struct {
+	cfg   Config
+	pace  *pacer
+	loop  startstop.Loop
+	wake  chan struct{}
+	sent  atomic.Int64
+	clock Clock
+	log   *slog.Logger
+}
+
+// New builds a Worker, or an error naming the field that cannot work.
+func New(cfg Config) (*Worker, error) {
+	switch {
+	case cfg.Store == nil || cfg.Client == nil:
+		return nil, errors.New("crosswalk: new: Config.Store and Config.Client are required")
+	case cfg.PerMinute < 0 || cfg.PerMinute > PerMinute:
+		return nil, fmt.Errorf("crosswalk: new: Config.PerMinute %d is outside 0..%d", cfg.PerMinute, PerMinute)
+	}
+	if cfg.PerMinute == 0 {
+		cfg.PerMinute = PerMinute
+	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = DefaultPollEvery
+	}
+	w := &Worker{cfg: cfg, wake: make(chan struct{}, 1), clock: cfg.Clock, log: cfg.Log}
+	if w.clock == nil {
+		w.clock = wallClock{}
+	}
+	if w.log == nil {
+		w.log = slog.New(slog.DiscardHandler)
+	}
+	w.pace = &pacer{clock: w.clock, per: cfg.PerMinute}
+	return w, nil
+}
+
+// Requests is how many lookups this Worker has sent.
+func (w *Worker) Requests() int64 { return w.sent.Load() }
+
+// Wake asks for a pass soon (ids were queued).
+func (w *Worker) Wake() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Start runs the Worker until Stop: a pass at once, then one at each wake
+// (any process's queued ids, store.ListenCrosswalk) or PollEvery.
+func (w *Worker) Start(ctx context.Context) {
+	w.loop.Start(ctx, w.run)
+}
+
+// Stop ends the Worker and waits for it.
+func (w *Worker) Stop() { w.loop.Stop() }
+
+func (w *Worker) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		w.listen(ctx)
+	}()
+	defer wg.Wait()
+	for ctx.Err() == nil {
+		st, err := w.RunOnce(ctx)
+		if err != nil && ctx.Err() == nil {
+			w.log.Warn("crosswalk pass failed", "error", err)
+		}
+		if w.cfg.OnPass != nil {
+			w.cfg.OnPass(st)
+		}
+		if err == nil && st.Taken == batch && st.Retried == 0 {
+			continue // more are waiting
+		}
+		w.idle(ctx)
+	}
+}
+
+// idle waits for a wake or PollEvery, whichever comes first.
+func (w *Worker) idle(ctx context.Context) {
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select {
+		case <-w.wake:
+			cancel()
+		case <-sctx.Done():
+		}
+	}()
+	_ = w.clock.Sleep(sctx, w.cfg.PollEvery)
+	cancel()
+	<-done
+}
+
+// listen wakes the Worker at every commit that queued ids, in any process.
+// A lost connection is tried again after a minute; the poll covers the gap.
+func (w *Worker) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := w.cfg.Store.ListenCrosswalk(ctx, w.Wake, w.Wake)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		w.log.Warn("crosswalk wake listener lost; polling meanwhile", "error", err)
+		if w.clock.Sleep(ctx, time.Minute) != nil {
+			return
+		}
+	}
+}
+
+// RunOnce takes up to one batch of queued ids and answers each: from the
+// cache when an answer is younger than CacheFor, else by one lookup.
+func (w *Worker) RunOnce(ctx context.Context) (Stats, error) {
+	var st Stats
+	items, err := w.cfg.Store.ClaimCrosswalk(ctx, w.clock.Now(), batch)
+	if err != nil {
+		return st, err
+	}
+	st.Taken = len(items)
+	for i, it := range items {
+		stop, err := w.one(ctx, it, &st)
+		if err != nil {
+			return st, err
+		}
+		if stop { // MangaBaka asked us to wait: the rest go back too
+			for _, rest := range items[i+1:] {
+				if err := w.cfg.Store.RetryCrosswalk(ctx, rest.ID, w.clock.Now().Add(time.Minute), false); err != nil {
+					return st, err
+				}
+			}
+			return st, nil
+		}
+	}
+	return st, nil
+}
+
+// one answers one queued id; stop is true when MangaBaka refused for now.
+func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (stop bool, err error) {
+	now := w.clock.Now()
+	ans, cached, err := w.cfg.Store.CachedCrosswalk(ctx, it.Kind, it.Value, now.Add(-CacheFor))
+	if err != nil {
+		return false, err
+	}
+	if cached {
+		st.Cached++
+	} else {
+		if _, ok := Path(it.Kind, it.Value); !ok {
+			return false, w.cfg.Store.DropCrosswalk(ctx, it.ID) // a value of no form MangaBaka reads
+		}
+		if err := w.pace.wait(ctx); err != nil {
+			return false, err
+		}
+		w.sent.Add(1)
+		st.Requests++
+		a, err := w.cfg.Client.Lookup(ctx, it.Kind, it.Value)
+		var te *TransientError
+		switch {
+		case errors.As(err, &te):
+			st.Retried++
+			wait := te.RetryAfter
+			if wait == 0 {
+				wait = min(time.Minute<<min(it.Tries, 10), maxBackoff)
+			}
+			w.log.Info("crosswalk lookup to ask again", "kind", it.Kind, "status", te.Status, "wait", wait)
+			return te.Status == http.StatusTooManyRequests, w.cfg.Store.RetryCrosswalk(ctx, it.ID, now.Add(wait), true)
+		case errors.Is(err, ErrHostile):
+			st.Hostile++
+			w.log.Warn("crosswalk answer refused", "kind", it.Kind, "value", it.Value, "error", err)
+			a = Answer{Status: 0}
+		case err != nil:
+			w.log.Warn("crosswalk lookup refused", "kind", it.Kind, "value", it.Value, "error", err)
+			a = Answer{Status: -1}
+		}
+		ans = store.CrosswalkAnswer{Status: a.Status, IDs: a.IDs, FetchedAt: now}
+		if err := w.cfg.Store.SaveCrosswalk(ctx, it.Kind, it.Value, ans); err != nil {
+			return false, err
+		}
+	}
+	res, err := w.cfg.Store.ApplyCrosswalk(ctx, it, ans.IDs)
+	if err != nil {
+		return false, err
+	}
+	st.Filled += res.Added
+	return false, nil
+}
