@@ -25,11 +25,11 @@ type SyncDevice struct {
 // PhoneSyncResult is what reading the last upload did. NotAddedItems
 // names the favourites that did not fit (at most 50).
 type PhoneSyncResult struct {
-	Manga          int           `json:"manga"`
-	Matched        int           `json:"matched"`
-	ProgressMoved  int           `json:"progress_moved"`
-	BookmarksAdded int           `json:"bookmarks_added"`
-	NotAdded       int           `json:"not_added"`
+	Manga          int                 `json:"manga"`
+	Matched        int                 `json:"matched"`
+	ProgressMoved  int                 `json:"progress_moved"`
+	BookmarksAdded int                 `json:"bookmarks_added"`
+	NotAdded       int                 `json:"not_added"`
 	NotAddedItems  []ImportUnsupported `json:"not_added_items,omitempty"`
 }
 

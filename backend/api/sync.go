@@ -20,7 +20,7 @@ import (
 // SyncUploadPaths are the sync routes that take a library as the body:
 // the server-wide body limit gives them phonesync.DefaultMaxBody.
 var SyncUploadPaths = map[string]bool{
-	"PUT /api/sync/content":    true,
+	"PUT /api/sync/content":   true,
 	"POST /api/sync/v2/merge": true,
 }
 
