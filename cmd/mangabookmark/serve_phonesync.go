@@ -3,10 +3,12 @@ package main
 import (
 	"log/slog"
 
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/config"
 	"mangabookmark/backend/phonesync"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/web"
 )
 
 // newPhoneSync builds the phone sync, or nil without TOKEN_KEY (the
@@ -17,4 +19,13 @@ func newPhoneSync(cfg config.Config, st *store.Store, reg *sites.Registry, log *
 		return nil, nil
 	}
 	return phonesync.New(phonesync.Config{Store: st, Sites: reg, TokenKey: []byte(cfg.TokenKey), Log: log.With("component", "phonesync")})
+}
+
+// syncKeys is the Phone sync card's key service: the token service when
+// the server runs the phone sync, else none (the card hides).
+func syncKeys(ps *phonesync.Service, a *auth.Service) web.SyncKeys {
+	if ps == nil || a == nil {
+		return nil
+	}
+	return a
 }
