@@ -158,6 +158,10 @@ func TestV1ReadsIn(t *testing.T) {
 	if n, _ := e.progress(reader, ref); n != "5" {
 		t.Fatalf("Progress %q after the phone read 5", n)
 	}
+	c, err := e.st.CountSync(context.Background(), e.clock.Now())
+	if err != nil || c.ReadersSyncing != 1 || c.UploadsToday != 2 || c.BytesStored != int64(len(p.Local.Proto())) || c.ProgressMoved != 2 {
+		t.Fatalf("counts %+v %v: want 1 Reader, 2 uploads, the library's bytes, 2 moves", c, err)
+	}
 }
 
 // TestV1ReadsOut: a read made on the web flows out at the next GET as the
