@@ -255,3 +255,24 @@ func TestV1Event(t *testing.T) {
 		t.Fatalf("devices %v", devs)
 	}
 }
+
+// TestV1LibraryUnderAnotherKey: a stored library sealed under another
+// TOKEN_KEY (or damaged) is answered as nothing stored, and the phone's
+// next push replaces it.
+func TestV1LibraryUnderAnotherKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, noPace)
+	tok, reader := e.reader("200000000000000060")
+	key := e.syncKey(tok)
+	p := e.phone(key, pillLibrary(pillManga("1", 2, 1, 1)), false, "")
+	e.sync(p)
+	if _, err := e.st.Pool().Exec(t.Context(), `UPDATE phone_sync SET library_sealed = $2 WHERE reader_id = $1`, reader, []byte("not sealed here")); err != nil {
+		t.Fatal(err)
+	}
+	if out := e.sync(p); out.Status != http.StatusNotFound || !out.Pushed {
+		t.Fatalf("sync over a library that does not open: %+v", out)
+	}
+	if resp, body := e.call(http.MethodGet, "/api/sync/content", "", key, nil, nil); resp.StatusCode != 200 || !bytes.Equal(body, p.Local.Proto()) {
+		t.Fatalf("GET after the new push: %d", resp.StatusCode)
+	}
+}
