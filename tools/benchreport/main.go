@@ -184,6 +184,7 @@ func render(res map[string]result, now time.Time) string {
 	}
 	figs = append(figs, listingFigures()...)
 	figs = append(figs, trackerFigures()...)
+	figs = append(figs, phoneSyncFigures()...)
 	figs = append(figs, worksFigures()...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
