@@ -184,6 +184,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	phoneSync, err := newPhoneSync(cfg, st, reg, log)
+	if err != nil {
+		return nil, err
+	}
 	// One token's budget (in flight, writes) for both HTTP faces.
 	budget, err := tokenbudget.New(tokenbudget.Config{})
 	if err != nil {
@@ -194,6 +198,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		ReaderNotices: readerNotices,
 		Imports:       imp,
 		Trackers:      trackerSvc,
+		PhoneSync:     phoneSync,
 		Store:         st,
 		Sites:         reg,
 		Auth:          authSvc,
@@ -210,7 +215,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		ReaderNotices: readerNotices, Budget: budget, Trackers: trackerSvc,
+		ReaderNotices: readerNotices, Budget: budget, Trackers: trackerSvc, SyncKeys: syncKeys(phoneSync, authSvc),
 	})
 	srv.MountWeb(pages)
 	return &app{

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"log/slog"
+
+	"mangabookmark/backend/auth"
+	"mangabookmark/backend/config"
+	"mangabookmark/backend/phonesync"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+	"mangabookmark/backend/web"
+)
+
+// newPhoneSync builds the phone sync, or nil without TOKEN_KEY (the
+// libraries are sealed under a key derived from it; the sync routes then
+// answer 503).
+func newPhoneSync(cfg config.Config, st *store.Store, reg *sites.Registry, log *slog.Logger) (*phonesync.Service, error) {
+	if len(cfg.TokenKey) == 0 {
+		return nil, nil
+	}
+	return phonesync.New(phonesync.Config{Store: st, Sites: reg, TokenKey: []byte(cfg.TokenKey), Log: log.With("component", "phonesync")})
+}
+
+// syncKeys is the Phone sync card's key service: the token service when
+// the server runs the phone sync, else none (the card hides).
+func syncKeys(ps *phonesync.Service, a *auth.Service) web.SyncKeys {
+	if ps == nil || a == nil {
+		return nil
+	}
+	return a
+}
