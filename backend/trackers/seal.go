@@ -32,6 +32,10 @@ const sealCheckLen = 8
 // a kilobyte).
 const maxSealedToken = 16 << 10
 
+// MaxSealedBytes is the most SealBytes takes: one item of a phone's
+// synced library (a manga with its history) is far below it.
+const MaxSealedBytes = 8 << 20
+
 var (
 	// ErrSealKeyChanged is returned when the token was sealed under another
 	// TOKEN_KEY. It cannot be opened any more; the caller turns the tracker to
@@ -96,30 +100,64 @@ func (s *Sealer) Seal(token, binding string) ([]byte, error) {
 	if token == "" || len(token) > maxSealedToken {
 		return nil, fmt.Errorf("trackers: seal token: a token must be 1 to %d bytes", maxSealedToken)
 	}
+	return s.seal([]byte(token), binding)
+}
+
+// SealBytes seals plain (at most MaxSealedBytes, possibly empty) for the
+// row binding names, as Seal does a token; OpenBytes opens it.
+func (s *Sealer) SealBytes(plain []byte, binding string) ([]byte, error) {
+	if len(plain) > MaxSealedBytes {
+		return nil, fmt.Errorf("trackers: seal bytes: at most %d bytes", MaxSealedBytes)
+	}
+	return s.seal(plain, binding)
+}
+
+func (s *Sealer) seal(plain []byte, binding string) ([]byte, error) {
 	h := s.header()
 	nonce := make([]byte, s.aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
-		return nil, fmt.Errorf("trackers: seal token: nonce: %w", err)
+		return nil, fmt.Errorf("trackers: seal: nonce: %w", err)
 	}
-	out := make([]byte, 0, len(h)+len(nonce)+len(token)+s.aead.Overhead())
+	out := make([]byte, 0, len(h)+len(nonce)+len(plain)+s.aead.Overhead())
 	out = append(append(out, h...), nonce...)
-	return s.aead.Seal(out, nonce, []byte(token), s.aad(h, binding)), nil
+	return s.aead.Seal(out, nonce, plain, s.aad(h, binding)), nil
 }
 
 // Open returns the token sealed for binding: ErrSealKeyChanged when it
 // was sealed under another TOKEN_KEY, ErrSealBroken when it was damaged or
 // sealed for another binding. No error quotes the token.
 func (s *Sealer) Open(sealed []byte, binding string) (string, error) {
+	plain, err := s.open(sealed, binding)
+	if err != nil {
+		return "", fmt.Errorf("trackers: open token: %w", err)
+	}
+	return string(plain), nil
+}
+
+// OpenBytes returns the bytes SealBytes sealed for binding, with Open's
+// errors.
+func (s *Sealer) OpenBytes(sealed []byte, binding string) ([]byte, error) {
+	plain, err := s.open(sealed, binding)
+	if err != nil {
+		return nil, fmt.Errorf("trackers: open bytes: %w", err)
+	}
+	return plain, nil
+}
+
+func (s *Sealer) open(sealed []byte, binding string) ([]byte, error) {
 	hl, ns := 1+sealCheckLen, s.aead.NonceSize()
 	if len(sealed) < hl+ns+s.aead.Overhead() || sealed[0] != sealVersion {
-		return "", fmt.Errorf("trackers: open token: %w", ErrSealBroken)
+		return nil, ErrSealBroken
 	}
 	if subtle.ConstantTimeCompare(sealed[1:hl], s.check) != 1 {
-		return "", fmt.Errorf("trackers: open token: %w", ErrSealKeyChanged)
+		return nil, ErrSealKeyChanged
 	}
 	plain, err := s.aead.Open(nil, sealed[hl:hl+ns], sealed[hl+ns:], s.aad(sealed[:hl], binding))
 	if err != nil {
-		return "", fmt.Errorf("trackers: open token: %w", ErrSealBroken)
+		return nil, ErrSealBroken
 	}
-	return string(plain), nil
+	if plain == nil {
+		plain = []byte{}
+	}
+	return plain, nil
 }

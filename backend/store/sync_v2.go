@@ -1,0 +1,210 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// A Reader's SyncYomi v2 library (sync_v2_libraries, sync_v2_items,
+// migration 0021): items the merge in backend/phonesync/merge reads and
+// writes. The store sees keyed hashes and sealed bytes only; what an item
+// is, the merge knows. docs/adr/0029-phone-sync-v2-merges.md.
+
+// SyncItem is one stored item of a Reader's v2 library.
+type SyncItem struct {
+	Kind     int16
+	Key      []byte // keyed hash of the item's key (16 bytes)
+	Parent   []byte // a chapter's manga's Key; nil for other kinds
+	Version  int64
+	Modified int64 // the client's lastModifiedAt, seconds
+	Deleted  bool  // a category tombstone
+	Digest   []byte
+	Origin   []byte // keyed hash of the device that wrote it
+	Seq      int64
+	Sealed   []byte // nil when read by SyncV2Tx.Lookup
+}
+
+// SyncV2Tx is one merge or snapshot of one Reader's v2 library, inside a
+// transaction that holds the library's row lock: merges of one Reader run
+// one at a time, whichever process serves them.
+type SyncV2Tx struct {
+	tx     pgx.Tx
+	reader int64
+	seq    int64
+}
+
+// SyncV2 runs fn on readerID's v2 library (made empty if it is new) under
+// its row lock, and commits what fn wrote when fn returns nil.
+func (s *Store) SyncV2(ctx context.Context, readerID int64, fn func(*SyncV2Tx) error) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO sync_v2_libraries (reader_id) VALUES ($1)
+			ON CONFLICT (reader_id) DO NOTHING`, readerID); err != nil {
+			return err
+		}
+		t := &SyncV2Tx{tx: tx, reader: readerID}
+		if err := tx.QueryRow(ctx, `SELECT seq FROM sync_v2_libraries WHERE reader_id = $1 FOR UPDATE`,
+			readerID).Scan(&t.seq); err != nil {
+			return err
+		}
+		return fn(t)
+	})
+	if err != nil {
+		return fmt.Errorf("store: sync v2: %w", err)
+	}
+	return nil
+}
+
+// DeleteSyncV2 deletes readerID's v2 library (DELETE /api/me/sync).
+func (s *Store) DeleteSyncV2(ctx context.Context, readerID int64) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM sync_v2_libraries WHERE reader_id = $1`, readerID); err != nil {
+		return fmt.Errorf("store: delete sync v2: %w", err)
+	}
+	return nil
+}
+
+// Seq is the library's cursor: the seq of its latest write, 0 when none.
+func (t *SyncV2Tx) Seq() int64 { return t.seq }
+
+// lookupAllAbove is the number of keys past which Lookup reads every
+// item's numbers rather than an ANY list (a full library).
+const lookupAllAbove = 2000
+
+// Lookup returns the stored numbers (no Sealed) of the items among keys,
+// by kind and then string(Key).
+func (t *SyncV2Tx) Lookup(ctx context.Context, keys [][]byte) (map[int16]map[string]SyncItem, error) {
+	const cols = `kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq`
+	var rows pgx.Rows
+	var err error
+	if len(keys) > lookupAllAbove {
+		rows, err = t.tx.Query(ctx, `SELECT `+cols+` FROM sync_v2_items WHERE reader_id = $1`, t.reader)
+	} else {
+		rows, err = t.tx.Query(ctx, `SELECT `+cols+` FROM sync_v2_items
+			WHERE reader_id = $1 AND key_hash = ANY($2)`, t.reader, keys)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: sync v2 lookup: %w", err)
+	}
+	defer rows.Close()
+	out := map[int16]map[string]SyncItem{}
+	for rows.Next() {
+		var it SyncItem
+		if err := rows.Scan(&it.Kind, &it.Key, &it.Parent, &it.Version, &it.Modified, &it.Deleted,
+			&it.Digest, &it.Origin, &it.Seq); err != nil {
+			return nil, fmt.Errorf("store: sync v2 lookup: %w", err)
+		}
+		if out[it.Kind] == nil {
+			out[it.Kind] = map[string]SyncItem{}
+		}
+		out[it.Kind][string(it.Key)] = it
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: sync v2 lookup: %w", err)
+	}
+	return out, nil
+}
+
+const syncItemCols = `kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq, sealed`
+
+func (t *SyncV2Tx) query(ctx context.Context, what, where string, args ...any) ([]SyncItem, error) {
+	rows, err := t.tx.Query(ctx, `SELECT `+syncItemCols+` FROM sync_v2_items WHERE reader_id = $1 AND `+
+		where+` ORDER BY kind, seq, key_hash`, append([]any{t.reader}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("store: sync v2 %s: %w", what, err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (SyncItem, error) {
+		var it SyncItem
+		err := r.Scan(&it.Kind, &it.Key, &it.Parent, &it.Version, &it.Modified, &it.Deleted,
+			&it.Digest, &it.Origin, &it.Seq, &it.Sealed)
+		return it, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: sync v2 %s: %w", what, err)
+	}
+	return out, nil
+}
+
+// Kind returns every item of one kind, tombstones included.
+func (t *SyncV2Tx) Kind(ctx context.Context, kind int16) ([]SyncItem, error) {
+	return t.query(ctx, "kind", `kind = $2`, kind)
+}
+
+// All returns every item.
+func (t *SyncV2Tx) All(ctx context.Context) ([]SyncItem, error) {
+	return t.query(ctx, "all", `true`)
+}
+
+// Since returns the items written after seq cursor.
+func (t *SyncV2Tx) Since(ctx context.Context, cursor int64) ([]SyncItem, error) {
+	return t.query(ctx, "since", `seq > $2`, cursor)
+}
+
+// ByKeys returns the items of kind whose Key is among keys.
+func (t *SyncV2Tx) ByKeys(ctx context.Context, kind int16, keys [][]byte) ([]SyncItem, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	return t.query(ctx, "by keys", `kind = $2 AND key_hash = ANY($3)`, kind, keys)
+}
+
+// Children returns the items whose Parent is among parents (a manga's
+// chapters).
+func (t *SyncV2Tx) Children(ctx context.Context, parents [][]byte) ([]SyncItem, error) {
+	if len(parents) == 0 {
+		return nil, nil
+	}
+	return t.query(ctx, "children", `parent_hash = ANY($2)`, parents)
+}
+
+// writeChunk bounds the rows of one INSERT.
+const writeChunk = 4000
+
+// Write stores items (inserted, or replacing the stored copy of the same
+// kind and key) under the library's next seq, and returns the new seq.
+// Writing nothing leaves the seq where it was.
+func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
+	if len(items) == 0 {
+		return t.seq, nil
+	}
+	next := t.seq + 1
+	for start := 0; start < len(items); start += writeChunk {
+		chunk := items[start:min(start+writeChunk, len(items))]
+		n := len(chunk)
+		kinds, vers, mods := make([]int16, n), make([]int64, n), make([]int64, n)
+		keys, parents, digests, origins, sealed := make([][]byte, n), make([][]byte, n), make([][]byte, n), make([][]byte, n), make([][]byte, n)
+		deleted := make([]bool, n)
+		for i, it := range chunk {
+			kinds[i], keys[i], parents[i], vers[i], mods[i] = it.Kind, it.Key, it.Parent, it.Version, it.Modified
+			deleted[i], digests[i], origins[i], sealed[i] = it.Deleted, it.Digest, it.Origin, it.Sealed
+		}
+		if _, err := t.tx.Exec(ctx, `INSERT INTO sync_v2_items AS i
+				(reader_id, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq, sealed)
+			SELECT $1, k, h, p, v, m, d, g, o, $2, s
+			FROM unnest($3::smallint[], $4::bytea[], $5::bytea[], $6::bigint[], $7::bigint[], $8::boolean[],
+				$9::bytea[], $10::bytea[], $11::bytea[]) AS u(k, h, p, v, m, d, g, o, s)
+			ON CONFLICT (reader_id, kind, key_hash) DO UPDATE SET
+				parent_hash = excluded.parent_hash, version = excluded.version,
+				modified_at = excluded.modified_at, deleted = excluded.deleted, digest = excluded.digest,
+				origin = excluded.origin, seq = excluded.seq, sealed = excluded.sealed`,
+			t.reader, next, kinds, keys, parents, vers, mods, deleted, digests, origins, sealed); err != nil {
+			return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		}
+	}
+	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET seq = $2, updated_at = now() WHERE reader_id = $1`,
+		t.reader, next); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+	}
+	t.seq = next
+	return next, nil
+}
+
+// Empty reports whether the library holds no item.
+func (t *SyncV2Tx) Empty(ctx context.Context) (bool, error) {
+	var found bool
+	if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sync_v2_items WHERE reader_id = $1)`,
+		t.reader).Scan(&found); err != nil {
+		return false, fmt.Errorf("store: sync v2 empty: %w", err)
+	}
+	return !found, nil
+}
