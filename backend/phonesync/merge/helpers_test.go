@@ -135,3 +135,5 @@ func cloneMsg(m protoreflect.Message) protoreflect.Message {
 }
 
 func equal(a, b []string) bool { return slices.Equal(a, b) }
+
+func randFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }
