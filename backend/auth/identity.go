@@ -10,6 +10,9 @@ type Identity struct {
 	DiscordID string
 	Name      string
 	Owner     bool
+	// Sync marks a sync key (scope sync): it calls the sync routes only,
+	// and no other token calls them.
+	Sync bool
 }
 
 // ErrUnavailable means the token could not be checked because the database

@@ -96,8 +96,11 @@ func (s *Service) digest(token string) []byte {
 }
 
 // wellFormed checks the shape without touching the database.
-func wellFormed(token string) bool {
-	body, ok := strings.CutPrefix(token, TokenPrefix)
+func wellFormed(token string) bool { return shaped(token, TokenPrefix) }
+
+// shaped says whether token is prefix and tokenBytes of base64url.
+func shaped(token, prefix string) bool {
+	body, ok := strings.CutPrefix(token, prefix)
 	if !ok || len(body) != base64.RawURLEncoding.EncodedLen(tokenBytes) {
 		return false
 	}
@@ -106,10 +109,21 @@ func wellFormed(token string) bool {
 }
 
 // Authenticate resolves a bearer token to the Identity of its Reader.
+// A sync key is refused here: it calls the sync routes only
+// (AuthenticateSync).
 func (s *Service) Authenticate(ctx context.Context, token string) (Identity, error) {
 	if len(s.key) == 0 || !wellFormed(token) {
 		return Identity{}, ErrInvalidToken
 	}
+	id, err := s.lookup(ctx, token)
+	if err == nil && id.Sync {
+		return Identity{}, ErrInvalidToken
+	}
+	return id, err
+}
+
+// lookup resolves a token or sync key of any scope.
+func (s *Service) lookup(ctx context.Context, token string) (Identity, error) {
 	want := s.digest(token)
 	if id, ok := s.cache.get(want, s.now()); ok {
 		s.touch(ctx, id.TokenID)
@@ -135,6 +149,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (Identity, err
 		DiscordID: row.DiscordID,
 		Name:      row.ReaderName,
 		Owner:     s.isOwner(row.DiscordID),
+		Sync:      row.Scope == store.ScopeSync,
 	}
 	s.cache.put(want, id, s.now())
 	return id, nil

@@ -34,6 +34,12 @@ func DecodeTachibk(r io.Reader, reg *sites.Registry) (*Parsed, error) {
 	default:
 		return nil, errorf(ErrUnreadable, "this is not a readable Mihon/Tachiyomi backup (.tachibk): %s", te.Reason)
 	}
+	return ParseTachibk(b, reg)
+}
+
+// ParseTachibk is DecodeTachibk of a backup already read (phone sync
+// reads the library once and maps it here).
+func ParseTachibk(b *tachibk.Backup, reg *sites.Registry) (*Parsed, error) {
 	names := sourceNames(b.Sources)
 	p := &Parsed{Kind: KindTachibk}
 	for _, m := range b.Manga {

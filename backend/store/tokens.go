@@ -21,7 +21,16 @@ type Token struct {
 	CreatedAt  time.Time
 	LastUsedAt *time.Time
 	RevokedAt  *time.Time
+	// Scope is ScopeReader (every route but the sync routes) or ScopeSync
+	// (the sync routes only: a phone's sync key).
+	Scope string
 }
+
+// Token scopes (migration 0020).
+const (
+	ScopeReader = "reader"
+	ScopeSync   = "sync"
+)
 
 // ActiveToken is what authentication needs: the stored HMAC (compared in
 // constant time by the caller) and the owning Reader.
@@ -30,16 +39,17 @@ type ActiveToken struct {
 	HMAC []byte
 }
 
-const tokenColumns = `t.id, t.reader_id, r.discord_id, r.name, t.name, t.created_at, t.last_used_at, t.revoked_at`
+const tokenColumns = `t.id, t.reader_id, r.discord_id, r.name, t.name, t.created_at, t.last_used_at, t.revoked_at, t.scope`
 
 func scanToken(row scanner, extra ...any) (Token, error) {
 	var t Token
-	dest := append([]any{&t.ID, &t.ReaderID, &t.DiscordID, &t.ReaderName, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt}, extra...)
+	dest := append([]any{&t.ID, &t.ReaderID, &t.DiscordID, &t.ReaderName, &t.Name, &t.CreatedAt, &t.LastUsedAt, &t.RevokedAt, &t.Scope}, extra...)
 	err := row.Scan(dest...)
 	return t, err
 }
 
-// MaxLiveTokens is how many unrevoked tokens one Reader holds: a new
+// MaxLiveTokens is how many unrevoked tokens (of scope reader; the one
+// sync key is apart) one Reader holds: a new
 // token past it revokes the oldest (every Discord login mints one, and the
 // request budgets are per Reader, so the bound is on what a lost or
 // forgotten token can do, not on the Reader's share).
@@ -63,7 +73,7 @@ func (s *Store) InsertToken(ctx context.Context, readerID int64, name string, hm
 		}
 		_, err := tx.Exec(ctx, `
 			UPDATE tokens SET revoked_at = $2 WHERE id IN (
-				SELECT id FROM tokens WHERE reader_id = $1 AND revoked_at IS NULL
+				SELECT id FROM tokens WHERE reader_id = $1 AND revoked_at IS NULL AND scope = 'reader'
 				ORDER BY id DESC OFFSET $3)`, readerID, at, MaxLiveTokens)
 		return err
 	})

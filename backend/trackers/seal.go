@@ -32,10 +32,6 @@ const sealCheckLen = 8
 // a kilobyte).
 const maxSealedToken = 16 << 10
 
-// MaxSealedBytes is the most SealBytes takes: one item of a phone's
-// synced library (a manga with its history) is far below it.
-const MaxSealedBytes = 8 << 20
-
 var (
 	// ErrSealKeyChanged is returned when the token was sealed under another
 	// TOKEN_KEY. It cannot be opened any more; the caller turns the tracker to
@@ -64,14 +60,30 @@ type Sealer struct {
 // NewSealer derives the seal key from tokenKey (TOKEN_KEY), or says why
 // it cannot: an empty or short key. The error never quotes the key.
 func NewSealer(tokenKey []byte) (*Sealer, error) {
+	return newSealer(tokenKey, sealInfo, sealCheckInfo)
+}
+
+// NewSealerFor is NewSealer for another purpose than tracker tokens
+// (for example "phone sync library"): the same construction under a key
+// of its own, derived from TOKEN_KEY with HKDF info strings naming the
+// purpose, so what one purpose sealed never opens under another. Use
+// SealBytes and OpenBytes with it.
+func NewSealerFor(tokenKey []byte, purpose string) (*Sealer, error) {
+	if purpose == "" {
+		return nil, errors.New("trackers: new sealer: a purpose is required")
+	}
+	return newSealer(tokenKey, "mangabookmark "+purpose+": seal key v1", "mangabookmark "+purpose+": seal key check v1")
+}
+
+func newSealer(tokenKey []byte, info, checkInfo string) (*Sealer, error) {
 	if len(tokenKey) < config.MinTokenKeyLen {
 		return nil, fmt.Errorf("trackers: new sealer: TOKEN_KEY is %d bytes; tokens can be sealed only under one of at least %d", len(tokenKey), config.MinTokenKeyLen)
 	}
-	key, err := hkdf.Key(sha256.New, tokenKey, nil, sealInfo, 32)
+	key, err := hkdf.Key(sha256.New, tokenKey, nil, info, 32)
 	if err != nil {
 		return nil, fmt.Errorf("trackers: new sealer: derive key: %w", err)
 	}
-	check, err := hkdf.Key(sha256.New, tokenKey, nil, sealCheckInfo, sealCheckLen)
+	check, err := hkdf.Key(sha256.New, tokenKey, nil, checkInfo, sealCheckLen)
 	if err != nil {
 		return nil, fmt.Errorf("trackers: new sealer: derive key check: %w", err)
 	}
@@ -94,25 +106,9 @@ func (s *Sealer) aad(header []byte, binding string) []byte {
 	return append(append(append([]byte(nil), header...), 0), binding...)
 }
 
-// Seal seals token for the row binding names (for example
-// "reader:42:anilist"); Open must be given the same binding.
-func (s *Sealer) Seal(token, binding string) ([]byte, error) {
-	if token == "" || len(token) > maxSealedToken {
-		return nil, fmt.Errorf("trackers: seal token: a token must be 1 to %d bytes", maxSealedToken)
-	}
-	return s.seal([]byte(token), binding)
-}
-
-// SealBytes seals plain (at most MaxSealedBytes, possibly empty) for the
-// row binding names, as Seal does a token; OpenBytes opens it.
+// SealBytes seals plain (any length GCM takes, empty included) for the
+// row binding names; OpenBytes must be given the same binding.
 func (s *Sealer) SealBytes(plain []byte, binding string) ([]byte, error) {
-	if len(plain) > MaxSealedBytes {
-		return nil, fmt.Errorf("trackers: seal bytes: at most %d bytes", MaxSealedBytes)
-	}
-	return s.seal(plain, binding)
-}
-
-func (s *Sealer) seal(plain []byte, binding string) ([]byte, error) {
 	h := s.header()
 	nonce := make([]byte, s.aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
@@ -123,41 +119,39 @@ func (s *Sealer) seal(plain []byte, binding string) ([]byte, error) {
 	return s.aead.Seal(out, nonce, plain, s.aad(h, binding)), nil
 }
 
+// OpenBytes returns what SealBytes sealed for binding, with Open's
+// errors (ErrSealKeyChanged, ErrSealBroken); no error quotes the bytes.
+func (s *Sealer) OpenBytes(sealed []byte, binding string) ([]byte, error) {
+	hl, ns := 1+sealCheckLen, s.aead.NonceSize()
+	if len(sealed) < hl+ns+s.aead.Overhead() || sealed[0] != sealVersion {
+		return nil, fmt.Errorf("trackers: open: %w", ErrSealBroken)
+	}
+	if subtle.ConstantTimeCompare(sealed[1:hl], s.check) != 1 {
+		return nil, fmt.Errorf("trackers: open: %w", ErrSealKeyChanged)
+	}
+	plain, err := s.aead.Open(nil, sealed[hl:hl+ns], sealed[hl+ns:], s.aad(sealed[:hl], binding))
+	if err != nil {
+		return nil, fmt.Errorf("trackers: open: %w", ErrSealBroken)
+	}
+	return plain, nil
+}
+
+// Seal seals token for the row binding names (for example
+// "reader:42:anilist"); Open must be given the same binding.
+func (s *Sealer) Seal(token, binding string) ([]byte, error) {
+	if token == "" || len(token) > maxSealedToken {
+		return nil, fmt.Errorf("trackers: seal token: a token must be 1 to %d bytes", maxSealedToken)
+	}
+	return s.SealBytes([]byte(token), binding)
+}
+
 // Open returns the token sealed for binding: ErrSealKeyChanged when it
 // was sealed under another TOKEN_KEY, ErrSealBroken when it was damaged or
 // sealed for another binding. No error quotes the token.
 func (s *Sealer) Open(sealed []byte, binding string) (string, error) {
-	plain, err := s.open(sealed, binding)
+	plain, err := s.OpenBytes(sealed, binding)
 	if err != nil {
-		return "", fmt.Errorf("trackers: open token: %w", err)
+		return "", fmt.Errorf("trackers: open token: %w", errors.Unwrap(err))
 	}
 	return string(plain), nil
-}
-
-// OpenBytes returns the bytes SealBytes sealed for binding, with Open's
-// errors.
-func (s *Sealer) OpenBytes(sealed []byte, binding string) ([]byte, error) {
-	plain, err := s.open(sealed, binding)
-	if err != nil {
-		return nil, fmt.Errorf("trackers: open bytes: %w", err)
-	}
-	return plain, nil
-}
-
-func (s *Sealer) open(sealed []byte, binding string) ([]byte, error) {
-	hl, ns := 1+sealCheckLen, s.aead.NonceSize()
-	if len(sealed) < hl+ns+s.aead.Overhead() || sealed[0] != sealVersion {
-		return nil, ErrSealBroken
-	}
-	if subtle.ConstantTimeCompare(sealed[1:hl], s.check) != 1 {
-		return nil, ErrSealKeyChanged
-	}
-	plain, err := s.aead.Open(nil, sealed[hl:hl+ns], sealed[hl+ns:], s.aad(sealed[:hl], binding))
-	if err != nil {
-		return nil, ErrSealBroken
-	}
-	if plain == nil {
-		plain = []byte{}
-	}
-	return plain, nil
 }

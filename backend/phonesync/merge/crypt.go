@@ -27,7 +27,7 @@ type Crypt struct {
 
 // NewCrypt derives Crypt's keys from tokenKey (TOKEN_KEY).
 func NewCrypt(tokenKey []byte) (*Crypt, error) {
-	s, err := trackers.NewSealer(tokenKey)
+	s, err := trackers.NewSealerFor(tokenKey, "phonesync v2 items")
 	if err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
 	}

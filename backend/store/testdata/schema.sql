@@ -501,6 +501,53 @@ CREATE TABLE public.owner_notices (
 );
 
 --
+-- Name: phone_sync; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync (
+    reader_id bigint NOT NULL,
+    add_favorites boolean DEFAULT true NOT NULL,
+    library_sealed bytea,
+    etag text DEFAULT ''::text NOT NULL,
+    received_bytes bigint DEFAULT 0 NOT NULL,
+    stored_bytes bigint DEFAULT 0 NOT NULL,
+    last_upload_at timestamp with time zone,
+    last_result jsonb,
+    progress_moved bigint DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT phone_sync_check CHECK (((library_sealed IS NULL) = (etag = ''::text))),
+    CONSTRAINT phone_sync_etag_check CHECK ((length(etag) <= 64)),
+    CONSTRAINT phone_sync_progress_moved_check CHECK ((progress_moved >= 0)),
+    CONSTRAINT phone_sync_received_bytes_check CHECK ((received_bytes >= 0)),
+    CONSTRAINT phone_sync_stored_bytes_check CHECK ((stored_bytes >= 0))
+);
+
+--
+-- Name: phone_sync_days; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync_days (
+    reader_id bigint NOT NULL,
+    day date NOT NULL,
+    uploads integer DEFAULT 0 NOT NULL,
+    progress_moved integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: phone_sync_devices; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync_devices (
+    reader_id bigint NOT NULL,
+    device_id text NOT NULL,
+    name text DEFAULT ''::text NOT NULL,
+    last_sync_at timestamp with time zone NOT NULL,
+    CONSTRAINT phone_sync_devices_device_id_check CHECK ((length(device_id) <= 128)),
+    CONSTRAINT phone_sync_devices_name_check CHECK ((length(name) <= 128))
+);
+
+--
 -- Name: poll_failures; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -579,7 +626,7 @@ CREATE TABLE public.progress (
     read_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     source text DEFAULT 'reader'::text NOT NULL,
-    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text])))
+    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text, 'sync'::text])))
 );
 
 --
@@ -744,7 +791,9 @@ CREATE TABLE public.tokens (
     hmac bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_used_at timestamp with time zone,
-    revoked_at timestamp with time zone
+    revoked_at timestamp with time zone,
+    scope text DEFAULT 'reader'::text NOT NULL,
+    CONSTRAINT tokens_scope_check CHECK ((scope = ANY (ARRAY['reader'::text, 'sync'::text])))
 );
 
 --
@@ -1128,6 +1177,27 @@ ALTER TABLE ONLY public.owner_notices
     ADD CONSTRAINT owner_notices_pkey PRIMARY KEY (kind, site);
 
 --
+-- Name: phone_sync_days phone_sync_days_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_days
+    ADD CONSTRAINT phone_sync_days_pkey PRIMARY KEY (day, reader_id);
+
+--
+-- Name: phone_sync_devices phone_sync_devices_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_devices
+    ADD CONSTRAINT phone_sync_devices_pkey PRIMARY KEY (reader_id, device_id);
+
+--
+-- Name: phone_sync phone_sync_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync
+    ADD CONSTRAINT phone_sync_pkey PRIMARY KEY (reader_id);
+
+--
 -- Name: poll_failures poll_failures_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1502,6 +1572,12 @@ CREATE INDEX series_unchecked_by_idx ON public.series USING btree (site, created
 CREATE INDEX series_unchecked_idx ON public.series USING btree (site, created_at) WHERE (latest_checked_at IS NULL);
 
 --
+-- Name: tokens_one_sync_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX tokens_one_sync_key_idx ON public.tokens USING btree (reader_id) WHERE ((scope = 'sync'::text) AND (revoked_at IS NULL));
+
+--
 -- Name: tokens_reader_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1681,6 +1757,27 @@ ALTER TABLE ONLY public.notice_deliveries
 
 ALTER TABLE ONLY public.notify_outlets
     ADD CONSTRAINT notify_outlets_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync_days phone_sync_days_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_days
+    ADD CONSTRAINT phone_sync_days_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync_devices phone_sync_devices_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_devices
+    ADD CONSTRAINT phone_sync_devices_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.phone_sync(reader_id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync phone_sync_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync
+    ADD CONSTRAINT phone_sync_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
 -- Name: poll_failures poll_failures_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
