@@ -21,15 +21,18 @@ type Engine struct {
 	store *store.Store
 	crypt *Crypt
 	msgs  bp.Messages
+	reads ReadsOut
 }
 
-// New returns an Engine over st, sealing with c.
-func New(st *store.Store, c *Crypt) (*Engine, error) {
+// New returns an Engine over st, sealing with c. With reads not nil,
+// each merge first marks read what reads made elsewhere passed (see
+// markReads); nil marks nothing.
+func New(st *store.Store, c *Crypt, reads ReadsOut) (*Engine, error) {
 	msgs, err := bp.Load()
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{store: st, crypt: c, msgs: msgs}, nil
+	return &Engine{store: st, crypt: c, msgs: msgs, reads: reads}, nil
 }
 
 // Messages are the backup's message descriptors the Engine uses.
@@ -51,7 +54,8 @@ type Answer struct {
 	Cursor        int64
 	Changed       bool // X-Sync-Changed
 	FullRequested bool // X-Sync-Full-Requested
-	Written       int  // items written (for the tests and the metrics)
+	Written       int  // items of the upload written
+	Marked        int  // chapters marked read by reads made elsewhere
 }
 
 // Merge merges req's upload into the Reader's library and returns what
@@ -84,10 +88,14 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 		if err != nil {
 			return err
 		}
-		if ans.Cursor, err = tx.Write(ctx, rows); err != nil {
+		if _, err = tx.Write(ctx, rows); err != nil {
 			return err
 		}
 		ans.Written = len(rows)
+		if ans.Marked, err = e.markReads(ctx, tx, req.Reader); err != nil {
+			return err
+		}
+		ans.Cursor = tx.Seq()
 
 		var out []*Item
 		if full {

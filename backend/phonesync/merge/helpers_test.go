@@ -2,6 +2,7 @@ package merge_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -49,7 +50,7 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eng, err := merge.New(st, c)
+	eng, err := merge.New(st, c, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,3 +138,10 @@ func cloneMsg(m protoreflect.Message) protoreflect.Message {
 func equal(a, b []string) bool { return slices.Equal(a, b) }
 
 func randFor(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 7)) }
+
+func fieldDiffs(want, got protoreflect.Message) []string {
+	if proto.Equal(want.Interface(), got.Interface()) {
+		return nil
+	}
+	return []string{fmt.Sprintf("want %v, got %v", want, got)}
+}
