@@ -28,6 +28,9 @@ func bodyLimit(r *http.Request) int64 {
 	if r.Method == http.MethodPost && (r.URL.Path == "/api/imports" || r.URL.Path == "/import") {
 		return imports.MaxBodyBytes
 	}
+	if n, ok := syncBodyLimit(r); ok {
+		return n
+	}
 	return MaxBodyBytes
 }
 

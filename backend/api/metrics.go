@@ -28,6 +28,7 @@ type Metrics struct {
 	laneReads *prometheus.HistogramVec
 	notice    noticeMetrics  // Reader notices (metrics_notices.go)
 	tracker   trackerMetrics // tracker requests (metrics_trackers.go)
+	sync      syncMetrics    // phone sync requests (metrics_sync.go)
 }
 
 // NewMetrics builds the registry with every family but the Lane gauges,

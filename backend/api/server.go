@@ -12,6 +12,7 @@ import (
 	"mangabookmark/backend/admin"
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/imports"
+	"mangabookmark/backend/phonesync"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -39,6 +40,7 @@ type Config struct {
 	ReaderNotices *readernotice.Service // Reader notices (settings, feed); nil: none here
 	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
 	Trackers      *trackersync.Service  // the Readers' trackers (/api/me/trackers); nil answers 503 there
+	PhoneSync     *phonesync.Service    // the phone sync (/api/me/sync, /api/sync/...); nil answers 503 there
 	// Budget is each token's in-flight bound and write budget, shared
 	// with the pages (cmd gives both faces the same one); nil: New makes
 	// one for this server alone.
@@ -109,6 +111,8 @@ func New(cfg Config) (*Server, error) {
 	s.pushRoutes()
 	s.importRoutes()
 	s.trackerRoutes()
+	s.meSyncRoutes()
+	s.syncRoutes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")

@@ -178,6 +178,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	phoneSync, err := newPhoneSync(cfg, st, reg, log)
+	if err != nil {
+		return nil, err
+	}
 	// One token's budget (in flight, writes) for both HTTP faces.
 	budget, err := tokenbudget.New(tokenbudget.Config{})
 	if err != nil {
@@ -188,6 +192,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		ReaderNotices: readerNotices,
 		Imports:       imp,
 		Trackers:      trackerSvc,
+		PhoneSync:     phoneSync,
 		Store:         st,
 		Sites:         reg,
 		Auth:          authSvc,

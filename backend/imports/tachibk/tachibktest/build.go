@@ -51,6 +51,9 @@ type Manga struct {
 	// Merged writes TachiyomiSY's BackupManga.mergedMangaReferences
 	// (field 600).
 	Merged []Merged
+	// LastModifiedAt (seconds, field 106) and Version (field 109) are
+	// written when not 0, as a sync client's library carries them.
+	LastModifiedAt, Version int64
 }
 
 // Track is a BackupTracking row: syncId 1, mediaIdInt 3 (the legacy Int,
@@ -79,6 +82,9 @@ type Chapter struct {
 	Read      bool
 	Number    float32
 	DateFetch int64
+	// LastModifiedAt (seconds, field 11) and Version (field 12) are
+	// written when not 0, as a sync client's library carries them.
+	LastModifiedAt, Version int64
 }
 
 // History is a BackupHistory.
@@ -145,6 +151,12 @@ func (m Manga) proto() []byte {
 		cm = appendVarint(cm, 7, uint64(c.DateFetch))
 		cm = protowire.AppendTag(cm, 9, protowire.Fixed32Type)
 		cm = protowire.AppendFixed32(cm, math.Float32bits(c.Number))
+		if c.LastModifiedAt != 0 {
+			cm = appendVarint(cm, 11, uint64(c.LastModifiedAt))
+		}
+		if c.Version != 0 {
+			cm = appendVarint(cm, 12, uint64(c.Version))
+		}
 		msg = appendMsg(msg, 16, cm)
 	}
 	msg = appendVarint(msg, 17, 1) // a category, unpacked as kotlinx writes it
@@ -171,6 +183,12 @@ func (m Manga) proto() []byte {
 		rm = appendStr(rm, 7, r.URL)
 		rm = appendVarint(rm, 8, uint64(r.SourceID))
 		msg = appendMsg(msg, 600, rm)
+	}
+	if m.LastModifiedAt != 0 {
+		msg = appendVarint(msg, 106, uint64(m.LastModifiedAt))
+	}
+	if m.Version != 0 {
+		msg = appendVarint(msg, 109, uint64(m.Version))
 	}
 	if m.Fork {
 		msg = appendStr(msg, 602, "SY custom title")

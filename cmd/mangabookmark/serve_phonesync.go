@@ -1,0 +1,20 @@
+package main
+
+import (
+	"log/slog"
+
+	"mangabookmark/backend/config"
+	"mangabookmark/backend/phonesync"
+	"mangabookmark/backend/sites"
+	"mangabookmark/backend/store"
+)
+
+// newPhoneSync builds the phone sync, or nil without TOKEN_KEY (the
+// libraries are sealed under a key derived from it; the sync routes then
+// answer 503).
+func newPhoneSync(cfg config.Config, st *store.Store, reg *sites.Registry, log *slog.Logger) (*phonesync.Service, error) {
+	if len(cfg.TokenKey) == 0 {
+		return nil, nil
+	}
+	return phonesync.New(phonesync.Config{Store: st, Sites: reg, TokenKey: []byte(cfg.TokenKey), Log: log.With("component", "phonesync")})
+}
