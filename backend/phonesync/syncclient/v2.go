@@ -152,8 +152,12 @@ func (c *V2) upload(full bool) *dynamicpb.Message {
 		return c.Library
 	}
 	b := bp.New(c.Msgs.Backup)
-	for _, cat := range bp.List(c.Library, "backup_categories") {
-		bp.Append(b, "backup_categories", cat)
+	// Every category (the server maps category numbers with them) and the
+	// source list (the app's backup writes the sources of what it holds).
+	for _, f := range []string{"backup_categories", "backup_sources"} {
+		for _, x := range bp.List(c.Library, f) {
+			bp.Append(b, f, x)
+		}
 	}
 	for _, m := range bp.List(c.Library, "backup_manga") {
 		mk := mangaKey(m)

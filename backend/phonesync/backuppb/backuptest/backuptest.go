@@ -23,6 +23,16 @@ type Library struct {
 	Categories int
 	Prefix     string // distinguishes two devices' manga
 	FirstOrder int    // the first category's order value
+	// Modified is the lastModifiedAt (seconds) of every manga and chapter
+	// (0: a time in 2025 drawn from the seed).
+	Modified int64
+}
+
+func modified(rng *rand.Rand, l Library) int64 {
+	if l.Modified != 0 {
+		return l.Modified
+	}
+	return int64(1_760_000_000 + rng.IntN(1000))
 }
 
 // Build returns a Backup with every field of every message set, the way
@@ -76,7 +86,7 @@ func Manga(msgs bp.Messages, rng *rand.Rand, l Library, i int) *dynamicpb.Messag
 	bp.Set(m, "favorite", rng.IntN(5) != 0)
 	bp.Set(m, "chapter_flags", int32(rng.IntN(8)))
 	bp.Set(m, "update_strategy", int32(rng.IntN(2)))
-	bp.Set(m, "last_modified_at", int64(1_760_000_000+rng.IntN(1000)))
+	bp.Set(m, "last_modified_at", modified(rng, l))
 	bp.Set(m, "version", int64(1+rng.IntN(5)))
 	bp.Set(m, "notes", "note")
 	bp.Set(m, "initialized", true)
@@ -97,7 +107,7 @@ func Manga(msgs bp.Messages, rng *rand.Rand, l Library, i int) *dynamicpb.Messag
 		bp.Set(ch, "date_upload", int64(1_750_000_000_000+c))
 		bp.Set(ch, "chapter_number", float32(c+1))
 		bp.Set(ch, "source_order", int64(l.Chapters-c))
-		bp.Set(ch, "last_modified_at", int64(1_760_000_000+rng.IntN(1000)))
+		bp.Set(ch, "last_modified_at", modified(rng, l))
 		bp.Set(ch, "version", int64(1+rng.IntN(3)))
 		bp.Append(m, "chapters", ch)
 		if read {
