@@ -56,14 +56,6 @@ func (s *Store) SyncV2(ctx context.Context, readerID int64, fn func(*SyncV2Tx) e
 	return nil
 }
 
-// DeleteSyncV2 deletes readerID's v2 library (DELETE /api/me/sync).
-func (s *Store) DeleteSyncV2(ctx context.Context, readerID int64) error {
-	if _, err := s.pool.Exec(ctx, `DELETE FROM sync_v2_libraries WHERE reader_id = $1`, readerID); err != nil {
-		return fmt.Errorf("store: delete sync v2: %w", err)
-	}
-	return nil
-}
-
 // Seq is the library's cursor: the seq of its latest write, 0 when none.
 func (t *SyncV2Tx) Seq() int64 { return t.seq }
 

@@ -63,7 +63,33 @@ func Build(msgs bp.Messages, rng *rand.Rand, l Library) *dynamicpb.Message {
 	bp.Set(p, "key", "pref_"+l.Prefix)
 	bp.Set(p, "value", []byte{0x0a, 0x03, 'I', 'n', 't', 0x12, 0x02, 0x08, 0x05})
 	bp.Append(b, "backup_preferences", p)
+	KotlinxDefaults(b)
 	return b
+}
+
+// KotlinxDefaults clears, in m and the messages in it, every field that
+// holds its Kotlin default, as kotlinx's ProtoBuf leaves such a field
+// out: zero numbers, false, "" (and BackupManga.favorite when true).
+func KotlinxDefaults(m protoreflect.Message) {
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsList() && fd.Message() != nil:
+			l := v.List()
+			for i := range l.Len() {
+				KotlinxDefaults(l.Get(i).Message())
+			}
+		case fd.IsList():
+		case fd.Message() != nil:
+			KotlinxDefaults(v.Message())
+		case fd.Name() == "favorite" && m.Descriptor().Name() == "BackupManga":
+			if v.Bool() {
+				m.Clear(fd)
+			}
+		case v.Equal(fd.Default()):
+			m.Clear(fd)
+		}
+		return true
+	})
 }
 
 // Manga returns the i-th manga of l.
@@ -131,5 +157,6 @@ func Manga(msgs bp.Messages, rng *rand.Rand, l Library, i int) *dynamicpb.Messag
 	bp.Set(t, "private", rng.IntN(2) == 0)
 	bp.Set(t, "media_id", int64(100+i))
 	bp.Append(m, "tracking", t)
+	KotlinxDefaults(m)
 	return m
 }
