@@ -190,13 +190,3 @@ func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
 	t.seq = next
 	return next, nil
 }
-
-// Empty reports whether the library holds no item.
-func (t *SyncV2Tx) Empty(ctx context.Context) (bool, error) {
-	var found bool
-	if err := t.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sync_v2_items WHERE reader_id = $1)`,
-		t.reader).Scan(&found); err != nil {
-		return false, fmt.Errorf("store: sync v2 empty: %w", err)
-	}
-	return !found, nil
-}
