@@ -149,9 +149,6 @@ func (t *SyncV2Tx) Children(ctx context.Context, parents [][]byte) ([]SyncItem, 
 	return t.query(ctx, "children", `parent_hash = ANY($2)`, parents)
 }
 
-// writeChunk bounds the rows of one INSERT.
-const writeChunk = 4000
-
 // Write stores items (inserted, or replacing the stored copy of the same
 // kind and key) under the library's next seq, and returns the new seq.
 // Writing nothing leaves the seq where it was.
@@ -160,28 +157,33 @@ func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
 		return t.seq, nil
 	}
 	next := t.seq + 1
-	for start := 0; start < len(items); start += writeChunk {
-		chunk := items[start:min(start+writeChunk, len(items))]
-		n := len(chunk)
-		kinds, vers, mods := make([]int16, n), make([]int64, n), make([]int64, n)
-		keys, parents, digests, origins, sealed := make([][]byte, n), make([][]byte, n), make([][]byte, n), make([][]byte, n), make([][]byte, n)
-		deleted := make([]bool, n)
-		for i, it := range chunk {
-			kinds[i], keys[i], parents[i], vers[i], mods[i] = it.Kind, it.Key, it.Parent, it.Version, it.Modified
-			deleted[i], digests[i], origins[i], sealed[i] = it.Deleted, it.Digest, it.Origin, it.Sealed
-		}
-		if _, err := t.tx.Exec(ctx, `INSERT INTO sync_v2_items AS i
-				(reader_id, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq, sealed)
-			SELECT $1, k, h, p, v, m, d, g, o, $2, s
-			FROM unnest($3::smallint[], $4::bytea[], $5::bytea[], $6::bigint[], $7::bigint[], $8::boolean[],
-				$9::bytea[], $10::bytea[], $11::bytea[]) AS u(k, h, p, v, m, d, g, o, s)
-			ON CONFLICT (reader_id, kind, key_hash) DO UPDATE SET
-				parent_hash = excluded.parent_hash, version = excluded.version,
-				modified_at = excluded.modified_at, deleted = excluded.deleted, digest = excluded.digest,
-				origin = excluded.origin, seq = excluded.seq, sealed = excluded.sealed`,
-			t.reader, next, kinds, keys, parents, vers, mods, deleted, digests, origins, sealed); err != nil {
-			return 0, fmt.Errorf("store: sync v2 write: %w", err)
-		}
+	// COPY into a scratch table, then one upsert: a first full library is
+	// tens of thousands of rows, which COPY carries an order of magnitude
+	// faster than INSERT parameters.
+	if _, err := t.tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS sync_v2_in (
+			kind smallint, key_hash bytea, parent_hash bytea, version bigint, modified_at bigint,
+			deleted boolean, digest bytea, origin bytea, sealed bytea) ON COMMIT DELETE ROWS`); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+	}
+	if _, err := t.tx.Exec(ctx, `TRUNCATE sync_v2_in`); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+	}
+	if _, err := t.tx.CopyFrom(ctx, pgx.Identifier{"sync_v2_in"},
+		[]string{"kind", "key_hash", "parent_hash", "version", "modified_at", "deleted", "digest", "origin", "sealed"},
+		pgx.CopyFromSlice(len(items), func(i int) ([]any, error) {
+			it := items[i]
+			return []any{it.Kind, it.Key, it.Parent, it.Version, it.Modified, it.Deleted, it.Digest, it.Origin, it.Sealed}, nil
+		})); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+	}
+	if _, err := t.tx.Exec(ctx, `INSERT INTO sync_v2_items AS i
+			(reader_id, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq, sealed)
+		SELECT $1, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, $2, sealed FROM sync_v2_in
+		ON CONFLICT (reader_id, kind, key_hash) DO UPDATE SET
+			parent_hash = excluded.parent_hash, version = excluded.version,
+			modified_at = excluded.modified_at, deleted = excluded.deleted, digest = excluded.digest,
+			origin = excluded.origin, seq = excluded.seq, sealed = excluded.sealed`, t.reader, next); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
 	}
 	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET seq = $2, updated_at = now() WHERE reader_id = $1`,
 		t.reader, next); err != nil {
