@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -191,4 +192,28 @@ func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
 	}
 	t.seq = next
 	return next, nil
+}
+
+// One returns one stored item (ok false when there is none): enough to
+// learn whether the library still opens under the current TOKEN_KEY.
+func (t *SyncV2Tx) One(ctx context.Context) (SyncItem, bool, error) {
+	var it SyncItem
+	err := t.tx.QueryRow(ctx, `SELECT `+syncItemCols+` FROM sync_v2_items WHERE reader_id = $1 LIMIT 1`, t.reader).
+		Scan(&it.Kind, &it.Key, &it.Parent, &it.Version, &it.Modified, &it.Deleted, &it.Digest, &it.Origin, &it.Seq, &it.Sealed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return SyncItem{}, false, nil
+	}
+	if err != nil {
+		return SyncItem{}, false, fmt.Errorf("store: sync v2 one: %w", err)
+	}
+	return it, true, nil
+}
+
+// Clear deletes every item of the library; its seq stays, so no cursor a
+// phone holds is taken for a later state.
+func (t *SyncV2Tx) Clear(ctx context.Context) error {
+	if _, err := t.tx.Exec(ctx, `DELETE FROM sync_v2_items WHERE reader_id = $1`, t.reader); err != nil {
+		return fmt.Errorf("store: sync v2 clear: %w", err)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	bp "mangabookmark/backend/phonesync/backuppb"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/trackers"
 )
 
 // ErrNoData is Snapshot's answer when the Reader never merged anything.
@@ -76,6 +77,18 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 		if cursor > tx.Seq() {
 			cursor, ans.FullRequested = 0, true
 		}
+		lost, err := e.sealedUnderAnotherKey(ctx, tx, req.Reader)
+		if err != nil {
+			return err
+		}
+		if lost {
+			// TOKEN_KEY changed: what is stored cannot be opened again. It
+			// goes, and the phone is asked for its whole library.
+			if err := tx.Clear(ctx); err != nil {
+				return err
+			}
+			cursor, ans.FullRequested = 0, true
+		}
 		full := req.Full || cursor == 0
 
 		st, err := e.load(ctx, tx, req.Reader, items)
@@ -139,6 +152,21 @@ func (e *Engine) Snapshot(ctx context.Context, reader int64) (Answer, error) {
 		return Answer{}, fmt.Errorf("merge: snapshot: %w", err)
 	}
 	return ans, nil
+}
+
+// sealedUnderAnotherKey reports whether the library was sealed under
+// another TOKEN_KEY (a stored item does not open with the key check
+// failing); damage is an error, never a reason to drop the library.
+func (e *Engine) sealedUnderAnotherKey(ctx context.Context, tx *store.SyncV2Tx, reader int64) (bool, error) {
+	one, ok, err := tx.One(ctx)
+	if err != nil || !ok {
+		return false, err
+	}
+	_, err = e.crypt.open(reader, Kind(one.Kind), one.Key, one.Sealed)
+	if errors.Is(err, trackers.ErrSealKeyChanged) {
+		return true, nil
+	}
+	return false, nil
 }
 
 // load reads what decide needs: the numbers of the upload's items and

@@ -6,6 +6,7 @@ import (
 
 	bp "mangabookmark/backend/phonesync/backuppb"
 	"mangabookmark/backend/phonesync/backuppb/backuptest"
+	"mangabookmark/backend/phonesync/merge"
 )
 
 func TestDuplicatesInOneUploadKeepTheHighestVersionThenTheNewest(t *testing.T) {
@@ -140,4 +141,24 @@ func TestTheLibraryIsSealedAtRest(t *testing.T) {
 	if _, err := w.eng.Snapshot(w.ctx, w.reader); err == nil {
 		t.Fatal("a snapshot with a row sealed for another key opened")
 	}
+}
+
+func TestANewTokenKeyDropsTheLibraryAndAsksForAFullOne(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	lib := w.lib(13, backuptest.Library{Manga: 2, Chapters: 2, Categories: 1, Prefix: "k"})
+	a1 := w.merge("phone-a", 0, true, lib)
+	c, err := merge.NewCrypt([]byte("another TOKEN_KEY, at least 32 bytes long"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.eng, err = merge.New(w.st, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	a2 := w.merge("phone-a", a1.Cursor, false, nil)
+	if !a2.FullRequested || a2.Cursor != a1.Cursor || len(bp.List(a2.Backup, "backup_manga")) != 0 {
+		t.Fatalf("after a new TOKEN_KEY: full requested %v cursor %d (was %d), %d manga", a2.FullRequested, a2.Cursor, a1.Cursor, len(bp.List(a2.Backup, "backup_manga")))
+	}
+	a3 := w.merge("phone-a", a2.Cursor, true, lib)
+	noDiff(t, "the full upload after a new TOKEN_KEY", lib, a3.Backup)
 }
