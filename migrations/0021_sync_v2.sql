@@ -3,11 +3,16 @@
 -- SyncYomi protocol v2 (docs/adr/0029-phone-sync-v2-merges.md): the server
 -- merges a Reader's library item by item, as the SyncYomi server does
 -- (shared/research/phone-sync.md §3). One row per Reader who merged: seq
--- is the Reader's cursor, raised by one for each merge that wrote.
+-- is the Reader's cursor, raised by one for each merge that wrote;
+-- reads_checked_at is when a merge last asked which stored chapters reads
+-- made elsewhere passed (a merge asks again only after a Progress or an
+-- offset of the Reader changed since, or when it stored a new manga or
+-- chapter).
 CREATE TABLE sync_v2_libraries (
-    reader_id  bigint PRIMARY KEY REFERENCES readers (id) ON DELETE CASCADE,
-    seq        bigint NOT NULL DEFAULT 0 CHECK (seq >= 0),
-    updated_at timestamptz NOT NULL DEFAULT now()
+    reader_id        bigint PRIMARY KEY REFERENCES readers (id) ON DELETE CASCADE,
+    seq              bigint NOT NULL DEFAULT 0 CHECK (seq >= 0),
+    reads_checked_at timestamptz,
+    updated_at       timestamptz NOT NULL DEFAULT now()
 );
 
 -- One item of a Reader's library: a manga (without its chapters), a

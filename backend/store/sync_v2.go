@@ -217,3 +217,34 @@ func (t *SyncV2Tx) Clear(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ReadsChanged reports whether reads made elsewhere may have moved since
+// the last ReadsChecked: never checked, or a Progress of the Reader set by
+// anything but the phone sync, or an offset of theirs, changed since.
+func (t *SyncV2Tx) ReadsChanged(ctx context.Context) (bool, error) {
+	var changed bool
+	err := t.tx.QueryRow(ctx, `SELECT l.reads_checked_at IS NULL
+			OR EXISTS (SELECT 1 FROM progress p WHERE p.reader_id = l.reader_id AND p.source <> 'sync'
+				AND p.updated_at > l.reads_checked_at)
+			OR EXISTS (SELECT 1 FROM work_reader_offsets o WHERE o.reader_id = l.reader_id
+				AND o.set_at > l.reads_checked_at)
+		FROM sync_v2_libraries l WHERE l.reader_id = $1`, t.reader).Scan(&changed)
+	if err != nil {
+		return false, fmt.Errorf("store: sync v2 reads changed: %w", err)
+	}
+	return changed, nil
+}
+
+// readsCheckSlack is how far before now a check counts as made: a read
+// whose transaction began before the check and committed after it is
+// still seen by the next one.
+const readsCheckSlack = "30 seconds"
+
+// ReadsChecked records that reads made elsewhere were checked now.
+func (t *SyncV2Tx) ReadsChecked(ctx context.Context) error {
+	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET reads_checked_at = now() - interval '`+readsCheckSlack+`'
+		WHERE reader_id = $1`, t.reader); err != nil {
+		return fmt.Errorf("store: sync v2 reads checked: %w", err)
+	}
+	return nil
+}

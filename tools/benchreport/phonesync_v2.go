@@ -8,5 +8,7 @@ func syncV2Figures() []figure {
 		{what: "Phone sync v2: first (full) merge of 5,000 manga × 20 chapters", bench: bench, unit: "full_merge_s", scale: 1, show: "s"},
 		{what: "Phone sync v2: a delta of one chapter, with the reads-out pass over the whole library", bench: bench, unit: "delta_reads_out_ms", scale: 1, show: "ms",
 			ref: bench, refUnit: "delta_ms", refScale: 1, ratioNote: "with / without the reads-out pass"},
+		{what: "Phone sync v2: a delta of one chapter, nothing read elsewhere since the last pass", bench: bench, unit: "delta_no_reads_since_ms", scale: 1, show: "ms",
+			ref: bench, refUnit: "delta_ms", refScale: 1, ratioNote: "of a delta with no reads out", target: ratioAtMost(2, "≤ 2× a bare delta")},
 	}
 }

@@ -20,8 +20,9 @@ func (noMarks) ReadsOut(_ context.Context, _ int64, b []byte) ([]byte, error) { 
 
 // BenchmarkMergeV2 measures the v2 merge on a library of 5,000 manga × 20
 // chapters (500 without MB_BENCH_LARGE): the first full merge, a delta of
-// one chapter read with no reads out, and the same delta with the reads
-// out pass over the whole library (ADR 0029, Consequences).
+// one chapter read with no reads out, the same delta with the reads-out
+// pass over the whole library (ADR 0029, Consequences), and one more when
+// nothing was read elsewhere since (the pass is skipped).
 func BenchmarkMergeV2(b *testing.B) {
 	manga := 500
 	if os.Getenv("MB_BENCH_LARGE") != "" {
@@ -43,7 +44,7 @@ func BenchmarkMergeV2(b *testing.B) {
 	bp.Append(dm, "chapters", ch)
 	bp.Append(delta, "backup_manga", dm)
 
-	var full, plain, withReads time.Duration
+	var full, plain, withReads, checked time.Duration
 	for i := 0; b.Loop(); i++ {
 		r, err := st.UpsertReader(ctx, "bench-"+time.Now().Format("150405.000000000"), "bench", nil)
 		if err != nil {
@@ -73,10 +74,12 @@ func BenchmarkMergeV2(b *testing.B) {
 		}
 		plain += run(bare, 100)
 		withReads += run(reads, 101)
+		checked += run(reads, 102) // nothing read elsewhere since: no pass
 	}
 	n := float64(b.N)
 	b.ReportMetric(full.Seconds()/n, "full_merge_s")
 	b.ReportMetric(float64(plain.Milliseconds())/n, "delta_ms")
 	b.ReportMetric(float64(withReads.Milliseconds())/n, "delta_reads_out_ms")
+	b.ReportMetric(float64(checked.Milliseconds())/n, "delta_no_reads_since_ms")
 	b.ReportMetric(float64(manga), "manga")
 }

@@ -105,7 +105,7 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 			return err
 		}
 		ans.Written = len(rows)
-		if ans.Marked, err = e.markReads(ctx, tx, req.Reader); err != nil {
+		if ans.Marked, err = e.markReads(ctx, tx, req.Reader, d.fresh); err != nil {
 			return err
 		}
 		ans.Cursor = tx.Seq()

@@ -28,10 +28,20 @@ const MarkerDevice = "\x00mangabookmark reads made elsewhere"
 // reads made elsewhere mark read; every device then gets it as it gets
 // another device's write (a delta's "written since your cursor by
 // another device"), and once stored read it is not marked again. It
+// reads the whole library, so it runs only when something may have
+// changed since the last time: a Progress or offset of the Reader
+// (ReadsChanged), or a manga or chapter new to the library (fresh). It
 // returns the number of chapters marked.
-func (e *Engine) markReads(ctx context.Context, tx *store.SyncV2Tx, reader int64) (int, error) {
+func (e *Engine) markReads(ctx context.Context, tx *store.SyncV2Tx, reader int64, fresh bool) (int, error) {
 	if e.reads == nil {
 		return 0, nil
+	}
+	changed, err := tx.ReadsChanged(ctx)
+	if err != nil || (!changed && !fresh) {
+		return 0, err
+	}
+	if err := tx.ReadsChecked(ctx); err != nil {
+		return 0, err
 	}
 	kinds := func() ([]store.SyncItem, error) {
 		m, err := tx.Kind(ctx, int16(KindManga))

@@ -38,6 +38,7 @@ type decision struct {
 	order   []*Item
 	returns map[Kind][]string
 	changed bool
+	fresh   bool // a manga or chapter the library did not hold is written
 }
 
 func (d *decision) write(it *Item) {
@@ -122,6 +123,7 @@ func (e *Engine) decide(st state, items []*Item, deletedUIDs []int64) *decision 
 		switch {
 		case !known:
 			d.write(it)
+			d.fresh = d.fresh || it.Kind == KindManga || it.Kind == KindChapter
 		case !it.Kind.versioned():
 			if !bytes.Equal(cur.Digest, e.crypt.digest(it.envelope())) {
 				d.write(it)

@@ -811,6 +811,7 @@ CREATE TABLE public.sync_v2_items (
 CREATE TABLE public.sync_v2_libraries (
     reader_id bigint NOT NULL,
     seq bigint DEFAULT 0 NOT NULL,
+    reads_checked_at timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT sync_v2_libraries_seq_check CHECK ((seq >= 0))
 );
