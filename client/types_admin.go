@@ -149,6 +149,9 @@ type NoticesResponse struct {
 	// Trackers counts every Reader's trackers by state; nil from a server
 	// without trackers.
 	Trackers *TrackerStates `json:"trackers,omitempty"`
+	// PhoneSync is the phone sync's figures; nil from a server without
+	// phone sync.
+	PhoneSync *PhoneSyncCounts `json:"phone_sync,omitempty"`
 }
 
 // AdminWorks is the body of GET /api/admin/works: how many Works and

@@ -95,6 +95,14 @@ func (s *Server) adminNotices(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out.Trackers = &ts
+	if s.PhoneSync != nil {
+		sc, err := s.Admin.SyncCounts(r.Context())
+		if err != nil {
+			s.adminInternalError(w, r, err)
+			return
+		}
+		out.PhoneSync = &sc
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

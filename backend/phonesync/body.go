@@ -38,7 +38,7 @@ func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, er
 	case sent.over:
 		return nil, tooLargeSent(maxBody)
 	case inflated.over:
-		return nil, fmt.Errorf("%w: the library inflates past %d MiB, more than a real library holds", ErrTooLarge, maxInflated>>20)
+		return nil, fmt.Errorf("%w: the library inflates past %s, more than a real library holds", ErrTooLarge, size(maxInflated))
 	case err != nil && gzipped && !isReadErr(err):
 		return nil, fmt.Errorf("phonesync: the gzip body is damaged (%v)", err)
 	case err != nil:
@@ -48,7 +48,15 @@ func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, er
 }
 
 func tooLargeSent(n int64) error {
-	return fmt.Errorf("%w: the body is larger than %d MiB, the most an upload may send", ErrTooLarge, n>>20)
+	return fmt.Errorf("%w: the body is larger than %s, the most an upload may send", ErrTooLarge, size(n))
+}
+
+// size is n bytes in MiB, or KiB below one MiB.
+func size(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
 
 // readErr marks an error of the request body itself (a client gone),

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/trackers"
 )
 
 // Device is what a request says of the phone: SyncYomi's newer clients
@@ -96,7 +97,8 @@ type Library struct {
 }
 
 // Get returns the Reader's stored library with reads made elsewhere
-// marked, or ErrNothingStored.
+// marked, or ErrNothingStored (also for a library sealed under another
+// TOKEN_KEY: the phone then uploads its own again).
 func (s *Service) Get(ctx context.Context, readerID int64) (Library, error) {
 	l, err := s.cfg.Store.GetSyncLibrary(ctx, readerID)
 	if errors.Is(err, store.ErrNotFound) {
@@ -106,6 +108,13 @@ func (s *Service) Get(ctx context.Context, readerID int64) (Library, error) {
 		return Library{}, fmt.Errorf("phonesync: get: %w", err)
 	}
 	plain, err := s.Open(readerID, l.Sealed)
+	if errors.Is(err, trackers.ErrSealKeyChanged) || errors.Is(err, trackers.ErrSealBroken) {
+		// Sealed under another TOKEN_KEY (or damaged): as if nothing were
+		// stored, so the phone uploads its library again (404, then a
+		// push with no If-Match).
+		s.cfg.Log.Warn("phone sync library cannot be opened; answered as nothing stored", "reader_id", readerID, "error", err)
+		return Library{}, ErrNothingStored
+	}
 	if err != nil {
 		return Library{}, err
 	}

@@ -135,6 +135,11 @@ func TestV1ReadsIn(t *testing.T) {
 	if err != nil || len(ids) != 1 || ids[0].Kind != "al" || ids[0].Value != "30002" || ids[0].Source != "mine" {
 		t.Fatalf("ids %+v %v", ids, err)
 	}
+	var src string
+	if err := e.st.Pool().QueryRow(context.Background(), `SELECT source FROM series_ids WHERE reader_id = $1 AND site = $2 AND series_id = $3`,
+		reader, ref.Site, ref.SeriesID).Scan(&src); err != nil || src != "sync" {
+		t.Fatalf("stored id source %q (%v), want sync", src, err)
+	}
 	res, _ := e.state(tok)["last_result"].(map[string]any)
 	want := map[string]float64{"manga": 2, "matched": 2, "progress_moved": 1, "bookmarks_added": 2, "not_added": 0}
 	for k, v := range want {
@@ -152,6 +157,10 @@ func TestV1ReadsIn(t *testing.T) {
 	e.sync(p)
 	if n, _ := e.progress(reader, ref); n != "5" {
 		t.Fatalf("Progress %q after the phone read 5", n)
+	}
+	c, err := e.st.CountSync(context.Background(), e.clock.Now())
+	if err != nil || c.ReadersSyncing != 1 || c.UploadsToday != 2 || c.BytesStored != int64(len(p.Local.Proto())) || c.ProgressMoved != 2 {
+		t.Fatalf("counts %+v %v: want 1 Reader, 2 uploads, the library's bytes, 2 moves", c, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -181,14 +182,14 @@ type SyncCounts struct {
 	ProgressMoved  int64 // Progress moved by sync, all time
 }
 
-// CountSync returns the phone sync's figures.
-func (s *Store) CountSync(ctx context.Context) (SyncCounts, error) {
+// CountSync returns the phone sync's figures; the day is now's UTC day.
+func (s *Store) CountSync(ctx context.Context, now time.Time) (SyncCounts, error) {
 	var c SyncCounts
 	err := s.pool.QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM tokens WHERE scope = 'sync' AND revoked_at IS NULL),
-			(SELECT coalesce(sum(uploads), 0) FROM phone_sync_days WHERE day = (now() AT TIME ZONE 'UTC')::date),
+			(SELECT coalesce(sum(uploads), 0) FROM phone_sync_days WHERE day = ($1::timestamptz AT TIME ZONE 'UTC')::date),
 			(SELECT coalesce(sum(stored_bytes), 0) FROM phone_sync),
-			(SELECT coalesce(sum(progress_moved), 0) FROM phone_sync_days)`).
+			(SELECT coalesce(sum(progress_moved), 0) FROM phone_sync_days)`, now).
 		Scan(&c.ReadersSyncing, &c.UploadsToday, &c.BytesStored, &c.ProgressMoved)
 	if err != nil {
 		return SyncCounts{}, fmt.Errorf("store: count sync: %w", err)

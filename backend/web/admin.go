@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/http"
 	"slices"
 
@@ -18,6 +19,8 @@ const (
 
 // adminView is the data of the three Owner pages.
 type adminView struct {
+	// PhoneSync is the phone sync's figures (nil: the server runs none).
+	PhoneSync    *client.PhoneSyncCounts
 	Lanes        []client.Lane
 	Notices      []noticeView
 	Lane         client.Lane
@@ -41,6 +44,12 @@ type noticeView struct {
 	Link string
 }
 
+// syncCounter is the admin read model's phone sync figures (admin.Service
+// has them; a test's fake may not).
+type syncCounter interface {
+	SyncCounts(ctx context.Context) (client.PhoneSyncCounts, error)
+}
+
 func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 	lanes, err := h.Admin.LaneViews(r.Context())
 	if err != nil {
@@ -58,6 +67,14 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av := &adminView{Lanes: lanes, Back: "/admin", Works: &wc}
+	if sc, ok := h.Admin.(syncCounter); ok && h.SyncKeys != nil {
+		c, err := sc.SyncCounts(r.Context())
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		av.PhoneSync = &c
+	}
 	for _, n := range ns {
 		av.Notices = append(av.Notices, noticeView{Notice: n, Link: ownernotice.PagePath(n.Kind, n.Site)})
 	}

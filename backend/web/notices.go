@@ -25,6 +25,10 @@ type noticesView struct {
 	// none), and Flash what the last tracker form did.
 	Trackers []trackerCard
 	Flash    string
+	// Sync is the Phone sync card (nil: the server runs no phone sync);
+	// SyncKey a key just made, shown once.
+	Sync    *syncCard
+	SyncKey string
 }
 
 // noticeRoutes registers the notices settings page and its forms, and the
@@ -55,7 +59,7 @@ func (h *Handler) reader(fn http.HandlerFunc) http.HandlerFunc {
 // Trackers card: 404 only when the server runs neither.
 func (h *Handler) settings(fn http.HandlerFunc) http.HandlerFunc {
 	return h.session(func(w http.ResponseWriter, r *http.Request) {
-		if h.ReaderNotices == nil && h.Trackers == nil {
+		if h.ReaderNotices == nil && h.Trackers == nil && h.SyncKeys == nil {
 			h.errorPage(w, r, http.StatusNotFound, "Not found", "This server sends no notices.")
 			return
 		}
@@ -91,6 +95,15 @@ func (h *Handler) showSettings(w http.ResponseWriter, r *http.Request, status in
 			return
 		}
 		nv.Trackers = cards
+	}
+	sc, err := h.syncCardFor(r.Context(), v.ReaderID)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	if sc != nil {
+		sc.Key = nv.SyncKey
+		nv.Sync = sc
 	}
 	h.render(w, r, status, "notices", page{Title: "Notices", V: v, Notify: nv})
 }

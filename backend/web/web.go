@@ -65,6 +65,9 @@ type Deps struct {
 	// (bound to the session); nil: Trackers' own States() when it has
 	// one, else the Connect button hides.
 	TrackerStates *trackers.States
+	// SyncKeys makes and revokes sync keys for the settings page's Phone
+	// sync card; nil (the server runs no phone sync) hides the card.
+	SyncKeys SyncKeys
 }
 
 // Handler serves every page; cmd mounts it on the API server's paths for
@@ -106,6 +109,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
 	h.trackerRoutes()
+	h.phoneSyncRoutes()
 	h.workOfferRoutes()
 	h.worksRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))

@@ -214,7 +214,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	pages := web.New(web.Deps{
 		Store: st, Sites: reg, Admin: adm, Auth: authSvc, OwnerDiscordID: cfg.OwnerDiscordID,
 		BaseURL: cfg.PublicBaseURL, OAuth: discordLogin(oauth), Log: log.With("component", "web"), Imports: imp,
-		ReaderNotices: readerNotices, Budget: budget, Trackers: trackerSvc,
+		ReaderNotices: readerNotices, Budget: budget, Trackers: trackerSvc, SyncKeys: syncKeys(phoneSync, authSvc),
 	})
 	srv.MountWeb(pages)
 	return &app{

@@ -3,11 +3,13 @@ package main
 import (
 	"log/slog"
 
+	"mangabookmark/backend/auth"
 	"mangabookmark/backend/config"
 	"mangabookmark/backend/phonesync"
 	"mangabookmark/backend/phonesync/merge"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/web"
 )
 
 // newPhoneSync builds the phone sync, or nil without TOKEN_KEY (the
@@ -32,4 +34,13 @@ func newSyncV2(cfg config.Config, st *store.Store, phoneSync *phonesync.Service)
 		return nil, err
 	}
 	return merge.New(st, c, phoneSync)
+}
+
+// syncKeys is the Phone sync card's key service: the token service when
+// the server runs the phone sync, else none (the card hides).
+func syncKeys(ps *phonesync.Service, a *auth.Service) web.SyncKeys {
+	if ps == nil || a == nil {
+		return nil
+	}
+	return a
 }

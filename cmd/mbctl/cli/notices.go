@@ -40,6 +40,12 @@ func (NoticesCmd) Run(d *Deps) error {
 			return err
 		}
 	}
+	if ps := rep.PhoneSync; ps != nil {
+		if _, err := fmt.Fprintf(d.Out(), "\nPhone sync: %d Readers syncing, %d uploads today, %s stored, %d Progress moved by sync\n",
+			ps.ReadersSyncing, ps.UploadsToday, fmt.Sprintf("%.1f MiB", float64(ps.BytesStored)/(1<<20)), ps.ProgressMoved); err != nil {
+			return err
+		}
+	}
 	if rep.Readers == nil {
 		return nil
 	}
