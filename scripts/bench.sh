@@ -34,6 +34,7 @@ run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m
 run ./backend/phonesync/merge -bench 'MergeV2' -benchtime 2x -timeout 30m
+run ./backend/phonesync -bench 'ReadElsewhereToDevice' -benchtime 3x
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
 
