@@ -24,7 +24,7 @@ const maxDeletedCategories = 1000
 
 // syncV2Routes registers the v2 routes behind the sync key.
 func (s *Server) syncV2Routes() {
-	s.mux.HandleFunc("GET /api/sync/v2/capabilities", s.syncV2Gate(s.getSyncCapabilities))
+	s.mux.HandleFunc("GET /api/sync/v2/capabilities", s.syncGate(s.getSyncCapabilities))
 	s.mux.HandleFunc("POST /api/sync/v2/merge", s.syncV2Gate(s.postSyncMerge))
 	s.mux.HandleFunc("GET /api/sync/v2/snapshot", s.syncV2Gate(s.getSyncSnapshot))
 }
@@ -41,7 +41,15 @@ func (s *Server) syncV2Gate(h http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
+// getSyncCapabilities tells the client to speak v2; without a v2 engine
+// it answers 404, which the client reads as "an older server: use v1"
+// (any other status fails its sync).
 func (s *Server) getSyncCapabilities(w http.ResponseWriter, r *http.Request) {
+	if s.SyncV2 == nil {
+		s.Metrics.ObserveSync(r.Pattern, SyncNotFound)
+		writeError(w, http.StatusNotFound, "this server speaks SyncYomi protocol v1 only")
+		return
+	}
 	s.Metrics.ObserveSync(r.Pattern, SyncOK)
 	writeJSON(w, http.StatusOK, map[string]any{
 		"version":  2,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
+	"mangabookmark/backend/api"
 	bp "mangabookmark/backend/phonesync/backuppb"
 	"mangabookmark/backend/phonesync/backuppb/backuptest"
 	"mangabookmark/backend/phonesync/syncclient"
@@ -189,4 +191,24 @@ func chapterIn(lib protoreflect.Message, mangaURL string, n int) protoreflect.Me
 		}
 	}
 	panic("no chapter " + strconv.Itoa(n) + " of " + mangaURL)
+}
+
+// TestV2CapabilitiesWithoutV2: a server with the phone sync but no v2
+// engine answers the probe 404, so the client falls back to v1.
+func TestV2CapabilitiesWithoutV2(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, noPace)
+	tok, _ := e.reader("300000000000000008")
+	key := e.syncKey(tok)
+	srv, err := api.New(api.Config{Store: e.st, Sites: e.reg, Auth: e.auth, PhoneSync: e.ps, Now: e.clock.Now, NoLimits: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := httptest.NewServer(srv)
+	t.Cleanup(old.Close)
+	p := e.v2Phone(key, "p", nil)
+	p.Host = old.URL
+	if ok, err := p.Capabilities(context.Background()); err != nil || ok {
+		t.Fatalf("probe of a server without v2: v2 %v, error %v; want v1 (404)", ok, err)
+	}
 }
