@@ -10,11 +10,12 @@ import (
 	"mangabookmark/backend/safetext"
 )
 
-// syncProgressSQL is the Progress rule (progressUpsertFrom) over one read
-// of a phone's library, stored with source sync: forward only, on a
-// bookmark only, never far past the Latest Chapter, as every read.
-var syncProgressSQL = progressUpsertFrom(`VALUES ($1::bigint, $2::text, $3::text, $4::text, $5::text, $6::timestamptz, 1::bigint)`,
-	pastLatestCaseSQL, "sync")
+// syncProgressSQL is the Progress rule (progressUpsertFrom) over the reads
+// of a phone's library (distinct Series, as six arrays), stored with
+// source sync: forward only, on a bookmark only, never far past the
+// Latest Chapter, as every read. One statement for the whole library.
+var syncProgressSQL = progressUpsertFrom(`SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+			WITH ORDINALITY`, pastLatestCaseSQL, "sync")
 
 // SyncReadResult is what ApplySyncReads did with one entry.
 type SyncReadResult struct {
@@ -59,28 +60,39 @@ func (s *Store) ApplySyncReads(ctx context.Context, readerID int64, entries []Im
 					out[i] = SyncReadResult{Have: a.Refused == nil, Created: a.Created, Refused: a.Refused}
 				}
 			}
-			b := &pgx.Batch{}
 			var queued []int
+			var readers []int64
+			var sitesArr, ids, numbers, urls []string
+			var ats []time.Time
 			for i, e := range entries {
 				if !out[i].Have || e.Number == "" || e.ReadAt == nil {
 					continue
 				}
-				b.Queue(syncProgressSQL, readerID, e.Site, e.SeriesID, e.Number, safetext.URL(e.URL), *e.ReadAt)
 				queued = append(queued, i)
+				readers, sitesArr, ids = append(readers, readerID), append(sitesArr, e.Site), append(ids, e.SeriesID)
+				numbers, urls, ats = append(numbers, e.Number), append(urls, safetext.URL(e.URL)), append(ats, *e.ReadAt)
 			}
 			if len(queued) == 0 {
 				return nil
 			}
-			br := tx.SendBatch(ctx, b)
-			for _, i := range queued {
+			rows, err := tx.Query(ctx, syncProgressSQL, readers, sitesArr, ids, numbers, urls, ats)
+			if err != nil {
+				return err
+			}
+			defer rows.Close()
+			k := 0
+			for rows.Next() {
 				var have bool
 				var past *string
-				if err := br.QueryRow().Scan(&have, &out[i].Moved, &past); err != nil {
-					_ = br.Close()
+				if k >= len(queued) {
+					return fmt.Errorf("more rows than reads")
+				}
+				if err := rows.Scan(&have, &out[queued[k]].Moved, &past); err != nil {
 					return err
 				}
+				k++
 			}
-			return br.Close()
+			return rows.Err()
 		})
 		if err == nil || !isRetryable(err) {
 			break

@@ -11,7 +11,9 @@
 // trackers' Connect flow (trackers_oauth.go): a state bound to the
 // session by trackers.States, checked and taken once at the callback
 // before any code is exchanged. Only an error that implements Refusal
-// shows its words to the Reader.
+// shows its words to the Reader. The Phone sync card (phonesync.go) makes,
+// rotates and revokes the Reader's sync key over the SyncKeys interface
+// the token service implements, and shows the key once.
 //
 // Templates: templates/layout.html is the one skeleton ("layout": the
 // "top" partial, the page's "content" block, the "bottom" partial);

@@ -184,6 +184,7 @@ func render(res map[string]result, now time.Time) string {
 	}
 	figs = append(figs, listingFigures()...)
 	figs = append(figs, trackerFigures()...)
+	figs = append(figs, phoneSyncFigures()...)
 	figs = append(figs, worksFigures()...)
 	figs = append(figs, syncV2Figures()...)
 	var b strings.Builder

@@ -522,6 +522,7 @@ CREATE TABLE public.phone_sync (
     CONSTRAINT phone_sync_received_bytes_check CHECK ((received_bytes >= 0)),
     CONSTRAINT phone_sync_stored_bytes_check CHECK ((stored_bytes >= 0))
 );
+ALTER TABLE ONLY public.phone_sync ALTER COLUMN library_sealed SET STORAGE EXTERNAL;
 
 --
 -- Name: phone_sync_days; Type: TABLE; Schema: public; Owner: -

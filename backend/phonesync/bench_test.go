@@ -1,0 +1,188 @@
+package phonesync_test
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"mangabookmark/backend/imports/tachibk/tachibktest"
+	"mangabookmark/backend/phonesync/syncclient"
+)
+
+// bigLibrary is a 5,000-manga library as TachiyomiSY's stable client
+// uploads it (raw protobuf made field by field from Mihon's backup
+// models by tachibktest): MangaPill manga, 30 chapters each, half read,
+// with history, versions and times, built once.
+var bigLibrary = sync.OnceValue(func() []byte {
+	b := tachibktest.Backup{Preferences: true, Sources: []tachibktest.Source{{Name: pillName, ID: pillSource}}}
+	for i := range 5000 {
+		m := tachibktest.Manga{Source: pillSource, URL: fmt.Sprintf("/manga/%d/series-%d", 1000+i, i), Title: fmt.Sprintf("Series %d", i),
+			Fork: i%3 == 0, LastModifiedAt: 1780000000, Version: 3}
+		for c := 1; c <= 30; c++ {
+			url := fmt.Sprintf("/chapters/%d-%d", i, c)
+			m.Chapters = append(m.Chapters, tachibktest.Chapter{URL: url, Name: fmt.Sprintf("Chapter %d", c), Read: c <= 15, Number: float32(c),
+				DateFetch: 1700000000000, LastModifiedAt: 1780000000, Version: 2})
+			if c <= 15 {
+				m.History = append(m.History, tachibktest.History{URL: url, LastRead: int64(1760000000000 + c)})
+			}
+		}
+		b.Manga = append(b.Manga, m)
+	}
+	return b.Proto()
+})
+
+// bareDecode is the reference: a protowire walk of every top-level field
+// and every field of each manga, keeping nothing.
+func bareDecode(tb testing.TB, all []byte) int {
+	n := 0
+	for len(all) > 0 {
+		num, typ, k := protowire.ConsumeTag(all)
+		all = all[k:]
+		if num == 1 && typ == protowire.BytesType {
+			msg, k := protowire.ConsumeBytes(all)
+			for len(msg) > 0 {
+				fn, ft, j := protowire.ConsumeTag(msg)
+				msg = msg[j:]
+				msg = msg[protowire.ConsumeFieldValue(fn, ft, msg):]
+			}
+			all = all[k:]
+			n++
+			continue
+		}
+		all = all[protowire.ConsumeFieldValue(num, typ, all):]
+	}
+	if n != 5000 {
+		tb.Fatalf("%d manga", n)
+	}
+	return n
+}
+
+// upload PUTs lib with key and fails on anything but 200.
+func upload(tb testing.TB, e *env, key string, lib []byte) {
+	resp, body := e.call(http.MethodPut, "/api/sync/content", "", key, bytes.NewReader(lib), nil)
+	if resp.StatusCode != http.StatusOK {
+		tb.Fatalf("PUT: %d %s", resp.StatusCode, body)
+	}
+}
+
+// BenchmarkSyncUpload5000 is one v1 upload of the 5,000-manga library
+// through HTTP: read, sealed, stored and read in (5,000 favourites through
+// the Reader's limits and the Progress statement), the time per upload and
+// the peak RSS of a process doing one.
+func BenchmarkSyncUpload5000(b *testing.B) {
+	e := newEnv(b, noPace)
+	tok, _ := e.reader("300000000000000001")
+	key := e.syncKey(tok)
+	lib := bigLibrary()
+	upload(b, e, key, lib) // the first one adds what the limits let in
+	b.SetBytes(int64(len(lib)))
+	b.ResetTimer()
+	for range b.N {
+		upload(b, e, key, lib)
+	}
+	b.StopTimer()
+	b.ReportMetric(peakRSS(b, "upload"), "peak_rss_MB")
+	b.ReportMetric(float64(len(lib))/(1<<20), "library_MiB")
+}
+
+// BenchmarkSyncDecode5000 is the reference: the bare protowire walk of
+// the same bytes.
+func BenchmarkSyncDecode5000(b *testing.B) {
+	lib := bigLibrary()
+	b.SetBytes(int64(len(lib)))
+	b.ResetTimer()
+	for range b.N {
+		bareDecode(b, lib)
+	}
+	b.StopTimer()
+	b.ReportMetric(peakRSS(b, "decode"), "peak_rss_MB")
+}
+
+// BenchmarkPhoneReadToProgress: a phone holding the 5,000-manga library
+// reads one more chapter and syncs (GET, merge, PUT, as TachiyomiSY does);
+// the time from the sync's start until the Reader's Progress shows the
+// chapter, median and max over the run. Progress moves inside the PUT,
+// so this is the phone's whole sync.
+func BenchmarkPhoneReadToProgress(b *testing.B) {
+	e := newEnv(b, noPace)
+	tok, reader := e.reader("300000000000000002")
+	key := e.syncKey(tok)
+	lib, err := syncclient.Decode(bigLibrary())
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := &syncclient.V1{Host: e.srv.URL, Key: key, Now: e.clock.Now, Local: lib}
+	e.sync(p)
+	ref := e.series("/manga/1000/series-0")
+	var took []time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		ch := &p.Local.Manga[0].Chapters[15+i%15]
+		e.clock.Add(time.Minute)
+		ch.Read, ch.Version, ch.LastModifiedAt = true, ch.Version+1, e.clock.Now().Unix()
+		start := time.Now() // wall time on purpose: the delay is measured
+		e.sync(p)
+		took = append(took, time.Since(start))
+		if n, _ := e.progress(reader, ref); n != strconv.Itoa(16+i%15) && i < 15 {
+			b.Fatalf("Progress %s after reading %d", n, 16+i%15)
+		}
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	b.ReportMetric(took[len(took)/2].Seconds(), "median_s")
+	b.ReportMetric(took[len(took)-1].Seconds(), "max_s")
+	b.ReportMetric(15*60, "anilist_pull_s")
+}
+
+// peakRSS runs one pass of the named work in a fresh copy of the test
+// binary and returns its peak resident memory, in MB.
+func peakRSS(b *testing.B, work string) float64 {
+	b.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestRSSChild$")
+	cmd.Env = append(os.Environ(), "MB_SYNC_RSS_CHILD="+work)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("child %s: %v\n%s", work, err, out)
+	}
+	m := regexp.MustCompile(`peak_rss_kB=(\d+)`).FindSubmatch(out)
+	if m == nil {
+		b.Skipf("no VmHWM from the child (not Linux?): %s", out)
+	}
+	kb, _ := strconv.Atoi(string(m[1]))
+	return float64(kb) / 1024
+}
+
+// TestRSSChild is the child of peakRSS; it does nothing in a normal run.
+// Both works build the library first, so the bytes held are the same.
+func TestRSSChild(t *testing.T) {
+	work := os.Getenv("MB_SYNC_RSS_CHILD")
+	if work == "" {
+		t.Skip("only run as peakRSS's child")
+	}
+	lib := bigLibrary()
+	switch work {
+	case "upload":
+		e := newEnv(t, noPace)
+		tok, _ := e.reader("300000000000000003")
+		upload(t, e, e.syncKey(tok), lib)
+	case "decode":
+		bareDecode(t, lib)
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status")
+	}
+	if m := regexp.MustCompile(`VmHWM:\s+(\d+) kB`).FindSubmatch(status); m != nil {
+		fmt.Printf("peak_rss_kB=%s\n", m[1])
+	}
+}
