@@ -13,6 +13,7 @@ import (
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/imports"
 	"mangabookmark/backend/phonesync"
+	"mangabookmark/backend/phonesync/merge"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
@@ -41,6 +42,7 @@ type Config struct {
 	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
 	Trackers      *trackersync.Service  // the Readers' trackers (/api/me/trackers); nil answers 503 there
 	PhoneSync     *phonesync.Service    // the phone sync (/api/me/sync, /api/sync/...); nil answers 503 there
+	SyncV2        *merge.Engine         // the phone sync's protocol v2 merges (/api/sync/v2/...); nil answers 503 there
 	// Budget is each token's in-flight bound and write budget, shared
 	// with the pages (cmd gives both faces the same one); nil: New makes
 	// one for this server alone.
@@ -113,6 +115,7 @@ func New(cfg Config) (*Server, error) {
 	s.trackerRoutes()
 	s.meSyncRoutes()
 	s.syncRoutes()
+	s.syncV2Routes()
 	s.adminRoutes()
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such path: see the API contract for the paths this server answers")

@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/auth"
 	"mangabookmark/backend/imports/tachibk/tachibktest"
 	"mangabookmark/backend/phonesync"
+	"mangabookmark/backend/phonesync/merge"
 	"mangabookmark/backend/phonesync/syncclient"
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/sites/registry"
@@ -57,6 +58,7 @@ type env struct {
 	st    *store.Store
 	auth  *auth.Service
 	ps    *phonesync.Service
+	v2    *merge.Engine
 	reg   *sites.Registry
 	srv   *httptest.Server
 	clock *clock
@@ -82,7 +84,14 @@ func newEnv(t testing.TB, opts ...func(*phonesync.Config)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: e.auth, PhoneSync: e.ps, Now: e.clock.Now,
+	crypt, err := merge.NewCrypt([]byte(testTokenKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.v2, err = merge.New(st, crypt, e.ps); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := api.New(api.Config{Store: st, Sites: reg, Auth: e.auth, PhoneSync: e.ps, SyncV2: e.v2, Now: e.clock.Now,
 		BaseURL: "https://mb.example.org", NoLimits: true})
 	if err != nil {
 		t.Fatal(err)

@@ -107,6 +107,10 @@ func (s *Store) DeleteSync(ctx context.Context, readerID int64, at time.Time) (b
 		if _, err := tx.Exec(ctx, `DELETE FROM phone_sync_devices WHERE reader_id = $1`, readerID); err != nil {
 			return err
 		}
+		// The protocol v2 library (migration 0021) goes with the v1 one.
+		if _, err := tx.Exec(ctx, `DELETE FROM sync_v2_libraries WHERE reader_id = $1`, readerID); err != nil {
+			return err
+		}
 		_, err = tx.Exec(ctx, `UPDATE phone_sync SET library_sealed = NULL, etag = '', received_bytes = 0,
 			stored_bytes = 0, last_upload_at = NULL, last_result = NULL, updated_at = $2 WHERE reader_id = $1`, readerID, at)
 		return err

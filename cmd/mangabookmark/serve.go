@@ -188,6 +188,10 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 	if err != nil {
 		return nil, err
 	}
+	syncV2, err := newSyncV2(cfg, st, phoneSync)
+	if err != nil {
+		return nil, err
+	}
 	// One token's budget (in flight, writes) for both HTTP faces.
 	budget, err := tokenbudget.New(tokenbudget.Config{})
 	if err != nil {
@@ -199,6 +203,7 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		Imports:       imp,
 		Trackers:      trackerSvc,
 		PhoneSync:     phoneSync,
+		SyncV2:        syncV2,
 		Store:         st,
 		Sites:         reg,
 		Auth:          authSvc,

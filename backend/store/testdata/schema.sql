@@ -833,6 +833,42 @@ CREATE TABLE public.series_ids (
 );
 
 --
+-- Name: sync_v2_items; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sync_v2_items (
+    reader_id bigint NOT NULL,
+    kind smallint NOT NULL,
+    key_hash bytea NOT NULL,
+    parent_hash bytea,
+    version bigint NOT NULL,
+    modified_at bigint NOT NULL,
+    deleted boolean DEFAULT false NOT NULL,
+    digest bytea NOT NULL,
+    origin bytea NOT NULL,
+    seq bigint NOT NULL,
+    sealed bytea NOT NULL,
+    CONSTRAINT sync_v2_items_digest_check CHECK ((length(digest) = 16)),
+    CONSTRAINT sync_v2_items_key_hash_check CHECK ((length(key_hash) = 16)),
+    CONSTRAINT sync_v2_items_kind_check CHECK (((kind >= 1) AND (kind <= 9))),
+    CONSTRAINT sync_v2_items_origin_check CHECK ((length(origin) = 16)),
+    CONSTRAINT sync_v2_items_parent_hash_check CHECK ((length(parent_hash) = 16)),
+    CONSTRAINT sync_v2_items_seq_check CHECK ((seq > 0))
+);
+
+--
+-- Name: sync_v2_libraries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sync_v2_libraries (
+    reader_id bigint NOT NULL,
+    seq bigint DEFAULT 0 NOT NULL,
+    reads_checked_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT sync_v2_libraries_seq_check CHECK ((seq >= 0))
+);
+
+--
 -- Name: tokens; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1387,6 +1423,20 @@ ALTER TABLE ONLY public.series
     ADD CONSTRAINT series_pkey PRIMARY KEY (site, series_id);
 
 --
+-- Name: sync_v2_items sync_v2_items_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_items
+    ADD CONSTRAINT sync_v2_items_pkey PRIMARY KEY (reader_id, kind, key_hash);
+
+--
+-- Name: sync_v2_libraries sync_v2_libraries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_libraries
+    ADD CONSTRAINT sync_v2_libraries_pkey PRIMARY KEY (reader_id);
+
+--
 -- Name: tokens tokens_hmac_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1670,6 +1720,18 @@ CREATE INDEX series_unchecked_by_idx ON public.series USING btree (site, created
 CREATE INDEX series_unchecked_idx ON public.series USING btree (site, created_at) WHERE (latest_checked_at IS NULL);
 
 --
+-- Name: sync_v2_items_parent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sync_v2_items_parent_idx ON public.sync_v2_items USING btree (reader_id, parent_hash) WHERE (parent_hash IS NOT NULL);
+
+--
+-- Name: sync_v2_items_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sync_v2_items_seq_idx ON public.sync_v2_items USING btree (reader_id, seq);
+
+--
 -- Name: tokens_one_sync_key_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1945,6 +2007,20 @@ ALTER TABLE ONLY public.series_ids
 
 ALTER TABLE ONLY public.series_ids
     ADD CONSTRAINT series_ids_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: sync_v2_items sync_v2_items_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_items
+    ADD CONSTRAINT sync_v2_items_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.sync_v2_libraries(reader_id) ON DELETE CASCADE;
+
+--
+-- Name: sync_v2_libraries sync_v2_libraries_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_libraries
+    ADD CONSTRAINT sync_v2_libraries_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
 -- Name: tokens tokens_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
