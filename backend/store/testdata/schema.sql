@@ -579,7 +579,7 @@ CREATE TABLE public.progress (
     read_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     source text DEFAULT 'reader'::text NOT NULL,
-    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text])))
+    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text, 'sync'::text, 'mangabaka'::text])))
 );
 
 --
@@ -788,7 +788,7 @@ CREATE TABLE public.tracker_accounts (
     unmatched jsonb DEFAULT '[]'::jsonb NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT tracker_accounts_error_check CHECK ((length(error) <= 300)),
-    CONSTRAINT tracker_accounts_service_check CHECK ((service = 'anilist'::text)),
+    CONSTRAINT tracker_accounts_service_check CHECK ((service = ANY (ARRAY['anilist'::text, 'mangabaka'::text]))),
     CONSTRAINT tracker_accounts_state_check CHECK ((state = ANY (ARRAY['ok'::text, 'reconnect'::text, 'failing'::text, 'off'::text]))),
     CONSTRAINT tracker_accounts_token_sealed_check CHECK ((length(token_sealed) <= 20000)),
     CONSTRAINT tracker_accounts_unmatched_check CHECK ((jsonb_array_length(unmatched) <= 200)),
