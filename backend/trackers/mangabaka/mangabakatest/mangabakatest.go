@@ -193,3 +193,18 @@ func route(r *http.Request) (kind, media string, ok bool) {
 	}
 	return "", "", false
 }
+
+// SetEntry puts e on token's account's library (a write made on
+// MangaBaka itself, not through the API).
+func (s *Server) SetEntry(token string, e trackers.Entry) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[token]
+	if u == nil {
+		return
+	}
+	if _, ok := u.entries[e.MediaID]; !ok {
+		u.order = append(u.order, e.MediaID)
+	}
+	u.entries[e.MediaID] = &e
+}
