@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -35,9 +36,17 @@ type mbWorld struct {
 
 func newMBWorld(t *testing.T) *mbWorld {
 	t.Helper()
-	w := newWorld(t)
 	mb := mangabakatest.New(mangabakatest.Config{})
-	srv := httptest.NewServer(mb)
+	w := newMBWorldOn(t, mb)
+	w.mb = mb
+	return w
+}
+
+// newMBWorldOn is the world with h answering as MangaBaka.
+func newMBWorldOn(t *testing.T, h http.Handler) *mbWorld {
+	t.Helper()
+	w := newWorld(t)
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	limit, err := trackers.NewLimiter(trackers.LimiterConfig{PerMinute: mangabaka.DefaultPerMinute, Clock: w.clock})
 	if err != nil {
@@ -56,7 +65,7 @@ func newMBWorld(t *testing.T) *mbWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &mbWorld{world: w, mb: mb, svc: svc}
+	return &mbWorld{world: w, svc: svc}
 }
 
 // mbSeries makes a Series whose Site gives it the MangaBaka id mb.
@@ -355,5 +364,55 @@ func TestMangaBakaTwoIDsSkipSeries(t *testing.T) {
 	if err != nil || len(ts) != 1 || ts[0].Service != mangabaka.Name || len(ts[0].Skipped) != 1 ||
 		fmt.Sprint(ts[0].Skipped[0].MediaIDs) != "[1000 1005]" {
 		t.Fatalf("list %+v, %v", ts, err)
+	}
+}
+
+// TestMangaBakaHostileLibraryMovesNothing: a library answer that is huge,
+// of the wrong types, or endless fails the pull whole (state failing, the
+// reason in a sentence) and moves no Progress; entries that cannot be read
+// inside a good answer are skipped one by one.
+func TestMangaBakaHostileLibraryMovesNothing(t *testing.T) {
+	huge := `{"status":200,"data":[` + strings.Repeat(`{"series_id":1000,"progress_chapter":99,"note":"`+strings.Repeat("x", 1<<20)+`"},`, 9) +
+		`{"series_id":1000,"progress_chapter":99}]}`
+	cases := map[string]struct {
+		library  string
+		moved    string
+		failing  bool
+		fragment string
+	}{
+		"huge":         {huge, "10", true, "larger than we read"},
+		"data object":  {`{"status":200,"data":{"series_id":1000,"progress_chapter":99}}`, "10", true, "not the shape it documents"},
+		"not json":     {`<html>cloudflare</html>`, "10", true, "not the shape it documents"},
+		"wrong types":  {`{"status":200,"data":[{"series_id":"1000x","progress_chapter":99},{"series_id":1000,"progress_chapter":"lots"},{"series_id":1000,"progress_chapter":-5},{"series_id":1000,"progress_chapter":25}],"pagination":{"next":null}}`, "25", false, ""},
+		"over a bound": {`{"status":200,"data":[{"series_id":1000,"progress_chapter":10001}],"pagination":{"next":null}}`, "10", false, ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			h := http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				rw.Header().Set("Content-Type", "application/json")
+				switch r.URL.Path {
+				case "/v1/my/profile":
+					_, _ = rw.Write([]byte(`{"status":200,"data":{"id":"u1","preferred_username":"ann"}}`))
+				case "/v1/my/library":
+					_, _ = rw.Write([]byte(tc.library))
+				default:
+					rw.WriteHeader(http.StatusNotFound)
+					_, _ = rw.Write([]byte(`{"status":404,"message":"Not Found"}`))
+				}
+			})
+			w := newMBWorldOn(t, h)
+			ann := w.reader("ann")
+			w.mbSeries("mangadex", "a", "", "1000")
+			w.bookmark(ann, "mangadex", "a", "10")
+			w.connect(ann, annPAT)
+			w.pull(w.svc)
+			if n, _ := w.progress(ann, "mangadex", "a"); n != tc.moved {
+				t.Fatalf("Progress %s, want %s", n, tc.moved)
+			}
+			a := w.mbAccount(ann)
+			if (a.State == store.TrackerFailing) != tc.failing || !strings.Contains(a.Error, tc.fragment) {
+				t.Fatalf("state %s %q; failing %v with %q wanted", a.State, a.Error, tc.failing, tc.fragment)
+			}
+		})
 	}
 }
