@@ -88,16 +88,16 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	defer sim.Close()
 	cfg.SiteOrigins = sim.OriginsValue()
 	env.Log.Info("site simulator started", "site_origins", cfg.SiteOrigins)
-	stopAniList, err := demoAniList(&cfg, c.AniList, c.Series, env.Log)
-	if err != nil {
-		return err
-	}
-	defer stopAniList()
 	stopMangaBaka, err := demoMangaBaka(&cfg, c.MangaBaka, c.Series, env.Log)
 	if err != nil {
 		return err
 	}
 	defer stopMangaBaka()
+	stopAniList, err := demoAniList(&cfg, c.AniList, c.Series, env.Log)
+	if err != nil {
+		return err
+	}
+	defer stopAniList()
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
 		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {
