@@ -21,10 +21,12 @@ func (m *Metrics) TrackerRecorder() trackers.Recorder {
 	m.tracker.once.Do(func() {
 		m.tracker.requests = prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "mangabookmark_tracker_requests_total",
-			Help: "Requests to trackers (AniList) by service, kind (list, progress, save, viewer, token) and result (ok, no_such_user, token_refused, rate_limited, ...).",
+			Help: "Requests to trackers (AniList, MangaBaka) by service, kind (list, progress, save, viewer, token) and result (ok, no_such_user, token_refused, rate_limited, ...).",
 		}, []string{"service", "kind", "result"})
-		for _, k := range []string{trackers.KindList, trackers.KindProgress, trackers.KindSave, trackers.KindViewer} {
-			m.tracker.requests.WithLabelValues("anilist", k, trackers.ResultOK) // shows at zero
+		for _, svc := range []string{"anilist", "mangabaka"} {
+			for _, k := range []string{trackers.KindList, trackers.KindProgress, trackers.KindSave, trackers.KindViewer} {
+				m.tracker.requests.WithLabelValues(svc, k, trackers.ResultOK) // shows at zero
+			}
 		}
 		m.reg.MustRegister(m.tracker.requests)
 	})

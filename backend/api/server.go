@@ -40,7 +40,7 @@ type Config struct {
 	Metrics       *Metrics              // the /metrics registry, for this server alone; nil: New makes one
 	ReaderNotices *readernotice.Service // Reader notices (settings, feed); nil: none here
 	Imports       *imports.Service      // runs POST /api/imports; nil answers 503 there
-	Trackers      *trackersync.Service  // the Readers' trackers (/api/me/trackers); nil answers 503 there
+	Trackers      *trackersync.Set      // the Readers' trackers (/api/me/trackers); nil answers 503 there
 	PhoneSync     *phonesync.Service    // the phone sync (/api/me/sync, /api/sync/...); nil answers 503 there
 	SyncV2        *merge.Engine         // the phone sync's protocol v2 merges (/api/sync/v2/...); nil answers 503 there
 	// Budget is each token's in-flight bound and write budget, shared

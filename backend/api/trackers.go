@@ -9,7 +9,8 @@ import (
 )
 
 // trackerBodyBytes bounds a tracker body: a user name and two switches, or
-// a pasted token (an AniList JWT is about a kilobyte).
+// a pasted token (an AniList JWT is about a kilobyte; a MangaBaka personal
+// access token is shorter).
 const trackerBodyBytes = 20 << 10
 
 // trackerRoutes registers the Trackers part of the contract (docs/api.md,
@@ -76,11 +77,20 @@ func (s *Server) putTracker(name string) http.HandlerFunc {
 		if !decodeJSON(w, r, &body) {
 			return
 		}
-		if body.Username == nil || body.Pull == nil || body.Push == nil {
+		byToken := trackersync.PullsByToken(name)
+		switch {
+		case byToken && (body.Pull == nil || body.Push == nil):
+			writeError(w, http.StatusBadRequest, `fields "pull" and "push" are required: send {"pull":true,"push":true}`)
+			return
+		case !byToken && (body.Username == nil || body.Pull == nil || body.Push == nil):
 			writeError(w, http.StatusBadRequest, `fields "username", "pull" and "push" are required: send {"username":"...","pull":true,"push":false}`)
 			return
 		}
-		if err := s.Trackers.Save(r.Context(), id.ReaderID, name, *body.Username, *body.Pull, *body.Push); err != nil {
+		username := ""
+		if body.Username != nil {
+			username = *body.Username // a token tracker's name is its token's account: ignored
+		}
+		if err := s.Trackers.Save(r.Context(), id.ReaderID, name, username, *body.Pull, *body.Push); err != nil {
 			s.trackerError(w, r, "save tracker", err)
 			return
 		}

@@ -36,7 +36,11 @@ func withTrackers(t *testing.T, al *anilisttest.Server) func(*api.Config) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c.Trackers = svc
+		set, err := trackersync.NewSet(svc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Trackers = set
 	}
 }
 

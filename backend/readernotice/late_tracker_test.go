@@ -16,3 +16,11 @@ func TestLateTextNamesARefusedTracker(t *testing.T) {
 		t.Fatalf("late text: %q", text)
 	}
 }
+
+func TestLateTextNamesMangaBaka(t *testing.T) {
+	t.Parallel()
+	d := readernotice.Digest{Late: []readernotice.Late{{Site: "mangabaka", State: "tracker_reconnect", Since: time.Date(2026, 12, 6, 10, 0, 0, 0, time.UTC)}}}
+	if text := d.LateText(); !strings.Contains(text, "Your MangaBaka token was refused") {
+		t.Fatalf("late text: %q", text)
+	}
+}

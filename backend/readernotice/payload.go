@@ -206,8 +206,11 @@ func (d Digest) LateText() string {
 
 // trackerTitle is a tracker's name in a sentence.
 func trackerTitle(service string) string {
-	if service == "anilist" {
+	switch service {
+	case "anilist":
 		return "AniList"
+	case "mangabaka":
+		return "MangaBaka"
 	}
 	return service
 }

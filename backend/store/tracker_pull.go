@@ -212,7 +212,11 @@ func applyTrackerMoves(ctx context.Context, tx pgx.Tx, p TrackerPulled) (int, er
 	for i, k := range keys {
 		readers[i], sites[i], ids[i], numbers[i], at[i] = p.ReaderID, k[0], k[1], strconv.Itoa(best[k]), p.Now
 	}
-	rows, err := tx.Query(ctx, trackerPullSQL, readers, sites, ids, numbers, urls, at)
+	q, err := trackerPullSQLOf(p.Service)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := tx.Query(ctx, q, readers, sites, ids, numbers, urls, at)
 	if err != nil {
 		return 0, err
 	}

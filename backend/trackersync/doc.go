@@ -10,7 +10,10 @@
 // (Pass: one pull, then one push, the pushes one per Reader in turn) and
 // act only on the Reader's own evidence (ids a Site, the crosswalk or the
 // Reader gave; a push only to media the Reader's pull saw or they named).
-// Service is what the API, the pages and `serve` use; its workers run
-// under Start/Stop. Why a pull goes by name and a
+// One Service syncs one tracker; a Set (set.go) holds every tracker the
+// process syncs (AniList, MangaBaka) and is what the API, the pages and
+// `serve` use; the workers run under Start/Stop. A tracker whose lists
+// are private (trackers.TokenLister: MangaBaka) pulls with the Reader's
+// token and takes no user name (by_token.go). Why a pull goes by name and a
 // push never lowers: docs/adr/0027-trackers-pull-by-name-push-never-lowers.md.
 package trackersync

@@ -55,7 +55,7 @@ func (s *Service) pullOne(ctx context.Context, c store.TrackerClaim) (int, error
 	for i, m := range marks {
 		bms[i] = trackers.Bookmark{Site: m.Site, SeriesID: m.SeriesID, MediaID: m.MediaID, Progress: m.Progress}
 	}
-	coll, err := s.svc.List(ctx, c.Username)
+	coll, err := s.list(ctx, c)
 	if err != nil {
 		if ctx.Err() != nil {
 			return 0, ctx.Err() // shutting down: the lease runs out, the pull is due again
@@ -107,6 +107,10 @@ func (s *Service) failPull(ctx context.Context, c store.TrackerClaim, err error)
 	title := titles[s.name]
 	var reason string
 	switch {
+	case errors.Is(err, errNoToken):
+		reason = fmt.Sprintf("Reading your %s list needs a token; paste a new one.", title)
+	case errors.Is(err, trackers.ErrTokenRefused):
+		reason = fmt.Sprintf("%s refused the token (expired or revoked); paste a new one.", title)
 	case errors.Is(err, trackers.ErrNoSuchUser):
 		reason = fmt.Sprintf("%s knows no user named %q, or their list is private.", title, c.Username)
 	case errors.Is(err, trackers.ErrRateLimited):

@@ -27,4 +27,4 @@ var ErrUnavailable = errors.New("trackersync: the tracker cannot answer now")
 
 // Services are the trackers this build knows, by their word in the API's
 // paths (/api/me/trackers/{service}).
-var Services = []string{"anilist"}
+var Services = []string{"anilist", "mangabaka"}

@@ -16,6 +16,7 @@ import (
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
+	"mangabookmark/backend/trackers/mangabaka"
 	"mangabookmark/client"
 )
 
@@ -40,10 +41,10 @@ const (
 )
 
 // kinds maps a tracker to the series_ids kind its media ids are.
-var kinds = map[string]string{anilist.Name: "al"}
+var kinds = map[string]string{anilist.Name: "al", mangabaka.Name: "mb"}
 
 // titles are the trackers' names in a sentence.
-var titles = map[string]string{anilist.Name: "AniList"}
+var titles = map[string]string{anilist.Name: "AniList", mangabaka.Name: "MangaBaka"}
 
 // Service is the Readers' trackers: settings, token, pull and push. Safe
 // for concurrent use.
@@ -177,6 +178,9 @@ func (s *Service) Save(ctx context.Context, readerID int64, service, username st
 	if err := s.known(service); err != nil {
 		return err
 	}
+	if s.byToken() {
+		return s.saveByToken(ctx, readerID, pull, push)
+	}
 	username = strings.TrimSpace(username)
 	switch {
 	case len(username) > maxUsername || !utf8.ValidString(username):
@@ -236,7 +240,10 @@ func (s *Service) SetToken(ctx context.Context, readerID int64, service, token s
 	}
 	token = strings.TrimSpace(token)
 	if token == "" || len(token) > 16<<10 {
-		return refuse(fmt.Sprintf("Paste the token %s shows (its PIN page), whole.", titles[service]))
+		return refuse(pasteHint(service))
+	}
+	if s.byToken() && !strings.HasPrefix(token, "mb-") {
+		return refuse(pasteHint(service))
 	}
 	return s.connect(ctx, readerID, service, token)
 }
@@ -254,7 +261,11 @@ func (s *Service) connect(ctx context.Context, readerID int64, service, token st
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return fmt.Errorf("trackersync: connect: %w", err)
 	}
-	if cur.Username != "" && !strings.EqualFold(cur.Username, acct.Name) {
+	if s.byToken() && cur.HasToken && !strings.EqualFold(cur.Username, acct.Name) {
+		return refuse(fmt.Sprintf("This token is %s user %q's, not %q's: forget %s here first to connect another account.",
+			titles[service], acct.Name, cur.Username, titles[service]))
+	}
+	if !s.byToken() && cur.Username != "" && !strings.EqualFold(cur.Username, acct.Name) {
 		return refuse(fmt.Sprintf("This token is %s user %q's, not %q's: set that user name, or connect as %q.",
 			titles[service], acct.Name, cur.Username, cur.Username))
 	}
@@ -264,6 +275,9 @@ func (s *Service) connect(ctx context.Context, readerID int64, service, token st
 	}
 	if err := s.conf.Store.SetTrackerToken(ctx, readerID, service, sealed, acct.Name); err != nil {
 		return fmt.Errorf("trackersync: connect: %w", err)
+	}
+	if err := s.firstToken(ctx, readerID, cur, acct.Name); err != nil {
+		return err
 	}
 	s.conf.Log.Info("tracker connected", "reader_id", readerID, "service", service)
 	return nil
@@ -290,6 +304,9 @@ func (s *Service) PullNow(ctx context.Context, readerID int64, service string) e
 	ok, err := s.conf.Store.TrackerPullNow(ctx, readerID, service, s.conf.Now())
 	if err != nil {
 		return fmt.Errorf("trackersync: pull now: %w", err)
+	}
+	if !ok && s.byToken() {
+		return refuse(fmt.Sprintf("Paste your %s token and turn pull on first.", titles[service]))
 	}
 	if !ok {
 		return refuse(fmt.Sprintf("Set your %s user name and turn pull on first.", titles[service]))

@@ -9,6 +9,7 @@ import (
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/trackers"
 	"mangabookmark/backend/trackers/anilist"
+	"mangabookmark/backend/trackers/mangabaka"
 )
 
 // FromConfig builds the process's Service from the validated config: the
@@ -36,4 +37,32 @@ func FromConfig(c config.Config, st *store.Store, rec trackers.Recorder, log *sl
 		return nil, fmt.Errorf("trackersync: from config: %w", err)
 	}
 	return New(Config{Store: st, Tracker: al, OAuth: oauth, Sealer: sealer, States: states, Log: log})
+}
+
+// SetFromConfig builds every tracker the process syncs from the
+// validated config: AniList (FromConfig) and MangaBaka (its one client,
+// TRACKER_ORIGINS' mangabaka entry, mangabaka.DefaultPerMinute), their
+// tokens sealed under keys derived from TOKEN_KEY.
+func SetFromConfig(c config.Config, st *store.Store, rec trackers.Recorder, log *slog.Logger) (*Set, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	al, err := FromConfig(c, st, rec, log)
+	if err != nil {
+		return nil, err
+	}
+	mb, err := mangabaka.New(mangabaka.Config{Origin: c.TrackerOrigins[mangabaka.Name], Recorder: rec,
+		Log: log.With("service", mangabaka.Name)})
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: from config: %w", err)
+	}
+	sealer, err := trackers.NewSealer(c.TokenKey)
+	if err != nil {
+		return nil, fmt.Errorf("trackersync: from config: %w", err)
+	}
+	mbs, err := New(Config{Store: st, Tracker: mb, Sealer: sealer, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	return NewSet(al, mbs)
 }

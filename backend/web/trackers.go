@@ -75,10 +75,15 @@ const (
 
 // trackerServices are the trackers the card shows, in order; the routes
 // under /trackers/ are registered for each.
-var trackerServices = []string{"anilist"}
+var trackerServices = []string{"anilist", "mangabaka"}
 
 // trackerNames are the trackers' names for a Reader.
-var trackerNames = map[string]string{"anilist": "AniList"}
+var trackerNames = map[string]string{"anilist": "AniList", "mangabaka": "MangaBaka"}
+
+// trackerByToken are the trackers whose lists are private: read with the
+// Reader's token, no user name typed (MangaBaka's personal access token;
+// trackersync.PullsByToken).
+var trackerByToken = map[string]bool{"mangabaka": true}
 
 // maxUnmatchedShown bounds the card's list of entries no Series carries.
 const maxUnmatchedShown = 50
@@ -95,6 +100,7 @@ type trackerCard struct {
 	T              client.Tracker
 	Name           string // "AniList"
 	OAuth          bool   // the Connect button
+	ByToken        bool   // the list is read with the token: no user name field
 	Sentence       string // the state in words
 	Username       string // the user name field
 	Pull, Push     bool   // the switches
@@ -114,8 +120,8 @@ type trackerInput struct {
 	typed                 bool // the save form: username, pull and push are the posted ones
 }
 
-// trackerRoutes registers the Trackers card's forms and the Connect flow
-// for each tracker. They answer 404 when the server runs no tracker sync.
+// trackerRoutes registers the Trackers card's forms for each tracker and
+// the Connect flow for those that have one (not MangaBaka). They answer 404 when the server runs no tracker sync.
 func (h *Handler) trackerRoutes() {
 	for _, svc := range trackerServices {
 		base := "/trackers/" + svc
@@ -123,6 +129,9 @@ func (h *Handler) trackerRoutes() {
 		h.handle("POST "+base+"/token", h.tracking(svc, h.post(h.trackerToken)))
 		h.handle("POST "+base+"/pull", h.tracking(svc, h.post(h.pullTracker)))
 		h.handle("POST "+base+"/forget", h.tracking(svc, h.post(h.forgetTracker)))
+		if trackerByToken[svc] {
+			continue // no Connect flow: the Reader pastes a personal access token
+		}
 		h.handle("GET "+base+"/connect", h.tracking(svc, h.session(h.connectTracker)))
 		h.handle("GET "+base+"/callback", h.tracking(svc, h.session(h.trackerCallback)))
 	}
@@ -163,7 +172,7 @@ func (h *Handler) trackerCards(ctx context.Context, readerID int64, in *trackerI
 			}
 		}
 		c := trackerCard{T: t, Name: trackerNames[svc], OAuth: h.Trackers.OAuthEnabled(svc) && h.TrackerStates != nil,
-			Username: t.Username, Pull: t.Pull, Push: t.Push}
+			ByToken: trackerByToken[svc], Username: t.Username, Pull: t.Pull, Push: t.Push}
 		c.Sentence = trackerSentence(c)
 		if in != nil && in.service == svc {
 			c.Error, c.ErrorForm = in.reason, in.form
@@ -203,11 +212,18 @@ func trackerSentence(c trackerCard) string {
 		}
 		return s
 	case trackerReconnect:
+		if c.ByToken {
+			return c.Name + " refused the token (it expired or was revoked): nothing is read from or written to " + c.Name +
+				" until you paste a new token."
+		}
 		return c.Name + " refused the token (it expired or was revoked): nothing is written to " + c.Name +
 			" until you connect again or paste a new token. Reading your list by user name goes on."
 	case trackerFailing:
 		return "The last exchanges with " + c.Name + " failed; they are tried again later."
 	case trackerOff, "":
+		if c.ByToken {
+			return "Off: paste a " + c.Name + " personal access token to read your library from there and write to it."
+		}
 		return "Off: type your " + c.Name + " user name to read your list from there."
 	}
 	return "State: " + t.State + "."
@@ -262,12 +278,15 @@ func (h *Handler) saveTracker(w http.ResponseWriter, r *http.Request) {
 	in := trackerInput{service: trackerFrom(r.Context()), form: "save", typed: true,
 		username: strings.TrimSpace(r.PostFormValue("username")),
 		pull:     r.PostFormValue("pull") == "on", push: r.PostFormValue("push") == "on"}
+	if trackerByToken[in.service] {
+		in.username = "" // the account is the token's; the form has no user name
+	}
 	switch {
 	case len(in.username) > maxTrackerUser || !utf8.ValidString(in.username) || strings.ContainsFunc(in.username, unicode.IsControl):
 		in.reason = "A user name is at most 64 characters, with no line breaks: type it as " + trackerNames[in.service] + " shows it."
 	case strings.ContainsFunc(in.username, unicode.IsSpace):
 		in.reason = "A user name has no spaces: type it as " + trackerNames[in.service] + " shows it on your profile."
-	case in.pull && in.username == "":
+	case in.pull && in.username == "" && !trackerByToken[in.service]:
 		in.reason = "Reading your list needs your " + trackerNames[in.service] + " user name."
 	}
 	if in.reason != "" {

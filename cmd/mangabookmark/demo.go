@@ -24,7 +24,8 @@ const demoOwnerID = "100000000000000001"
 // DemoCmd runs the backend against the built-in Site simulator with a
 // seeded library: some Series failing, one Site refusing, and a local
 // AniList stand-in with a user whose list names the demo Series' al ids
-// (demo_anilist.go). It writes an
+// (demo_anilist.go), and a MangaBaka stand-in whose demo token's library
+// names their mb ids (demo_mangabaka.go). It writes an
 // Owner token to --token-file for the console and a one-time login link
 // for the web pages to --login-link-file.
 type DemoCmd struct {
@@ -36,6 +37,7 @@ type DemoCmd struct {
 	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
 	FeedFile  string        `name:"feed-url-file" help:"Where to write the Owner's Atom feed URL (a secret like the token)." default:".data/demo/feed-url" type:"path"`
 	AniList   string        `name:"anilist-listen" help:"Address of the local AniList stand-in the Trackers card talks to (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
+	MangaBaka string        `name:"mangabaka-listen" help:"Address of the local MangaBaka stand-in the Trackers card talks to, whose token is mb-demo-personal-access-token (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
 }
 
 // Run starts the simulator, seeds the database, mints the Owner token and
@@ -87,6 +89,11 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	defer sim.Close()
 	cfg.SiteOrigins = sim.OriginsValue()
 	env.Log.Info("site simulator started", "site_origins", cfg.SiteOrigins)
+	stopMangaBaka, err := demoMangaBaka(&cfg, c.MangaBaka, c.Series, env.Log)
+	if err != nil {
+		return err
+	}
+	defer stopMangaBaka()
 	stopAniList, err := demoAniList(&cfg, c.AniList, c.Series, env.Log)
 	if err != nil {
 		return err
