@@ -125,7 +125,9 @@ func New(cfg Config) (*Manager, error) {
 	m.id = hex.EncodeToString(id[:])
 	m.covers = newCoverHealer(cfg, m.log)
 	for _, s := range cfg.Sites.All() {
-		l := &lane{site: s, pace: cfg.Sites.Pacer(s.Name), wake: make(chan struct{}, 1), log: m.log.With("site", s.Name)}
+		// A release hint from before this process started opens no gate.
+		l := &lane{site: s, pace: cfg.Sites.Pacer(s.Name), wake: make(chan struct{}, 1), log: m.log.With("site", s.Name),
+			releaseSeen: m.clock.Now()}
 		m.lanes[s.Name] = l
 		m.order = append(m.order, l)
 	}
