@@ -125,9 +125,7 @@ func New(cfg Config) (*Manager, error) {
 	m.id = hex.EncodeToString(id[:])
 	m.covers = newCoverHealer(cfg, m.log)
 	for _, s := range cfg.Sites.All() {
-		// A release hint from before this process started opens no gate.
-		l := &lane{site: s, pace: cfg.Sites.Pacer(s.Name), wake: make(chan struct{}, 1), log: m.log.With("site", s.Name),
-			releaseSeen: m.clock.Now()}
+		l := &lane{site: s, pace: cfg.Sites.Pacer(s.Name), wake: make(chan struct{}, 1), log: m.log.With("site", s.Name)}
 		m.lanes[s.Name] = l
 		m.order = append(m.order, l)
 	}

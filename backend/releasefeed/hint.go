@@ -48,7 +48,9 @@ func (f *Feed) hint(ctx context.Context, hints []hint, now time.Time, record boo
 			if len(bySite[s.Name]) == 0 {
 				continue
 			}
-			n, err := f.cfg.Store.HintSeries(ctx, s.Name, bySite[s.Name], now.Add(-s.Rest))
+			// The count is stored with the hint, so a Lane the hint wakes
+			// sees it (its wake gate opens for it).
+			n, err := f.cfg.Store.HintReleases(ctx, s.Name, bySite[s.Name], now.Add(-s.Rest), now)
 			if err != nil {
 				return nil, fmt.Errorf("releasefeed: %w", err)
 			}
@@ -58,7 +60,13 @@ func (f *Feed) hint(ctx context.Context, hints []hint, now time.Time, record boo
 	if !record {
 		return hinted, nil
 	}
-	if err := f.cfg.Store.SaveReleaseHints(ctx, names, hinted, now); err != nil {
+	var rest []string
+	for _, name := range names {
+		if _, done := hinted[name]; !done {
+			rest = append(rest, name)
+		}
+	}
+	if err := f.cfg.Store.SaveReleaseHints(ctx, rest, nil, now); err != nil {
 		return nil, fmt.Errorf("releasefeed: %w", err)
 	}
 	return hinted, nil

@@ -130,6 +130,33 @@ func (s *Store) SaveReleaseHints(ctx context.Context, sites []string, hinted map
 	return nil
 }
 
+// HintReleases makes the hinted Series of the Site due at cutoff exactly
+// as HintSeries does, and records in the same transaction how many it
+// made due (and, when any, hinted_at = now): a Lane the hint wakes
+// (series_wake_sooner) finds the hint's time already there.
+func (s *Store) HintReleases(ctx context.Context, site string, hints []Hint, cutoff, now time.Time) (int, error) {
+	ids, nums := hintArrays(hints)
+	var n int
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, hintSQL, site, ids, nums, cutoff)
+		if err != nil {
+			return err
+		}
+		n = int(tag.RowsAffected())
+		_, err = tx.Exec(ctx, `
+			INSERT INTO release_feed_sites (site, hinted, hinted_at, updated_at)
+			VALUES ($1, $2, CASE WHEN $2 > 0 THEN $3::timestamptz END, now())
+			ON CONFLICT (site) DO UPDATE SET hinted = EXCLUDED.hinted,
+				hinted_at = coalesce(EXCLUDED.hinted_at, release_feed_sites.hinted_at), updated_at = now()`,
+			site, n, now)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: hint releases: %w", err)
+	}
+	return n, nil
+}
+
 // ReleaseFeedSites returns every Site's release_feed_sites row.
 func (s *Store) ReleaseFeedSites(ctx context.Context) (map[string]ReleaseFeedSite, error) {
 	rows, err := s.pool.Query(ctx, `SELECT site, hinted, hinted_at FROM release_feed_sites`)
