@@ -26,6 +26,9 @@ type Config struct {
 	Store *store.Store
 	Sites *sites.Registry // nil: no Sites
 	Lanes Lanes           // nil: no Lanes run here
+	// ReleaseFeed says the release feed runs (RELEASE_FEED on): the Lane
+	// views carry its state; off, they carry null.
+	ReleaseFeed bool
 	Log   *slog.Logger
 	Now   func() time.Time
 }
