@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 
-	"mangabookmark/backend/releasefeed"
 	"mangabookmark/backend/store"
 	"mangabookmark/client"
 )
@@ -16,7 +15,7 @@ func ReleaseFeedView(st store.ReleaseFeedState, site store.ReleaseFeedSite) *cli
 	v := &client.LaneReleaseFeed{State: client.ReleaseFeedWaiting, LastReadAt: utc(st.LastReadAt), Hinted: site.Hinted}
 	switch {
 	case st.LastReadAt == nil:
-	case st.LastOutcome == releasefeed.OutcomeOK:
+	case st.LastOutcome == "ok": // releasefeed.OutcomeOK; admin reads the store, not the feed
 		v.State = client.ReleaseFeedOK
 	default:
 		v.State = client.ReleaseFeedFailing

@@ -29,8 +29,8 @@ type Config struct {
 	// ReleaseFeed says the release feed runs (RELEASE_FEED on): the Lane
 	// views carry its state; off, they carry null.
 	ReleaseFeed bool
-	Log   *slog.Logger
-	Now   func() time.Time
+	Log         *slog.Logger
+	Now         func() time.Time
 }
 
 // Service is the Owner's read model and acts. Build it once per process
