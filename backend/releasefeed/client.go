@@ -66,7 +66,10 @@ type FetchError struct {
 	Err        error
 }
 
+// Error names the outcome and the cause (never a body's text).
 func (e *FetchError) Error() string { return "releasefeed: " + e.Outcome + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
 func (e *FetchError) Unwrap() error { return e.Err }
 
 // Page fetches one page: page < 0 asks for the first page without naming

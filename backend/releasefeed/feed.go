@@ -82,7 +82,7 @@ func (f *Feed) run(ctx context.Context) {
 		wait := f.cfg.Every
 		switch {
 		case err != nil && ctx.Err() == nil:
-			f.cfg.Log.Error("release feed: store error; trying again later", "error", err)
+			f.cfg.Log.Error("store error; the release feed tries again later", "error", err)
 		case err == nil:
 			wait = res.Wait
 		}
