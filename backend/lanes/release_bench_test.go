@@ -34,7 +34,9 @@ type releaseRun struct {
 
 // runRelease is the listing benchmarks' world (1,000 followed Series among
 // 20,000, 750 chapters a day over the Site, the Site's listing when it has
-// one) with, when feed is set, every followed Series carrying its mu id and
+// one) with, when feed is set, every followed Series carrying its mu id (as
+// the crosswalk gives it: the simulated Site's own page carries an id of its
+// own in the URL form, which a Site read keeps as the Site's word) and
 // MangaUpdates' release list listing each chapter lag after the Site shows
 // it, read by the release feed on the Lane's clock beside the Lane.
 func runRelease(b *testing.B, site string, feed bool, lag, span time.Duration) releaseRun {
@@ -51,7 +53,7 @@ func runRelease(b *testing.B, site string, feed bool, lag, span time.Duration) r
 		items := make([]store.SeriesIDs, len(h.followed))
 		for i, id := range h.followed {
 			items[i] = store.SeriesIDs{Site: site, SeriesID: id,
-				IDs: []store.ExternalID{{Kind: "mu", Value: strconv.FormatInt(muBase+index[id], 10), Source: store.IDFromSite}}}
+				IDs: []store.ExternalID{{Kind: "mu", Value: strconv.FormatInt(muBase+index[id], 10), Source: store.IDFromCrosswalk}}}
 		}
 		if _, err := h.st.AddSeriesIDs(ctx, items); err != nil {
 			b.Fatal(err)
