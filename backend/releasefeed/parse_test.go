@@ -2,6 +2,7 @@ package releasefeed_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,4 +130,26 @@ func FuzzParsePage(f *testing.F) {
 			t.Fatalf("rows %d = %d releases + %d skipped?", p.Rows, len(p.Releases), p.Skipped)
 		}
 	})
+}
+
+// A page of more rows than any page should hold keeps the first thousand
+// and counts the rest as skipped.
+func TestParsePageBoundsItsRows(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"results": [`)
+	for i := 1; i <= 1500; i++ {
+		if i > 1 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"record": {"id": ` + strconv.Itoa(i) + `, "chapter": "1"}, "metadata": {"series": {"series_id": 7}}}`)
+	}
+	b.WriteString(`]}`)
+	p, err := releasefeed.ParsePage([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Rows != 1500 || len(p.Releases) != 1000 || p.Skipped != 500 || p.Releases[999].ID != 1000 {
+		t.Fatalf("rows %d, releases %d, skipped %d", p.Rows, len(p.Releases), p.Skipped)
+	}
 }
