@@ -82,6 +82,9 @@ type Lane struct {
 	Pass          *LivePass    `json:"pass"`         // the pass in flight, nil between passes
 	LastSeenAt    *time.Time   `json:"last_seen_at"` // the holder's last heartbeat
 	Listing       *LaneListing `json:"listing"`      // nil for a Site without a listing
+	// ReleaseFeed is the release feed's hint for this Lane; nil when the
+	// feed is off.
+	ReleaseFeed *LaneReleaseFeed `json:"release_feed"`
 }
 
 // LanesResponse is the body of GET /api/admin/lanes.

@@ -2,8 +2,9 @@
 # make bench: every benchmark the issues ask for, on this machine, then one
 # report (printed and written to docs/benchmarks.md). Takes about 5 minutes on
 # two cores (the 1M-Series benchmarks seed their own databases), plus about
-# 10 minutes for the listing benchmarks' simulated days (MB_LISTING_BENCH_SPAN=2h
-# shortens them; the browser one times the tab through Chromium first), up to
+# 10 minutes for the listing benchmarks' simulated days and about 12 for the
+# release hint's (MB_LISTING_BENCH_SPAN=2h shortens them; the browser one
+# times the tab through Chromium first), up to
 # 10 for the trackers' (MB_TRACKER_BENCH_SPAN=2h shortens it) and about a
 # minute for the Works day (MB_WORKS_DAY_SPAN=6h shortens it).
 set -euo pipefail
@@ -18,6 +19,7 @@ run ./backend/lanes -bench 'BookmarkToFirstRead|ForcedPollPlain' -benchtime 20x
 run ./backend/lanes -bench 'ForcedPollBrowser' -benchtime 10x
 run ./backend/lanes -bench 'PaceFidelity' -benchtime 1x
 run ./backend/lanes -bench 'ListingDetection|ListingRest' -benchtime 1x -timeout 90m
+run ./backend/lanes -bench 'ReleaseHint' -benchtime 1x -timeout 60m
 run ./backend/store -bench 'DueQuery' -benchtime 20x
 run ./backend/api -bench 'ProgressRatio' -benchtime 5x
 run ./backend/api -bench 'Admin' -benchtime 300x -timeout 30m

@@ -26,8 +26,11 @@ type Config struct {
 	Store *store.Store
 	Sites *sites.Registry // nil: no Sites
 	Lanes Lanes           // nil: no Lanes run here
-	Log   *slog.Logger
-	Now   func() time.Time
+	// ReleaseFeed says the release feed runs (RELEASE_FEED on): the Lane
+	// views carry its state; off, they carry null.
+	ReleaseFeed bool
+	Log         *slog.Logger
+	Now         func() time.Time
 }
 
 // Service is the Owner's read model and acts. Build it once per process

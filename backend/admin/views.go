@@ -56,7 +56,10 @@ func (s *Service) views(ctx context.Context, list []*sites.Site) ([]client.Lane,
 	if err != nil {
 		return nil, fmt.Errorf("admin: lane views: %w", err)
 	}
-	listingViews(out, list, listings) // listing.go
+	listingViews(out, list, listings)                    // listing.go
+	if err := s.releaseFeedViews(ctx, out); err != nil { // release_feed.go
+		return nil, fmt.Errorf("admin: lane views: %w", err)
+	}
 	return out, nil
 }
 

@@ -79,6 +79,11 @@ type Config struct {
 	// tracker id asks MangaBaka's public source lookup for its other ids
 	// (backend/crosswalk). Off, nothing is sent to MangaBaka for it.
 	Crosswalk bool
+	// ReleaseFeed is RELEASE_FEED (on by default): whether MangaUpdates'
+	// release list is read every 10 minutes to hint the followed Series
+	// its releases name (backend/releasefeed). Off, nothing is sent to
+	// MangaUpdates for it.
+	ReleaseFeed bool
 }
 
 // Trackers are the names TRACKER_ORIGINS may name: the trackers and
@@ -140,6 +145,7 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 		SiteOrigins:         get("SITE_ORIGINS"),
 		PollEnabled:         true,
 		Crosswalk:           true,
+		ReleaseFeed:         true,
 	}
 
 	if c.DatabaseURL == "" {
@@ -245,6 +251,17 @@ func LoadLookup(lookup func(string) (string, bool)) (Config, error) {
 			c.Crosswalk = false
 		default:
 			bad("CROSSWALK", fmt.Sprintf("%q is neither on nor off (on, the default, asks MangaBaka for a Series' other ids; off sends it nothing)", v))
+		}
+	}
+
+	if v := get("RELEASE_FEED"); v != "" {
+		switch strings.ToLower(v) {
+		case "on":
+			c.ReleaseFeed = true
+		case "off":
+			c.ReleaseFeed = false
+		default:
+			bad("RELEASE_FEED", fmt.Sprintf("%q is neither on nor off (on, the default, reads MangaUpdates' release list every 10 minutes; off sends it nothing)", v))
 		}
 	}
 

@@ -26,6 +26,7 @@ type lane struct {
 	last        store.Pass          // the pass before, for the wake gate (LeftDue)
 	listing     *store.ListingState // nil until the first listing check (listing.go)
 	listingNext time.Time           // no listing read before this (after a skipped one)
+	releaseSeen time.Time           // the release feed's last hint this Lane has acted on (release.go)
 
 	beat     beatState
 	lockLost atomic.Bool // the heartbeat found the lock gone: a pass cut short records lock_lost

@@ -176,7 +176,7 @@ func isListing(site string, u *url.URL) (page int, ok bool) {
 
 // readOf reports which Series a fetch read (the request that carries the
 // Latest Chapter: MangaDex's feed, WeebCentral's chapter list, MangaPill's
-// page, Kagane's details, natomanga's chapter JSON), or "".
+// page, Kagane's details, natomanga's chapter JSON, Comix's title page), or "".
 func readOf(site string, u *url.URL) string {
 	p := strings.Split(strings.Trim(u.Path, "/"), "/")
 	switch site {
@@ -199,6 +199,10 @@ func readOf(site string, u *url.URL) string {
 	case sitesim.Natomanga:
 		if len(p) == 4 && p[0] == "api" && p[1] == "manga" && p[3] == "chapters" {
 			return p[2]
+		}
+	case sitesim.Comix:
+		if len(p) == 2 && p[0] == "title" {
+			return p[1]
 		}
 	}
 	return ""

@@ -80,6 +80,12 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 		in.Urgent = due.Forced > 0 || due.NeverChecked > 0 || LeftDue(l.last) || res.Hinted > 0
 		state = State(in)
 	}
+	if state == StateAsleep && dueErr == nil && m.releaseHinted(ctx, l, in.Now) {
+		// The release feed hinted a Series here: read it now, as after
+		// the Lane's own listing hint (release.go).
+		in.Urgent = true
+		state = State(in)
+	}
 	if skip, gated := stateSkip[state]; gated {
 		res.Skip = skip
 		wait := m.gateWait(state, in, lr, due)

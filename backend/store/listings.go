@@ -128,14 +128,20 @@ func (s *Store) HintSeries(ctx context.Context, site string, hints []Hint, cutof
 	if len(hints) == 0 {
 		return 0, nil
 	}
-	ids := make([]string, len(hints))
-	nums := make([]string, len(hints))
-	for i, h := range hints {
-		ids[i], nums[i] = h.SeriesID, h.Number
-	}
+	ids, nums := hintArrays(hints)
 	tag, err := s.pool.Exec(ctx, hintSQL, site, ids, nums, cutoff)
 	if err != nil {
 		return 0, fmt.Errorf("store: hint series: %w", err)
 	}
 	return int(tag.RowsAffected()), nil
+}
+
+// hintArrays is the hints as hintSQL's two arrays.
+func hintArrays(hints []Hint) (ids, nums []string) {
+	ids = make([]string, len(hints))
+	nums = make([]string, len(hints))
+	for i, h := range hints {
+		ids[i], nums[i] = h.SeriesID, h.Number
+	}
+	return ids, nums
 }

@@ -104,6 +104,9 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 		// them only when TRACKER_ORIGINS points the crosswalk at a stand-in.
 		cfg.Crosswalk = false
 	}
+	if cfg.TrackerOrigins["mangaupdates"] == "" {
+		cfg.ReleaseFeed = false // the demo sends nothing to MangaUpdates
+	}
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
 		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {

@@ -162,8 +162,13 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 		return nil, err
 	}
 
+	feed, err := newReleaseFeed(cfg, st, reg, log)
+	if err != nil {
+		return nil, err
+	}
+
 	// The Owner's read model, one for both HTTP faces.
-	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: mgr, Log: log.With("component", "admin")})
+	adm, err := admin.New(admin.Config{Store: st, Sites: reg, Lanes: mgr, ReleaseFeed: feed != nil, Log: log.With("component", "admin")})
 	if err != nil {
 		return nil, err
 	}
@@ -237,8 +242,14 @@ func wire(cfg config.Config, st *store.Store, env *Env) (*app, error) {
 			if xwalk != nil {
 				xwalk.Start(ctx)
 			}
+			if feed != nil {
+				feed.Start(ctx)
+			}
 		},
 		stop: func() {
+			if feed != nil {
+				feed.Stop()
+			}
 			if xwalk != nil {
 				xwalk.Stop()
 			}

@@ -65,7 +65,8 @@ func PassFaulty(p client.Pass) bool {
 
 // Window describes a Lane's pause and refuse windows with the time left:
 // "paused 2h left: site migration", "refusing 10m left", "listing failed
-// 3 in a row" (Rest carries on alone), or "".
+// 3 in a row" (Rest carries on alone), "release feed failing" (MangaUpdates'
+// release list: the hints stop, Rest carries on), or "".
 func Window(now time.Time, l client.Lane) string {
 	var parts []string
 	if l.PausedUntil != nil && l.PausedUntil.After(now) {
@@ -80,6 +81,9 @@ func Window(now time.Time, l client.Lane) string {
 	}
 	if l.Listing != nil && l.Listing.Failing {
 		parts = append(parts, fmt.Sprintf("listing failed %d in a row", l.Listing.Failures))
+	}
+	if l.ReleaseFeed != nil && l.ReleaseFeed.State == client.ReleaseFeedFailing {
+		parts = append(parts, "release feed failing")
 	}
 	return strings.Join(parts, "; ")
 }

@@ -86,3 +86,17 @@ func TestWindowSaysTheListingKeepsFailing(t *testing.T) {
 		t.Errorf("two failures: Window = %q, want nothing", got)
 	}
 }
+
+// Window says the release feed is failing, and nothing of it otherwise.
+func TestWindowSaysTheReleaseFeedFails(t *testing.T) {
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	for state, want := range map[string]string{client.ReleaseFeedFailing: "release feed failing", client.ReleaseFeedOK: "", client.ReleaseFeedWaiting: ""} {
+		l := client.Lane{ReleaseFeed: &client.LaneReleaseFeed{State: state}}
+		if got := Window(now, l); got != want {
+			t.Errorf("%s: Window = %q, want %q", state, got, want)
+		}
+	}
+	if got := Window(now, client.Lane{}); got != "" {
+		t.Errorf("feed off: Window = %q", got)
+	}
+}

@@ -690,6 +690,35 @@ CREATE SEQUENCE public.readers_id_seq
 ALTER SEQUENCE public.readers_id_seq OWNED BY public.readers.id;
 
 --
+-- Name: release_feed; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_feed (
+    id boolean DEFAULT true NOT NULL,
+    next_at timestamp with time zone,
+    last_read_at timestamp with time zone,
+    last_outcome text DEFAULT ''::text NOT NULL,
+    last_reason text DEFAULT ''::text NOT NULL,
+    failures integer DEFAULT 0 NOT NULL,
+    releases integer DEFAULT 0 NOT NULL,
+    seen bigint[] DEFAULT '{}'::bigint[] NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT release_feed_id_check CHECK (id),
+    CONSTRAINT release_feed_last_reason_check CHECK ((length(last_reason) <= 300))
+);
+
+--
+-- Name: release_feed_sites; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_feed_sites (
+    site text NOT NULL,
+    hinted integer DEFAULT 0 NOT NULL,
+    hinted_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: series; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1210,6 +1239,20 @@ ALTER TABLE ONLY public.readers
 
 ALTER TABLE ONLY public.readers
     ADD CONSTRAINT readers_pkey PRIMARY KEY (id);
+
+--
+-- Name: release_feed release_feed_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_feed
+    ADD CONSTRAINT release_feed_pkey PRIMARY KEY (id);
+
+--
+-- Name: release_feed_sites release_feed_sites_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_feed_sites
+    ADD CONSTRAINT release_feed_sites_pkey PRIMARY KEY (site);
 
 --
 -- Name: series_ids series_ids_one_key; Type: CONSTRAINT; Schema: public; Owner: -
