@@ -202,8 +202,9 @@ func TestCrosswalkReaderWordStaysTheReaders(t *testing.T) {
 	}
 }
 
-// A Reader's unlink sticks against crosswalk ids: a later Series with the
-// same id joins the Work, the unlinked one stays out.
+// An unlink sticks against crosswalk ids: a later Series with the same id
+// joins the Work, the unlinked one stays out, both for everyone after the
+// Owner's shared unlink and in the library of a Reader who unlinked it.
 func TestCrosswalkUnlinkSticks(t *testing.T) {
 	t.Parallel()
 	x := newWorld(t, 0)
@@ -216,7 +217,10 @@ func TestCrosswalkUnlinkSticks(t *testing.T) {
 	}
 	x.read(1, "mangapill", "c", id("kt", "12"))
 	x.pass()
-	if err := x.st.UnlinkMember(x.ctx, 1, wk, "comix", "b"); err != nil {
+	if _, err := x.st.UnlinkMember(x.ctx, 1, wk, "mangapill", "c"); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.st.UnlinkShared(x.ctx, wk, "comix", "b"); err != nil {
 		t.Fatal(err)
 	}
 	x.read(1, "weebcentral", "d", id("mal", "3"))
@@ -226,6 +230,9 @@ func TestCrosswalkUnlinkSticks(t *testing.T) {
 	}
 	if got := x.workOf("comix", "b"); got == wk {
 		t.Fatalf("the unlinked comix/b is back in Work %d", wk)
+	}
+	if w, err := x.st.ReaderWorkOf(x.ctx, 1, "mangapill", "c"); err == nil && w == wk {
+		t.Fatalf("mangapill/c, which Ann unlinked, is back in her Work %d", wk)
 	}
 }
 

@@ -77,13 +77,12 @@ func (s *Store) WorkOf(ctx context.Context, site, seriesID string) (int64, error
 
 // ReaderWorkOf returns the Work a Series is in as the Reader sees it: the
 // Work of the Reader's own hand link of it, else the shared Work it is a
-// member of; ErrNotFound when neither.
+// member of unless the Reader unlinked it (seriesWorkJoins, the one home
+// of that rule); ErrNotFound when neither.
 func (s *Store) ReaderWorkOf(ctx context.Context, readerID int64, site, seriesID string) (int64, error) {
 	var id *int64
-	err := s.pool.QueryRow(ctx, `SELECT coalesce(
-			(SELECT work_id FROM work_hand_links WHERE reader_id = $1 AND site = $2 AND series_id = $3),
-			(SELECT work_id FROM work_members WHERE site = $2 AND series_id = $3))`,
-		readerID, site, seriesID).Scan(&id)
+	err := s.pool.QueryRow(ctx, `SELECT `+seriesWorkOf("@site", "@series_id"),
+		namedArgs{"reader": readerID, "site": site, "series_id": seriesID}).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("store: reader work of: %w", err)
 	}
