@@ -14,7 +14,7 @@ func TestParseMangaStatus(t *testing.T) {
 	for _, c := range []struct {
 		name, status, final string
 	}{
-		{"manga.json", sites.StatusReleasing, ""},             // ongoing, lastChapter ""
+		{"manga.json", sites.StatusReleasing, ""},              // ongoing, lastChapter ""
 		{"manga_completed.json", sites.StatusCompleted, "187"}, // completed, lastChapter "187"
 		{"manga_hiatus.json", sites.StatusHiatus, ""},          // lastChapter null
 		{"manga_cancelled.json", sites.StatusCancelled, ""},    // lastChapter "Epilogue": no number
