@@ -79,7 +79,7 @@ func TestWorkStatusOneChangeAcrossMembers(t *testing.T) {
 	r := w.reader("1")
 	w.bookmark(r, "mangadex", "x", t0.Add(-time.Hour))
 	w.bookmark(r, "comix", "y", t0.Add(-time.Hour))
-	storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
+	ids := storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
 		{Site: "mangadex", SeriesID: "x"}, {Site: "comix", SeriesID: "y", Offset: "1"}}})
 	w.readStatus("mangadex", "x", "10", "releasing", "", t0)
 	w.readStatus("comix", "y", "9", "releasing", "", t0)
@@ -99,6 +99,13 @@ func TestWorkStatusOneChangeAcrossMembers(t *testing.T) {
 	// the Work's final chapter 20 in the comix member's numbers (offset 1)
 	if bm.Status != "completed" || bm.FinalChapter != "19" {
 		t.Fatalf("member status %q final %q, want completed 19", bm.Status, bm.FinalChapter)
+	}
+	wk, err := w.st.ReaderWork(w.ctx, r, ids[0], t0.Add(4*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wk.Status != "completed" || wk.FinalChapter != "20" || wk.State != store.StateReading {
+		t.Fatalf("the Work: status %q final %q state %q, want completed 20 reading", wk.Status, wk.FinalChapter, wk.State)
 	}
 }
 
