@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -140,5 +141,34 @@ func TestFinishedAtTheFinalChapter(t *testing.T) {
 	w.progress(h, "mangadex", "x", "50")
 	if s := state(h); s != store.StateRereading {
 		t.Fatalf("set by hand: %s, want rereading", s)
+	}
+}
+
+// RecordStatus, the entry point of a status that is not the Series' own
+// read (the crosswalk's MangaBaka entry, once wired), follows a read's
+// rules; an unknown Series is ErrNotFound and a word not of the five
+// stores nothing.
+func TestRecordStatusHook(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	r := w.reader("1")
+	w.bookmark(r, "mangadex", "x", t0.Add(-time.Hour))
+	if err := w.st.RecordStatus(w.ctx, "mangadex", "nope", store.StatusCompleted, "", t0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown Series: %v", err)
+	}
+	if err := w.st.RecordStatus(w.ctx, "mangadex", "x", "upcoming", "", t0); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.count(`SELECT count(*) FROM series WHERE status IS NOT NULL`); n != 0 {
+		t.Fatalf("a word not of the five stored a status on %d Series", n)
+	}
+	for _, st := range []string{store.StatusReleasing, store.StatusCancelled} {
+		if err := w.st.RecordStatus(w.ctx, "mangadex", "x", st, "", t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := w.statusLines(r, store.StatusCancelled); n != 1 {
+		t.Fatalf("%d cancelled lines, want 1", n)
 	}
 }
