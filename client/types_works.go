@@ -91,6 +91,11 @@ type Work struct {
 	// addition beyond the contract: PUT /api/works/{id}/prefer); absent
 	// when none.
 	Prefer *WorkPrefer `json:"prefer,omitempty"`
+	// Status, FinalChapter (in Work numbers; null when none is known) and
+	// State are as a Bookmark's.
+	Status       string  `json:"status"`
+	FinalChapter *string `json:"final_chapter"`
+	State        string  `json:"state"`
 }
 
 // WorkPrefer is the body of PUT /api/works/{id}/prefer and the Work's

@@ -26,6 +26,7 @@ func workJSON(wk store.Work) client.Work {
 	if wk.Prefer != nil {
 		out.Prefer = &client.WorkPrefer{Site: wk.Prefer.Site, HoldMinutes: wk.Prefer.HoldMinutes}
 	}
+	out.Status, out.FinalChapter, out.State = wk.Status, optString(wk.FinalChapter), wk.State
 	return out
 }
 

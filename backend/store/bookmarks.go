@@ -49,6 +49,15 @@ type Bookmark struct {
 	NotifyMode     string
 	NotifyPile     int
 	NotifyPileDays int
+
+	// Status is the story's publication status (the Work's for a shared
+	// member, else the Series'; "unknown" when never said) and
+	// FinalChapter its final chapter ("" when none is known), in the
+	// Series' own numbers (status.go). State is the Reader's reading state
+	// (reading_states.go, readingStateSQL).
+	Status       string
+	FinalChapter string
+	State        string
 }
 
 // bookmarkSelect is the query of Reader @reader's bookmarks matching where (a
@@ -62,10 +71,11 @@ func bookmarkSelect(where string) string {
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
 		` + isNewSQL + `, wm.work_id,
-		b.notify_mode, b.notify_pile, b.notify_pile_days
+		b.notify_mode, b.notify_pile, b.notify_pile_days,
+		` + statusColumnsSQL + `
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + `
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + statusJoin + `
 	WHERE b.reader_id = @reader AND (` + where + `)`
 }
 
@@ -75,7 +85,8 @@ func scanBookmark(row scanner) (Bookmark, error) {
 	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
 		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
-		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays)
+		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
+		&b.Status, &b.FinalChapter, &b.State)
 	return b, err
 }
 

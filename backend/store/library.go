@@ -109,7 +109,8 @@ func libraryItemColumns(isNew, workID string) string {
 			` + isNew + `, ` + workID + `,
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
 			b.notify_mode, b.notify_pile, b.notify_pile_days,
-			coalesce(nx.number::text, ''), coalesce(nx.url, '')`
+			coalesce(nx.number::text, ''), coalesce(nx.url, ''),
+			` + statusColumnsSQL
 }
 
 // libraryItemJoins joins bookmark b to what libraryItemColumns reads: its
@@ -124,7 +125,7 @@ const libraryItemJoins = `
 		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
 			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
 				AND e.number > p.number AND e.url <> ''
-			ORDER BY e.number LIMIT 1) nx ON true`
+			ORDER BY e.number LIMIT 1) nx ON true` + statusJoin
 
 // dests is where Scan puts libraryItemColumns.
 func (it *LibraryItem) dests() []any {
@@ -134,7 +135,8 @@ func (it *LibraryItem) dests() []any {
 		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
 		&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
-		&it.ContinueNumber, &it.ContinueURL}
+		&it.ContinueNumber, &it.ContinueURL,
+		&b.Status, &b.FinalChapter, &b.State}
 }
 
 // MarkRead sets a Reader's Progress on a bookmarked Series to its Latest

@@ -32,6 +32,11 @@ type ReadFacts struct {
 	// suggestions; empty keeps the stored ones.
 	IDs       []ExternalID
 	AltTitles []string
+	// Status and FinalChapter are the story's status as the page states
+	// it and its final chapter ("" for none: the stored ones stay), stored
+	// in the same transaction by recordStatus (status.go).
+	Status       string
+	FinalChapter string
 }
 
 // OKResult tells the Lane what a good read changed.
@@ -59,7 +64,7 @@ type OKResult struct {
 // and links the Series into its Work by the ids (works_link.go), in one
 // transaction with the statement above.
 func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
-	if len(f.IDs) == 0 && len(f.AltTitles) == 0 {
+	if len(f.IDs) == 0 && len(f.AltTitles) == 0 && f.Status == "" {
 		return recordOK(ctx, s.pool, site, seriesID, f, now)
 	}
 	// The page carries ids or other titles: store them, link, and record
@@ -71,8 +76,10 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 			return fmt.Errorf("store: record ok: %w", err)
 		}
 		var err error
-		r, err = recordOK(ctx, tx, site, seriesID, f, now)
-		return err
+		if r, err = recordOK(ctx, tx, site, seriesID, f, now); err != nil {
+			return err
+		}
+		return recordStatus(ctx, tx, site, seriesID, f, now)
 	})
 	if err != nil {
 		return OKResult{}, err
@@ -168,7 +175,8 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // number another member showed before the Work's membership last changed
 // was not told to this member's Readers, so it is told to them now, when
 // their Site shows it. The unique (reader, work, number) index keeps a
-// concurrent Lane's read of another member from owing it twice. A Reader who prefers another Site
+// concurrent Lane's read of another member from owing it twice. A bookmark
+// on hold or dropped owes nothing (notQuietSQL, reading_states.go). A Reader who prefers another Site
 // for the Work (work_prefs) is owed it held up to their hold minutes
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
@@ -192,6 +200,7 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			WHERE (NOT EXISTS (SELECT 1 FROM wk) OR EXISTS (SELECT 1 FROM wk
 					WHERE NOT ` + readerInWorkSQL("b.reader_id", "wk.work_id", "ev.site", "ev.series_id") + `))
 				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND ` + notQuietSQL("b") + `
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
 			(SELECT DISTINCT ON (x.reader_id) x.reader_id, x.site, x.series_id, ev.number + x.ev_off - x.off,
@@ -210,6 +219,7 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			WHERE x.bookmarked AND x.bookmarked_at < ev.seen_at AND x.notify_mode <> 'off'
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
 					AND ev.number + wk.off > wk.others_latest + @drift_margin, false)
+				AND ` + notQuietSQL("x") + `
 				AND coalesce(x.shown < ev.number + x.ev_off, true)
 				AND coalesce(x.progress_max < ev.number + x.ev_off, true)
 				AND coalesce(x.told_max < ev.number + x.ev_off, true)
@@ -233,7 +243,7 @@ var owedWorkView = `SELECT r.reader_id, m.site, m.series_id, (m.site = ev.site A
 				` + memberOffOf("m", "rof") + ` AS off, s.max_number, m.joined_max, p.number AS progress,
 				(SELECT max(n.number) FROM reader_notices n
 					WHERE n.reader_id = r.reader_id AND n.site = m.site AND n.series_id = m.series_id) AS told,
-				bk.created_at IS NOT NULL AS bookmarked, bk.created_at AS bookmarked_at, bk.notify_mode
+				bk.created_at IS NOT NULL AS bookmarked, bk.created_at AS bookmarked_at, bk.notify_mode, bk.state
 			FROM (SELECT r0.reader_id FROM (SELECT DISTINCT b0.reader_id FROM work_members m0
 					JOIN bookmarks b0 ON b0.site = m0.site AND b0.series_id = m0.series_id
 					WHERE m0.work_id = wk.work_id) r0
@@ -242,7 +252,7 @@ var owedWorkView = `SELECT r.reader_id, m.site, m.series_id, (m.site = ev.site A
 			CROSS JOIN LATERAL (SELECT s.max_number FROM series s WHERE s.site = m.site AND s.series_id = m.series_id LIMIT 1) s` +
 	memberOffJoin("r.reader_id", "m", "rof") + `
 			LEFT JOIN progress p ON p.reader_id = r.reader_id AND p.site = m.site AND p.series_id = m.series_id
-			LEFT JOIN LATERAL (SELECT bk.created_at, bk.notify_mode FROM bookmarks bk
+			LEFT JOIN LATERAL (SELECT bk.created_at, bk.notify_mode, bk.state FROM bookmarks bk
 				WHERE bk.reader_id = r.reader_id AND bk.site = m.site AND bk.series_id = m.series_id LIMIT 1) bk ON true
 			WHERE NOT ` + readerUnlinkedSQL("r.reader_id", "m.work_id", "m.site", "m.series_id") + `
 			OFFSET 0`

@@ -36,6 +36,9 @@ type Work struct {
 	// Prefer is the Reader's preferred Site for the Work's notices
 	// (works_prefs.go); nil when none.
 	Prefer *WorkPref
+	// Status, FinalChapter (in shared Work numbers) and State are the
+	// Work's status and the Reader's reading state (status_works.go).
+	Status, FinalChapter, State string
 }
 
 // WorkLatest is where a Work's Latest Chapter was seen.
@@ -230,6 +233,9 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 		if st := offers[i]; st != OfferDeclined && st != OfferAccepted {
 			out[i].Offer = followOffer(out[i])
 		}
+	}
+	if err := s.fillWorkStatus(ctx, readerID, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

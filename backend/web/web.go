@@ -112,6 +112,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
+	h.stateRoutes()
 	h.trackerRoutes()
 	h.phoneSyncRoutes()
 	h.workOfferRoutes()

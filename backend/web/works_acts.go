@@ -26,6 +26,7 @@ var flashes = map[string]string{
 	"unlinked": "Member unlinked for everyone: another Reader had unlinked it too, so external ids will not link it to this Work again.",
 	"linked":   "Linked: these Series are one story in your library.",
 	"id":       "External id saved.",
+	"state":    "Reading state saved on every member you bookmark.",
 }
 
 // workRead marks the Work read up to its Latest, on every member the
