@@ -49,6 +49,10 @@ type Bookmark struct {
 	NotifyMode     string
 	NotifyPile     int
 	NotifyPileDays int
+
+	// Clock is what the bookmark's time line is worked out from
+	// (timeline.go): the Series' own reads, sightings and failure.
+	Clock Clock
 }
 
 // bookmarkSelect is the query of Reader @reader's bookmarks matching where (a
@@ -62,10 +66,12 @@ func bookmarkSelect(where string) string {
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
 		` + isNewSQL + `, wm.work_id,
-		b.notify_mode, b.notify_pile, b.notify_pile_days
+		b.notify_mode, b.notify_pile, b.notify_pile_days,
+		` + clockColumns + `
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + `
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
+	LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id` + clockJoin + workJoin + `
 	WHERE b.reader_id = @reader AND (` + where + `)`
 }
 
@@ -75,7 +81,8 @@ func scanBookmark(row scanner) (Bookmark, error) {
 	err := row.Scan(&b.Site, &b.SeriesID, &b.Title, &b.URL, &b.CoverURL, &b.HasCover, &b.CreatedAt, &b.AddedBy,
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
 		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
-		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays)
+		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
+		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings)
 	return b, err
 }
 
