@@ -129,7 +129,6 @@ func TestNextCheckBy(t *testing.T) {
 	}
 }
 
-
 func TestContinueAfter(t *testing.T) {
 	t.Parallel()
 	const series = "https://s.test/series"
