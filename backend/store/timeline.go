@@ -26,8 +26,10 @@ type Clock struct {
 	// MaxSightings (sightingsSQL).
 	Sightings []time.Time
 	// FailingSince is the oldest failure row of the story's members (the
-	// Series' own for a lone one); nil when none fails.
+	// Series' own for a lone one); nil when none fails. FailingSite is
+	// that member's Site (Work.Clock; the caller's for a lone Series).
 	FailingSince *time.Time
+	FailingSite  string
 }
 
 // MaxSightings is how many recent sightings the expected interval is the
@@ -180,7 +182,7 @@ func (w Work) Clock() (Clock, string) {
 	c := Clock{Sightings: w.Sightings}
 	for _, m := range w.Members {
 		if f := m.FailingSince; f != nil && (c.FailingSince == nil || f.Before(*c.FailingSince)) {
-			c.FailingSince = f
+			c.FailingSince, c.FailingSite = f, m.Site
 		}
 	}
 	if shown == nil {

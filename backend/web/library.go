@@ -78,6 +78,15 @@ type libraryItem struct {
 	NotifyMode                 string // each, off or pile (notices.go)
 	NotifyPile, NotifyPileDays int
 	SearchKey                  string // lower-cased title, Site and id for the text filter
+	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
+	// the first read); Expect the next chapter's window; Late, past twice
+	// the interval, why nothing came (then Expect is "").
+	Fresh, Expect, Late string
+	// ContinuePick: we never saw the next chapter's page, so ContinueURL
+	// is the Series' page on ContinueSite and ContinueNumber the chapter
+	// to pick there.
+	ContinuePick bool
+	ContinueSite string
 }
 
 // library renders one page of the session's Reader's cards: New Chapters
@@ -116,7 +125,10 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.paginate(q, lp.Page, len(lp.Cards))
 	now := h.Now()
 	for _, c := range cards {
-		lv.Items = append(lv.Items, c.view(now))
+		li := c.view(now)
+		k, site := c.clock()
+		h.withTime(&li, k, site, "", now)
+		lv.Items = append(lv.Items, li)
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
@@ -203,10 +215,7 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 	}
 	if it.New {
 		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
-		li.ContinueNumber, li.ContinueURL = it.LatestNumber, li.LatestURL
-		if it.ContinueURL != "" && siteLink(it.ContinueURL) != "#" {
-			li.ContinueNumber, li.ContinueURL = it.ContinueNumber, siteLink(it.ContinueURL)
-		}
+		li.setContinue(store.ContinueAfter(it.ProgressNumber, it.ContinueNumber, seenLink(it.ContinueURL), it.URL), it.Site)
 	}
 	li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
 	li.AddedByRead = it.AddedBy == "read"
@@ -286,4 +295,23 @@ func readerBack(r *http.Request) string {
 		return b
 	}
 	return "/"
+}
+
+// seenLink is a chapter page a Lane saw, "" when it is not a Site's web
+// page (siteLink): a chapter whose page we cannot link is one we never
+// saw, and Continue names it on the Series page instead.
+func seenLink(u string) string {
+	if siteLink(u) == "#" {
+		return ""
+	}
+	return u
+}
+
+// setContinue sets the card's Continue (store.ContinueAfter), on Site
+// site; a Series page that is not a Site's web page leads to nothing.
+func (li *libraryItem) setContinue(c store.Continue, site string) {
+	li.ContinueNumber, li.ContinueURL, li.ContinuePick, li.ContinueSite = c.Number, siteLink(c.URL), c.Pick, site
+	if li.ContinueURL == "#" {
+		li.ContinueURL = ""
+	}
 }
