@@ -38,7 +38,7 @@ func (c libraryCard) clock() (store.Clock, string) {
 // the story's status ("" when unknown).
 func (h *Handler) withTime(li *libraryItem, c store.Clock, site, status string, now time.Time) {
 	if c.CheckedAt != nil {
-		li.Fresh = "checked " + shortAgo(now, *c.CheckedAt) + " · next " + until(now, *c.NextCheckBy(h.restOf(site)))
+		li.Fresh = "checked " + shortAgo(now, *c.CheckedAt) + " · " + until(now, *c.NextCheckBy(h.restOf(site)))
 	}
 	exp := store.Expect(c.Sightings, status)
 	switch store.Overdue(exp, status, c.FailingSince, now) {
@@ -69,21 +69,21 @@ func shortAgo(now, t time.Time) string {
 	return fmt.Sprintf("%d d ago", int(d/(24*time.Hour)))
 }
 
-// until is the latest time of the next read, from now, rounded up: "≤ 1
-// h"; "due" when it is already past (the Lane is behind, or the read is
-// under way).
+// until is the latest time of the next read, from now, rounded up:
+// "next ≤ 1 h"; "due now" when it is already past (the Lane is behind, or
+// the read is under way).
 func until(now, next time.Time) string {
 	d := next.Sub(now)
 	up := func(unit time.Duration) int { return int(math.Ceil(float64(d) / float64(unit))) }
 	switch {
 	case d <= 0:
-		return "due"
+		return "due now"
 	case d <= time.Hour:
-		return fmt.Sprintf("≤ %d min", up(time.Minute))
+		return fmt.Sprintf("next ≤ %d min", up(time.Minute))
 	case d <= 48*time.Hour:
-		return fmt.Sprintf("≤ %d h", up(time.Hour))
+		return fmt.Sprintf("next ≤ %d h", up(time.Hour))
 	}
-	return fmt.Sprintf("≤ %d d", up(24*time.Hour))
+	return fmt.Sprintf("next ≤ %d d", up(24*time.Hour))
 }
 
 // window is an expected window as a day and a spread, never a countdown:
