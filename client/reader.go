@@ -45,6 +45,8 @@ type Bookmark struct {
 	// WorkID is the Work the Series is a member of (null when none); New
 	// is then the Work's: a read on any member ends it on every one.
 	WorkID *int64 `json:"work_id"`
+	// TimeLine: checked_at, next_check_by, expected, overdue.
+	TimeLine
 }
 
 // Preferences are a Reader's own settings (GET/PUT /api/me/preferences).

@@ -90,6 +90,8 @@ type Work struct {
 	// addition beyond the contract: PUT /api/works/{id}/prefer); absent
 	// when none.
 	Prefer *WorkPrefer `json:"prefer,omitempty"`
+	// TimeLine: checked_at, next_check_by, expected, overdue.
+	TimeLine
 }
 
 // WorkPrefer is the body of PUT /api/works/{id}/prefer and the Work's

@@ -31,6 +31,7 @@ func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
 	if b.ProgressNumber != "" && b.ProgressReadAt != nil {
 		out.Progress = &client.Progress{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
 	}
+	out.TimeLine = s.timeLine(b.Clock, b.Site, "", s.Now())
 	return out
 }
 
