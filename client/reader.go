@@ -45,8 +45,21 @@ type Bookmark struct {
 	// WorkID is the Work the Series is a member of (null when none); New
 	// is then the Work's: a read on any member ends it on every one.
 	WorkID *int64 `json:"work_id"`
+	// Status is the story's publication status (releasing, completed,
+	// hiatus, cancelled, unknown; the Work's for a member of one) and
+	// FinalChapter its final chapter in this Series' numbers (null when
+	// none is known). State is the Reader's reading state.
+	Status       string  `json:"status"`
+	FinalChapter *string `json:"final_chapter"`
+	State        string  `json:"state"`
 	// TimeLine: checked_at, next_check_by, expected, overdue.
 	TimeLine
+}
+
+// ReadingState is the body of PUT /api/bookmarks/{site}/{series_id}/state
+// and PUT /api/works/{id}/state.
+type ReadingState struct {
+	State string `json:"state"`
 }
 
 // Preferences are a Reader's own settings (GET/PUT /api/me/preferences).

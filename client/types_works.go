@@ -92,6 +92,11 @@ type Work struct {
 	Prefer *WorkPrefer `json:"prefer,omitempty"`
 	// TimeLine: checked_at, next_check_by, expected, overdue.
 	TimeLine
+	// Status, FinalChapter (in Work numbers; null when none is known) and
+	// State are as a Bookmark's.
+	Status       string  `json:"status"`
+	FinalChapter *string `json:"final_chapter"`
+	State        string  `json:"state"`
 }
 
 // WorkPrefer is the body of PUT /api/works/{id}/prefer and the Work's

@@ -17,6 +17,7 @@ func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
 	if b.NotifyMode != "" {
 		out.Notify = &client.BookmarkNotify{Mode: b.NotifyMode, Pile: b.NotifyPile, PileDays: b.NotifyPileDays}
 	}
+	out.Status, out.FinalChapter, out.State = b.Status, optString(b.FinalChapter), b.State
 	if b.HasCover {
 		out.CoverURL = s.coverURL(b.Site, b.SeriesID)
 	}
@@ -31,7 +32,7 @@ func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
 	if b.ProgressNumber != "" && b.ProgressReadAt != nil {
 		out.Progress = &client.Progress{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
 	}
-	out.TimeLine = s.timeLine(b.Clock, b.Site, "", s.Now())
+	out.TimeLine = s.timeLine(b.Clock, b.Site, b.Status, s.Now())
 	return out
 }
 
@@ -42,6 +43,10 @@ func (s *Server) coverURL(site, seriesID string) string {
 
 func (s *Server) listBookmarks(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
+	state, ok := stateFilter(w, r)
+	if !ok {
+		return
+	}
 	list, err := s.Store.ListBookmarks(r.Context(), id.ReaderID)
 	if err != nil {
 		s.internalError(w, r, "list bookmarks", err)
@@ -49,7 +54,9 @@ func (s *Server) listBookmarks(w http.ResponseWriter, r *http.Request) {
 	}
 	out := make([]client.Bookmark, 0, len(list))
 	for _, b := range list {
-		out = append(out, s.bookmarkJSON(b))
+		if state == "" || b.State == state {
+			out = append(out, s.bookmarkJSON(b))
+		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"bookmarks": out})
 }

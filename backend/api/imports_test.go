@@ -244,6 +244,14 @@ func TestExportRoundTrips(t *testing.T) {
 	storetest.SetBookmarks(context.Background(), t, e.st, storetest.BookmarkSet{IDs: []string{"2"}, NotifyMode: "off"})
 	// A pile bookmark whose thresholds are not the defaults (3 and 7).
 	storetest.SetBookmarks(context.Background(), t, e.st, storetest.BookmarkSet{Site: "weebcentral", NotifyMode: "pile", Pile: 12, PileDays: 20})
+	// A reading state set by hand travels with the bookmark.
+	var aID int64
+	if err := e.st.Pool().QueryRow(context.Background(), `SELECT id FROM readers WHERE discord_id = '300000000000000004'`).Scan(&aID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.SetBookmarkState(context.Background(), aID, "mangapill", "2", store.StateOnHold, time.Now()); err != nil {
+		t.Fatal(err)
+	}
 	pileOf := func(discordID string) string {
 		t.Helper()
 		var out string
@@ -282,7 +290,8 @@ func TestExportRoundTrips(t *testing.T) {
 		t.Fatalf("import the export: %d %+v %s", code, j, raw)
 	}
 	want, got := rows(exported), rows(exportOf(b, "json"))
-	if strings.Count(want, `"site"`) != 3 || strings.Count(want, `"notify_mode":"off"`) != 1 || want != got {
+	if strings.Count(want, `"site"`) != 3 || strings.Count(want, `"notify_mode":"off"`) != 1 ||
+		strings.Count(want, `"state":"on_hold"`) != 1 || strings.Count(want, `"state":"reading"`) != 2 || want != got {
 		t.Fatalf("round trip:\n%v\n%v", want, got)
 	}
 	if code, j, raw := e.post(c, "text/csv", exportOf(a, "csv")); code != http.StatusAccepted || j.Added != 3 || j.ProgressApplied != 2 {

@@ -36,6 +36,7 @@ func (s *Server) readerRoutes() {
 	s.mux.HandleFunc("POST /api/progress", s.reader(s.limitWrites(s.postProgress)))
 	s.correctionRoutes()
 	s.worksRoutes()
+	s.stateRoutes()
 	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.readerOrSession(s.getCover))
 	s.mux.HandleFunc("GET "+userscript.Path, s.getUserscript)
 }

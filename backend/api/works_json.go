@@ -26,8 +26,9 @@ func (s *Server) workJSON(wk store.Work) client.Work {
 	if wk.Prefer != nil {
 		out.Prefer = &client.WorkPrefer{Site: wk.Prefer.Site, HoldMinutes: wk.Prefer.HoldMinutes}
 	}
+	out.Status, out.FinalChapter, out.State = wk.Status, optString(wk.FinalChapter), wk.State
 	c, site := wk.Clock()
-	out.TimeLine = s.timeLine(c, site, "", s.Now())
+	out.TimeLine = s.timeLine(c, site, wk.Status, s.Now())
 	return out
 }
 

@@ -18,8 +18,8 @@ const MaxCSVFields = 1000
 
 // DecodeCSV reads a CSV import: a header row naming a "url" column, and
 // optionally "progress" and "read_at" (this server's own CSV export, with
-// "progress_number", "progress_read_at", "notify_mode" and a pile
-// bookmark's "notify_pile" and "notify_pile_days", reads the same). read_at is
+// "progress_number", "progress_read_at", "notify_mode", a pile
+// bookmark's "notify_pile" and "notify_pile_days", and "state", reads the same). read_at is
 // RFC 3339 or a date (2006-01-02). A row of more than MaxCSVFields fields
 // is refused (ErrTooLarge) before it is built.
 func DecodeCSV(r io.Reader) (*Parsed, error) {
@@ -47,6 +47,7 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 	progCol, readCol := pick(col, "progress", "progress_number"), pick(col, "read_at", "progress_read_at")
 	modeCol := pick(col, "notify_mode")
 	pileCol, daysCol := pick(col, "notify_pile"), pick(col, "notify_pile_days")
+	stateCol := pick(col, "state")
 	p := &Parsed{Kind: KindCSV}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -76,6 +77,9 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 				reason = fmt.Sprintf("notify_mode %q is not each, off or pile", mode)
 			}
 			it.NotifyMode = mode
+		}
+		if st := field(rec, stateCol); reason == "" && st != "" {
+			reason, it.State = stateReason(st), st
 		}
 		if reason == "" && it.NotifyMode == store.NotifyPile {
 			it.NotifyPile, it.NotifyPileDays, reason = csvPile(field(rec, pileCol), field(rec, daysCol))

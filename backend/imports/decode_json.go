@@ -193,7 +193,10 @@ func fromExport(body jsonBody) (*Parsed, error) {
 		if reason == "" {
 			reason = pileReason(b.ExportRow)
 		}
-		it.NotifyMode = b.NotifyMode
+		if reason == "" && b.State != "" {
+			reason = stateReason(b.State)
+		}
+		it.NotifyMode, it.State = b.NotifyMode, b.State
 		it.IDs = idsIn(b.IDs)
 		if b.NotifyMode == store.NotifyPile {
 			it.NotifyPile, it.NotifyPileDays = derefInt(b.NotifyPile), derefInt(b.NotifyPileDays)
@@ -253,4 +256,13 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// stateReason says why a row's reading state cannot be taken ("" when it
+// is one of the six).
+func stateReason(state string) string {
+	if store.ValidState(state) {
+		return ""
+	}
+	return fmt.Sprintf("state %q is not one of %s", state, strings.Join(store.ReadingStates, ", "))
 }

@@ -39,6 +39,9 @@ type ExportRow struct {
 	// IDs are the Series' external ids (JSON only); an import stores them
 	// back with source import.
 	IDs []ExportID `json:"ids,omitempty"`
+	// State is the Reader's reading state of the story (reading, plan,
+	// on_hold, dropped, completed, rereading); an import sets it back.
+	State string `json:"state,omitempty"`
 }
 
 // ExportID is one external id of an exported Series.
@@ -57,7 +60,7 @@ type Export struct {
 // The pile thresholds come last, after the columns exports had before
 // them, and are empty for a bookmark not in pile mode.
 var ExportColumns = []string{"site", "series_id", "title", "url", "latest_number", "latest_seen_at",
-	"progress_number", "progress_read_at", "notify_mode", "added_at", "notify_pile", "notify_pile_days"}
+	"progress_number", "progress_read_at", "notify_mode", "added_at", "notify_pile", "notify_pile_days", "state"}
 
 // ExportOf reads every bookmark of a Reader, oldest first.
 func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, error) {
@@ -77,7 +80,7 @@ func ExportOf(ctx context.Context, st *store.Store, readerID int64) (Export, err
 	for i := len(list) - 1; i >= 0; i-- { // ListBookmarks is newest first
 		b := list[i]
 		row := ExportRow{Site: b.Site, SeriesID: b.SeriesID, Title: b.Title, URL: b.URL, AddedAt: b.CreatedAt.UTC(),
-			NotifyMode: modes[[2]string{b.Site, b.SeriesID}], WorkID: b.WorkID}
+			NotifyMode: modes[[2]string{b.Site, b.SeriesID}], WorkID: b.WorkID, State: b.State}
 		for _, id := range ids[[2]string{b.Site, b.SeriesID}] {
 			row.IDs = append(row.IDs, ExportID{Kind: id.Kind, Value: id.Value})
 		}
@@ -125,7 +128,7 @@ func WriteCSV(w io.Writer, e Export) error {
 	for _, b := range e.Bookmarks {
 		rec := []string{b.Site, b.SeriesID, csvSafe(b.Title), b.URL, deref(b.LatestNumber), timeText(b.LatestSeenAt),
 			deref(b.ProgressNumber), timeText(b.ProgressReadAt), b.NotifyMode, b.AddedAt.Format(time.RFC3339Nano),
-			intText(b.NotifyPile), intText(b.NotifyPileDays)}
+			intText(b.NotifyPile), intText(b.NotifyPileDays), b.State}
 		if err := cw.Write(rec); err != nil {
 			return fmt.Errorf("imports: write csv: %w", err)
 		}

@@ -49,6 +49,9 @@ type Item struct {
 	// NotifyPile and NotifyPileDays are a new pile bookmark's thresholds
 	// (0 for the default), from this server's own export.
 	NotifyPile, NotifyPileDays int
+	// State is a new bookmark's reading state ("" keeps the default),
+	// from this server's own export.
+	State string
 	// IDs are the Series' external ids the file names (a backup's tracking
 	// rows, our own export's ids): stored with source "import".
 	IDs []sites.ExternalID

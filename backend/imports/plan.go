@@ -42,7 +42,7 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		at[key] = len(pl.Entries)
 		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
 			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode,
-			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending,
+			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending, ReadingState: it.State,
 			IDs: pl.keepIDs(it.Label, nil, importIDs(it.IDs))})
 	}
 	return pl

@@ -22,7 +22,7 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 		res.OK++
 		ch := r.Facts.Latest
 		f := store.ReadFacts{Title: r.Facts.Title, CoverURL: r.Facts.CoverURL, Number: ch.Number, ChTitle: ch.Title, ChURL: ch.URL,
-			IDs: storeIDs(r.Facts.IDs), AltTitles: r.Facts.AltTitles}
+			IDs: storeIDs(r.Facts.IDs), AltTitles: r.Facts.AltTitles, Status: r.Facts.Status, FinalChapter: r.Facts.FinalChapter}
 		if !ch.ReleasedAt.IsZero() {
 			t := ch.ReleasedAt
 			f.ReleasedAt = &t

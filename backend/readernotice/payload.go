@@ -59,7 +59,10 @@ type Digest struct {
 	// Offers are "follow on {Site} instead" offers, each told once
 	// (docs/adr/0021-works-link-by-ids.md, "Follow instead").
 	Offers []Offer `json:"offers,omitempty"`
-	Test   bool    `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
+	// Status are the status changes of stories the Reader follows, each
+	// told once (status.go).
+	Status []StatusChange `json:"status,omitempty"`
+	Test   bool           `json:"test,omitempty"` // a test notice from POST /api/me/notify/test
 	// ReadLink is the signed "Mark read" URL of this delivery, set at send
 	// time (never stored): POSTing it sets Progress to these chapters.
 	ReadLink string `json:"-"`
@@ -74,6 +77,9 @@ func (d Digest) Headline() string {
 		return "Test notice from mangabookmark"
 	}
 	n := len(d.Chapters)
+	if n == 0 && len(d.Status) > 0 {
+		return strings.TrimSuffix(d.Status[0].Line(), ".")
+	}
 	if n == 0 {
 		for _, l := range d.Late {
 			if l.State == "outlet_stopped" {
@@ -120,7 +126,7 @@ func (d Digest) textWithin(limit int, size func(string) int, more func(n int) st
 	if d.Test {
 		head = "This is a test notice: this outlet works.\n"
 	}
-	tail = strings.TrimRight(d.LateText(), "\n")
+	tail = strings.TrimRight(d.StatusText()+d.LateText(), "\n")
 	lines := make([]string, len(d.Chapters))
 	for i, c := range d.Chapters {
 		lines[i] = c.Title + " " + c.Number

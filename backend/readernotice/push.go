@@ -147,6 +147,7 @@ func pushMessageOf(d Digest, baseURL string) PushMessage {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString(d.StatusText())
 	b.WriteString(d.LateText())
 	u := d.FirstURL()
 	if u == "" {

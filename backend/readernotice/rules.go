@@ -54,15 +54,10 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 			ready = append(ready, i)
 		}
 	}
-	if len(ready) == 0 {
+	if len(ready) == 0 && len(in.Status) == 0 {
 		return p
 	}
-	first := in.Owed[ready[0]].SeenAt
-	for _, i := range ready {
-		if in.Owed[i].SeenAt.Before(first) {
-			first = in.Owed[i].SeenAt
-		}
-	}
+	first := firstSeen(in, ready)
 	if now.Before(first.Add(time.Duration(in.Settings.DigestS) * time.Second)) {
 		return p // the window is still open: the caught-up and muted are settled, the rest wait
 	}
@@ -76,6 +71,10 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 	for _, l := range in.Late {
 		d.Late = append(d.Late, Late{Site: l.Site, State: l.State, Since: l.Since.UTC(), SeriesID: l.SeriesID, Title: l.Title})
 	}
+	for _, l := range in.Status {
+		d.Status = append(d.Status, statusChange(l))
+	}
+	p.StatusTold = len(in.Status) > 0
 	for _, o := range in.Offers {
 		d.Offers = append(d.Offers, Offer{WorkID: o.WorkID, Site: o.Site, SeriesID: o.SeriesID, Title: o.Title,
 			Since: o.Since.UTC(), ToSite: o.ToSite, ToSeriesID: o.ToSeriesID, ToURL: o.ToURL})
@@ -88,4 +87,21 @@ func plan(in store.DigestInput, now time.Time, outlets []Outlet) store.DigestPla
 		}
 	}
 	return p
+}
+
+// firstSeen is when the oldest of the ready notices and status lines
+// appeared: the digest window runs from it.
+func firstSeen(in store.DigestInput, ready []int) time.Time {
+	var first time.Time
+	for _, i := range ready {
+		if t := in.Owed[i].SeenAt; first.IsZero() || t.Before(first) {
+			first = t
+		}
+	}
+	for _, l := range in.Status {
+		if first.IsZero() || l.ChangedAt.Before(first) {
+			first = l.ChangedAt
+		}
+	}
+	return first
 }

@@ -44,7 +44,9 @@ type webhookBody struct {
 	Chapters []Chapter `json:"chapters"`
 	Late     []Late    `json:"late"`
 	Offers   []Offer   `json:"offers,omitempty"`
-	Test     bool      `json:"test,omitempty"`
+	// Status: status changes of followed stories, each told once.
+	Status []StatusChange `json:"status,omitempty"`
+	Test   bool           `json:"test,omitempty"`
 }
 
 // webhook POSTs the Digest as JSON to the Reader's URL, signed with
@@ -64,7 +66,7 @@ func (webhook) Targets(r Reader) []string {
 }
 
 func (w webhook) Send(ctx context.Context, r Reader, _ string, d Digest) error {
-	body, err := json.Marshal(webhookBody{Event: "new_chapters", Reader: d.Reader, Chapters: d.Chapters, Late: d.Late, Offers: d.Offers, Test: d.Test})
+	body, err := json.Marshal(webhookBody{Event: "new_chapters", Reader: d.Reader, Chapters: d.Chapters, Late: d.Late, Offers: d.Offers, Status: d.Status, Test: d.Test})
 	if err != nil {
 		return err
 	}

@@ -77,6 +77,12 @@ type Facts struct {
 	// only ever suggest on titles (docs/CONTEXT.md, Work).
 	IDs       []ExternalID
 	AltTitles []string
+
+	// Status is the story's publication status as the page states it (a
+	// Status constant; "" when the page carries none) and FinalChapter its
+	// final chapter's number (a decimal string; "" when none is known).
+	Status       string
+	FinalChapter string
 }
 
 // Result is the whole answer of one read: the outcome word, the facts when

@@ -50,6 +50,12 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 						return err
 					}
 				}
+				if a.Created && ValidState(e.ReadingState) && e.ReadingState != StateReading {
+					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET state = $4, state_by_hand = true
+						WHERE reader_id = $1 AND site = $2 AND series_id = $3`, readerID, e.Site, e.SeriesID, e.ReadingState); err != nil {
+						return err
+					}
+				}
 				if a.Refused != nil || e.Number == "" || e.ReadAt == nil {
 					continue
 				}

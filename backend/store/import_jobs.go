@@ -44,6 +44,9 @@ type ImportEntry struct {
 	NotifyPile     int    `json:"notify_pile,omitempty"`
 	NotifyPileDays int    `json:"notify_pile_days,omitempty"`
 	State          string `json:"state"`
+	// ReadingState is the reading state a new bookmark gets ("" keeps
+	// the default), from this server's own export.
+	ReadingState string `json:"reading_state,omitempty"`
 	// IDs are the Series' external ids the file named (source import),
 	// stored once its bookmark is in.
 	IDs []ExternalID `json:"ids,omitempty"`

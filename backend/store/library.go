@@ -111,6 +111,7 @@ func libraryItemColumns(isNew, workID string) string {
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
 			b.notify_mode, b.notify_pile, b.notify_pile_days,
 			coalesce(nx.number::text, ''), coalesce(nx.url, ''),
+			` + statusColumnsSQL + `,
 			` + clockColumns
 }
 
@@ -129,7 +130,7 @@ var libraryItemJoins = `
 				WHERE e.site = s.site AND e.series_id = s.series_id AND e.number > p.number AND e.url <> ''
 				UNION ALL SELECT s.latest_number, s.latest_url WHERE s.latest_url <> '') n
 			WHERE s.latest_number > p.number AND n.number > p.number
-			ORDER BY n.number LIMIT 1) nx ON true` + clockJoin
+			ORDER BY n.number LIMIT 1) nx ON true` + clockJoin + statusJoin
 
 // dests is where Scan puts libraryItemColumns.
 func (it *LibraryItem) dests() []any {
@@ -140,6 +141,7 @@ func (it *LibraryItem) dests() []any {
 		&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
 		&it.ContinueNumber, &it.ContinueURL,
+		&b.Status, &b.FinalChapter, &b.State,
 		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings}
 }
 

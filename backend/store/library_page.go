@@ -17,6 +17,9 @@ const (
 	LibrarySortUpdated = "updated"
 	// LibrarySortTitle is by title, case folded, in byte order.
 	LibrarySortTitle = "title"
+	// LibrarySortState is by reading state (ReadingStates' order), then
+	// the library's order.
+	LibrarySortState = "state"
 )
 
 // LibraryQuery is what one library page asks: its filters, its sort and
@@ -25,6 +28,7 @@ type LibraryQuery struct {
 	Site    string // only cards with a bookmark on this Site; "" for all
 	Text    string // only cards whose title, a member's title or a member's "site id" holds it, case folded; "" for all
 	OnlyNew bool   // only cards with New Chapters
+	State   string // only cards in this reading state (ValidState); "" for all
 	Sort    string // a LibrarySort; anything else is LibrarySortNew
 	Page    int    // 1-based; below 1 is the first, past the last the last
 	PerPage int    // at least 1
@@ -71,11 +75,12 @@ type LibraryPage struct {
 var libraryPageSQL = `
 	WITH mine AS (
 		SELECT b.site, b.series_id, ` + seriesWorkSQL + ` AS work_id, ` + seriesOffSQL + ` AS off,
-			s.title, s.latest_seen_at, coalesce(s.latest_released_at, s.latest_seen_at) AS d, s.latest_number, p.number
+			s.title, s.latest_seen_at, coalesce(s.latest_released_at, s.latest_seen_at) AS d, s.latest_number, p.number,
+			` + readingStateSQL + ` AS state, b.state_at
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` +
-	seriesWorkJoins("b.site", "b.series_id") + `
+	seriesWorkJoins("b.site", "b.series_id") + statusJoin + `
 		WHERE b.reader_id = @reader
 	), more AS (
 		SELECT * FROM (` + readerMembersSQL("@reader", "IN (SELECT work_id FROM mine)") + `) rm
@@ -92,7 +97,8 @@ var libraryPageSQL = `
 				ELSE bool_or(w.hit) END AS hit,
 			bool_or(mine.site = @site) AS on_site, max(mine.d) AS d, min(mine.title) AS first_title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.title) ELSE min(w.title) END AS title,
-			CASE WHEN mine.work_id IS NULL THEN min(mine.latest_seen_at) ELSE min(w.appeared) END AS appeared
+			CASE WHEN mine.work_id IS NULL THEN min(mine.latest_seen_at) ELSE min(w.appeared) END AS appeared,
+			(array_agg(mine.state ORDER BY mine.state_at DESC NULLS LAST, mine.site, mine.series_id))[1] AS state
 		FROM mine LEFT JOIN w ON w.work_id = mine.work_id
 		GROUP BY mine.work_id, CASE WHEN mine.work_id IS NULL THEN mine.site END,
 			CASE WHEN mine.work_id IS NULL THEN mine.series_id END
@@ -100,9 +106,10 @@ var libraryPageSQL = `
 		SELECT work_id, site, series_id, is_new, row_number() OVER (ORDER BY
 				CASE WHEN @sort = '` + LibrarySortUpdated + `' THEN appeared END DESC NULLS LAST,
 				CASE WHEN @sort = '` + LibrarySortTitle + `' THEN lower(title) END COLLATE "C",
+				CASE WHEN @sort = '` + LibrarySortState + `' THEN array_position(@states::text[], state) END,
 				is_new DESC, d DESC NULLS LAST, first_title, site, series_id) AS n
 		FROM cards
-		WHERE (@site = '' OR on_site) AND hit AND (is_new OR NOT @only_new)
+		WHERE (@site = '' OR on_site) AND hit AND (is_new OR NOT @only_new) AND (@state = '' OR state = @state)
 	), t AS (
 		SELECT total, new_count, sites, matched,
 			least(@page::bigint, greatest(1, (matched + @per_page::bigint - 1) / @per_page::bigint)) AS page
@@ -132,7 +139,7 @@ func textHit(title, site, seriesID string) string {
 // LibraryPage returns one page of the Reader's library (q): its cards,
 // sorted and filtered, with the counts around them.
 func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery) (LibraryPage, error) {
-	if q.Sort != LibrarySortUpdated && q.Sort != LibrarySortTitle {
+	if q.Sort != LibrarySortUpdated && q.Sort != LibrarySortTitle && q.Sort != LibrarySortState {
 		q.Sort = LibrarySortNew
 	}
 	q.Page, q.PerPage = min(max(q.Page, 1), math.MaxInt32), min(max(q.PerPage, 1), math.MaxInt32)
@@ -140,8 +147,12 @@ func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery)
 	// UTF-8 becomes U+FFFD, control bytes go), so text PostgreSQL would
 	// refuse is looked for as a stored title would hold it, not an error.
 	q.Site, q.Text = safetext.Line(q.Site), safetext.Line(q.Text)
+	if !ValidState(q.State) {
+		q.State = ""
+	}
 	rows, err := s.pool.Query(ctx, libraryPageSQL, namedArgs{"reader": readerID, "site": q.Site, "text": q.Text,
-		"only_new": q.OnlyNew, "sort": q.Sort, "page": q.Page, "per_page": q.PerPage})
+		"only_new": q.OnlyNew, "sort": q.Sort, "page": q.Page, "per_page": q.PerPage,
+		"state": q.State, "states": ReadingStates})
 	if err != nil {
 		return LibraryPage{}, fmt.Errorf("store: library page: %w", err)
 	}

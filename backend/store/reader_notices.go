@@ -55,6 +55,9 @@ type DigestInput struct {
 	// Offers are "follow on {Site} instead" offers not told yet
 	// (works_offers.go); a plan with deliveries tells them, once.
 	Offers []FollowOffer
+	// Status are the status changes of stories the Reader follows not told
+	// yet (status.go); a plan tells them once (DigestPlan.StatusTold).
+	Status []StatusLine
 }
 
 // NewDelivery is one Digest to one outlet, to be written with its payload.
@@ -75,6 +78,8 @@ type NewDelivery struct {
 type DigestPlan struct {
 	Outcomes   map[int]string
 	Deliveries []NewDelivery
+	// StatusTold settles DigestInput.Status: the Digest carried them.
+	StatusTold bool
 }
 
 // readyReaders picks Readers with at least one owed notice ready to send:
@@ -96,9 +101,11 @@ var readyReaders = `
 		LEFT JOIN progress p ON p.reader_id = n.reader_id AND p.site = n.site AND p.series_id = n.series_id` + noticeWorkProgress + `
 		WHERE n.done_at IS NULL AND ` + noticeNotHeldSQL + `
 	), ready AS (
-		SELECT reader_id, min(seen_at) AS first FROM owed
-		WHERE caught OR notify_mode <> 'pile' OR held >= notify_pile
-			OR first_held <= $1::timestamptz - notify_pile_days * interval '1 day'
+		SELECT reader_id, min(first) AS first FROM (
+			SELECT reader_id, seen_at AS first FROM owed
+			WHERE caught OR notify_mode <> 'pile' OR held >= notify_pile
+				OR first_held <= $1::timestamptz - notify_pile_days * interval '1 day'
+			UNION ALL ` + statusReadySQL + `) x
 		GROUP BY reader_id
 	)
 	SELECT r.id FROM readers r
@@ -202,7 +209,7 @@ func collectIDs(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]int64,
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
-// digestInputs reads the claimed Readers' facts in seven statements,
+// digestInputs reads the claimed Readers' facts in eight statements,
 // whatever their number.
 func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([]DigestInput, error) {
 	if len(ids) == 0 {
@@ -289,6 +296,16 @@ func digestInputs(ctx context.Context, tx pgx.Tx, ids []int64, now time.Time) ([
 		at[id].Offers = append(at[id].Offers, o)
 		return err
 	}, ids, now.Add(-FailingShownAfter))
+	if err != nil {
+		return nil, err
+	}
+	err = each(statusOf, func(r pgx.Rows) error {
+		var id int64
+		var l StatusLine
+		err := r.Scan(&id, &l.ChangeID, &l.WorkID, &l.Site, &l.SeriesID, &l.Title, &l.Status, &l.Was, &l.FinalChapter, &l.ChangedAt)
+		at[id].Status = append(at[id].Status, l)
+		return err
+	}, ids)
 	return out, err
 }
 
@@ -302,6 +319,9 @@ func queuePlan(b *pgx.Batch, in DigestInput, p DigestPlan, now time.Time) {
 	}
 	if len(p.Deliveries) > 0 {
 		queueOffersTold(b, in.Reader.ID, in.Offers, now)
+	}
+	if p.StatusTold {
+		queueStatusTold(b, in.Reader.ID, in.Status, now)
 	}
 	queueDeliveries(b, in.Reader.ID, p.Deliveries, now)
 }

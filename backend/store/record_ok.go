@@ -32,6 +32,11 @@ type ReadFacts struct {
 	// suggestions; empty keeps the stored ones.
 	IDs       []ExternalID
 	AltTitles []string
+	// Status and FinalChapter are the story's status as the page states
+	// it and its final chapter ("" for none: the stored ones stay), stored
+	// in the same transaction by recordStatus (status.go).
+	Status       string
+	FinalChapter string
 }
 
 // OKResult tells the Lane what a good read changed.
@@ -59,7 +64,7 @@ type OKResult struct {
 // and links the Series into its Work by the ids (works_link.go), in one
 // transaction with the statement above.
 func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts, now time.Time) (OKResult, error) {
-	if len(f.IDs) == 0 && len(f.AltTitles) == 0 {
+	if len(f.IDs) == 0 && len(f.AltTitles) == 0 && f.Status == "" {
 		return recordOK(ctx, s.pool, site, seriesID, f, now)
 	}
 	// The page carries ids or other titles: store them, link, and record
@@ -71,8 +76,10 @@ func (s *Store) RecordOK(ctx context.Context, site, seriesID string, f ReadFacts
 			return fmt.Errorf("store: record ok: %w", err)
 		}
 		var err error
-		r, err = recordOK(ctx, tx, site, seriesID, f, now)
-		return err
+		if r, err = recordOK(ctx, tx, site, seriesID, f, now); err != nil {
+			return err
+		}
+		return recordStatus(ctx, tx, site, seriesID, f, now)
 	})
 	if err != nil {
 		return OKResult{}, err
@@ -168,7 +175,8 @@ const eventInsert = `INSERT INTO chapter_events (site, series_id, number, title,
 // number another member showed before the Work's membership last changed
 // was not told to this member's Readers, so it is told to them now, when
 // their Site shows it. The unique (reader, work, number) index keeps a
-// concurrent Lane's read of another member from owing it twice. A Reader who prefers another Site
+// concurrent Lane's read of another member from owing it twice. A bookmark
+// on hold or dropped owes nothing (notQuietSQL, reading_states.go). A Reader who prefers another Site
 // for the Work (work_prefs) is owed it held up to their hold minutes
 // (held_until): heldRelease hands it the preferred member's chapter if
 // that member shows the number first.
@@ -183,6 +191,7 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 			FROM ev JOIN bookmarks b ON b.site = ev.site AND b.series_id = ev.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
 			WHERE NOT EXISTS (SELECT 1 FROM wk) AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND ` + notQuietSQL("b") + `
 				AND (p.number IS NULL OR p.number < ev.number))
 			UNION ALL
 			(SELECT DISTINCT ON (b.reader_id) b.reader_id, b.site, b.series_id, ev.number + ro.ev_off - ro.b_off,
@@ -202,6 +211,7 @@ var owedInsert = `INSERT INTO reader_notices (reader_id, site, series_id, number
 				AND NOT coalesce(wk.drift_since <= ev.seen_at - interval '1 day'
 					AND ev.number + wk.off > wk.others_latest + @drift_margin, false)
 				AND b.created_at < ev.seen_at AND b.notify_mode <> 'off'
+				AND ` + notQuietSQL("b") + `
 				AND NOT EXISTS (SELECT 1 FROM work_members m3 JOIN progress p3
 					ON p3.reader_id = b.reader_id AND p3.site = m3.site AND p3.series_id = m3.series_id
 					WHERE m3.work_id = wk.work_id AND p3.number + ` + memberOffSQL("b.reader_id", "m3") + ` >= ev.number + ro.ev_off)

@@ -42,6 +42,9 @@ type Work struct {
 	// Sightings are the Work's chapter sightings over every member the
 	// Reader sees (Clock.Sightings).
 	Sightings []time.Time
+	// Status, FinalChapter (in shared Work numbers) and State are the
+	// Work's status and the Reader's reading state (status_works.go).
+	Status, FinalChapter, State string
 }
 
 // WorkLatest is where a Work's Latest Chapter was seen.
@@ -248,6 +251,9 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 		if st := offers[i]; st != OfferDeclined && st != OfferAccepted {
 			out[i].Offer = followOffer(out[i])
 		}
+	}
+	if err := s.fillWorkStatus(ctx, readerID, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

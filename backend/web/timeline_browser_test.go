@@ -26,6 +26,7 @@ func TestBrowserCardTellsTime(t *testing.T) {
 		return { id: li.dataset.workId || li.dataset.site + '/' + li.dataset.seriesId, h: li.getBoundingClientRect().height,
 			when: when ? when.textContent : '', shown: !!r && r.height > 0 && r.right <= li.getBoundingClientRect().right };
 	})`).Arr()
+	t.Log(p.MustEval(`() => Array.from(document.querySelectorAll('ul.library li.item .when')).map(e => e.clientWidth + '/' + e.scrollWidth + ' ' + e.textContent).join(' | ')`).Str())
 	want := map[string]string{
 		"mangapill/3":               "checked 10 min ago · next ≤ 50 min · late: no sign anywhere",
 		"weebcentral/1":             "checked 30 min ago · next ≤ 30 min · late: weebcentral failing since 21 Nov",

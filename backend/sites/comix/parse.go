@@ -33,6 +33,11 @@ type manga struct {
 	// wrong type drops that value, never the read.
 	AltTitles json.RawMessage `json:"altTitles"`
 	Links     json.RawMessage `json:"links"`
+	// Status and FinalChapter (camelCase on the page, snake_case in the
+	// older cache) are read leniently (status.go).
+	Status            json.RawMessage `json:"status"`
+	FinalChapter      json.RawMessage `json:"finalChapter"`
+	FinalChapterSnake json.RawMessage `json:"final_chapter"`
 }
 
 // chapterPath is the only shape of latestChapterUrl that becomes a link:
@@ -87,6 +92,7 @@ func ParsePage(body []byte, base string, now time.Time) (sites.Facts, sites.Outc
 		}
 		f.IDs = links(m.Links)
 		altTitles(&f, m.AltTitles)
+		f.Status, f.FinalChapter = status(m)
 		return latest(f, m, base, now)
 	}
 	return f, sites.NoChapter, fmt.Errorf("comix: the title page's query cache has no manga detail")

@@ -42,6 +42,10 @@ type mangaBody struct {
 			// value of the wrong type drops that value, never the read.
 			AltTitles json.RawMessage `json:"altTitles"`
 			Links     json.RawMessage `json:"links"`
+			// Status and LastChapter are read leniently too (status.go):
+			// a wrong type is no status, never a failed read.
+			Status      json.RawMessage `json:"status"`
+			LastChapter json.RawMessage `json:"lastChapter"`
 		} `json:"attributes"`
 		Relationships []struct {
 			Type       string `json:"type"`
@@ -85,6 +89,7 @@ func ParseManga(body []byte, id, uploads string) (sites.Facts, sites.Outcome, er
 		}
 	}
 	f.IDs = links(m.Data.Attributes.Links, id)
+	f.Status, f.FinalChapter = status(m.Data.Attributes.Status, m.Data.Attributes.LastChapter)
 	for _, r := range m.Data.Relationships {
 		if r.Type == "cover_art" && r.Attributes != nil {
 			fn := r.Attributes.FileName

@@ -15,6 +15,6 @@ func (Adapter) Shape(req sites.Request, body []byte) []sites.Field {
 		return sites.JSONFields(body, "data[]", "data[].id", "data[].attributes.chapter", "data[].attributes.title",
 			"data[].attributes.translatedLanguage", "data[].attributes.externalUrl", "data[].attributes.pages", "data[].attributes.publishAt")
 	}
-	return sites.JSONFields(body, "data.id", "data.attributes.title", "data.attributes.altTitles", "data.attributes.links",
+	return sites.JSONFields(body, "data.id", "data.attributes.title", "data.attributes.altTitles", "data.attributes.links", "data.attributes.status",
 		"data.relationships[].type", "data.relationships[].attributes.fileName")
 }

@@ -290,10 +290,14 @@ CREATE TABLE public.bookmarks (
     notify_pile integer DEFAULT 3 NOT NULL,
     notify_pile_days integer DEFAULT 7 NOT NULL,
     added_by text DEFAULT 'reader'::text NOT NULL,
+    state text DEFAULT 'reading'::text NOT NULL,
+    state_by_hand boolean DEFAULT false NOT NULL,
+    state_at timestamp with time zone,
     CONSTRAINT bookmarks_added_by_check CHECK ((added_by = ANY (ARRAY['reader'::text, 'read'::text]))),
     CONSTRAINT bookmarks_notify_mode_check CHECK ((notify_mode = ANY (ARRAY['each'::text, 'off'::text, 'pile'::text]))),
     CONSTRAINT bookmarks_notify_pile_check CHECK (((notify_pile >= 1) AND (notify_pile <= 1000))),
-    CONSTRAINT bookmarks_notify_pile_days_check CHECK (((notify_pile_days >= 1) AND (notify_pile_days <= 60)))
+    CONSTRAINT bookmarks_notify_pile_days_check CHECK (((notify_pile_days >= 1) AND (notify_pile_days <= 60))),
+    CONSTRAINT bookmarks_state_check CHECK ((state = ANY (ARRAY['reading'::text, 'plan'::text, 'on_hold'::text, 'dropped'::text, 'completed'::text, 'rereading'::text])))
 );
 
 --
@@ -659,6 +663,17 @@ CREATE TABLE public.reader_notify (
 );
 
 --
+-- Name: reader_status_notices; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.reader_status_notices (
+    reader_id bigint NOT NULL,
+    change_id bigint NOT NULL,
+    changed_at timestamp with time zone NOT NULL,
+    done_at timestamp with time zone
+);
+
+--
 -- Name: readers; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -711,8 +726,11 @@ CREATE TABLE public.series (
     max_number numeric,
     slow boolean DEFAULT false NOT NULL,
     alt_titles text[] DEFAULT '{}'::text[] NOT NULL,
+    status text,
+    final_chapter numeric,
     CONSTRAINT series_series_id_check CHECK ((series_id <> ''::text)),
-    CONSTRAINT series_site_check CHECK ((site <> ''::text))
+    CONSTRAINT series_site_check CHECK ((site <> ''::text)),
+    CONSTRAINT series_status_check CHECK ((status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text])))
 );
 
 --
@@ -732,6 +750,38 @@ CREATE TABLE public.series_ids (
     CONSTRAINT series_ids_value_check CHECK (((value <> ''::text) AND (length(value) <= 100))),
     CONSTRAINT series_ids_whose_check CHECK (((source = ANY (ARRAY['site'::text, 'crosswalk'::text])) = (reader_id IS NULL)))
 );
+
+--
+-- Name: status_changes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.status_changes (
+    id bigint NOT NULL,
+    work_id bigint,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    status text NOT NULL,
+    was text NOT NULL,
+    final_chapter numeric,
+    changed_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: status_changes_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.status_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: status_changes_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.status_changes_id_seq OWNED BY public.status_changes.id;
 
 --
 -- Name: tokens; Type: TABLE; Schema: public; Owner: -
@@ -982,7 +1032,10 @@ CREATE TABLE public.work_unlinks (
 
 CREATE TABLE public.works (
     id bigint NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text,
+    final_chapter numeric,
+    CONSTRAINT works_status_check CHECK ((status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text])))
 );
 
 --
@@ -1037,6 +1090,12 @@ ALTER TABLE ONLY public.push_subscriptions ALTER COLUMN id SET DEFAULT nextval('
 --
 
 ALTER TABLE ONLY public.readers ALTER COLUMN id SET DEFAULT nextval('public.readers_id_seq'::regclass);
+
+--
+-- Name: status_changes id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.status_changes ALTER COLUMN id SET DEFAULT nextval('public.status_changes_id_seq'::regclass);
 
 --
 -- Name: tokens id; Type: DEFAULT; Schema: public; Owner: -
@@ -1198,6 +1257,13 @@ ALTER TABLE ONLY public.reader_notify
     ADD CONSTRAINT reader_notify_pkey PRIMARY KEY (reader_id);
 
 --
+-- Name: reader_status_notices reader_status_notices_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reader_status_notices
+    ADD CONSTRAINT reader_status_notices_pkey PRIMARY KEY (reader_id, change_id);
+
+--
 -- Name: readers readers_discord_id_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1224,6 +1290,13 @@ ALTER TABLE ONLY public.series_ids
 
 ALTER TABLE ONLY public.series
     ADD CONSTRAINT series_pkey PRIMARY KEY (site, series_id);
+
+--
+-- Name: status_changes status_changes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.status_changes
+    ADD CONSTRAINT status_changes_pkey PRIMARY KEY (id);
 
 --
 -- Name: tokens tokens_hmac_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1452,6 +1525,12 @@ CREATE INDEX reader_notices_owed_idx ON public.reader_notices USING btree (reade
 --
 
 CREATE UNIQUE INDEX reader_notices_work_idx ON public.reader_notices USING btree (reader_id, work_id, work_number) WHERE (work_id IS NOT NULL);
+
+--
+-- Name: reader_status_notices_owed_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX reader_status_notices_owed_idx ON public.reader_status_notices USING btree (reader_id) WHERE (done_at IS NULL);
 
 --
 -- Name: series_due_idx; Type: INDEX; Schema: public; Owner: -
@@ -1718,6 +1797,20 @@ ALTER TABLE ONLY public.reader_notify
     ADD CONSTRAINT reader_notify_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
+-- Name: reader_status_notices reader_status_notices_change_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reader_status_notices
+    ADD CONSTRAINT reader_status_notices_change_id_fkey FOREIGN KEY (change_id) REFERENCES public.status_changes(id) ON DELETE CASCADE;
+
+--
+-- Name: reader_status_notices reader_status_notices_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.reader_status_notices
+    ADD CONSTRAINT reader_status_notices_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
 -- Name: series_ids series_ids_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1730,6 +1823,20 @@ ALTER TABLE ONLY public.series_ids
 
 ALTER TABLE ONLY public.series_ids
     ADD CONSTRAINT series_ids_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: status_changes status_changes_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.status_changes
+    ADD CONSTRAINT status_changes_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: status_changes status_changes_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.status_changes
+    ADD CONSTRAINT status_changes_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
 
 --
 -- Name: tokens tokens_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
