@@ -79,9 +79,10 @@ type libraryItem struct {
 	NotifyPile, NotifyPileDays int
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
-	// the first read); Expect the next chapter's window; Late, past twice
-	// the interval, why nothing came (then Expect is "").
-	Fresh, Expect, Late string
+	// the first read); Status the story's ("" when unknown); Expect the
+	// next chapter's window; Late, past twice the interval, why nothing
+	// came (then Expect is ""), and LateSince since when its Site fails.
+	Fresh, Status, Expect, Late, LateSince string
 	// ContinuePick: we never saw the next chapter's page, so ContinueURL
 	// is the Series' page on ContinueSite and ContinueNumber the chapter
 	// to pick there.
@@ -126,8 +127,8 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	now := h.Now()
 	for _, c := range cards {
 		li := c.view(now)
-		k, site := c.clock()
-		h.withTime(&li, k, site, "", now)
+		k, site, status := c.clock()
+		h.withTime(&li, k, site, status, now)
 		lv.Items = append(lv.Items, li)
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})

@@ -9,9 +9,9 @@ import (
 	"mangabookmark/backend/store"
 )
 
-// The card's time line (docs/adr/0032-predictions-never-skip-a-read.md):
-// "checked 4 min ago · next ≤ 1 h · next ch. around Thu ± 1 day", or,
-// past twice the interval, why nothing came. Dates are UTC, the
+// The card's time line (docs/adr/0032-predictions-never-skip-a-read.md),
+// two short lines: "checked 4 min ago · next ≤ 1 h", then "releasing ·
+// around Thu ± 1 day", or, past twice the interval, why nothing came. Dates are UTC, the
 // server's, to the day: a window of a day or more needs no hour.
 
 // restOf is the Site's Rest (its Lane's pace), DefaultRest for a Site
@@ -23,34 +23,43 @@ func (h *Handler) restOf(site string) time.Duration {
 	return sites.DefaultRest
 }
 
-// clock is the card's time line input and the Site its freshness is
-// read from: the lone Series', or the Work's (store.Work.Clock).
-func (c libraryCard) clock() (store.Clock, string) {
+// clock is the card's time line input, the Site its freshness is read
+// from and the story's status: the lone Series', or the Work's
+// (store.Work.Clock).
+func (c libraryCard) clock() (store.Clock, string, string) {
 	if c.work == nil {
 		k := c.items[0].Clock
 		k.FailingSite = c.items[0].Site
-		return k, c.items[0].Site
+		return k, c.items[0].Site, c.items[0].Status
 	}
-	return c.work.Clock()
+	k, site := c.work.Clock()
+	return k, site, c.work.Status
 }
 
 // withTime sets the card's time line from its clock, read on site, with
-// the story's status ("" when unknown).
+// the story's status ("" or "unknown" when never said): Fresh, "checked 4
+// min ago · next ≤ 1 h"; and When, the status and either the next
+// chapter's window or, past twice the interval, why nothing came. On a
+// 360 px phone each fits its line.
 func (h *Handler) withTime(li *libraryItem, c store.Clock, site, status string, now time.Time) {
 	if c.CheckedAt != nil {
 		li.Fresh = "checked " + shortAgo(now, *c.CheckedAt) + " · " + until(now, *c.NextCheckBy(h.restOf(site)))
 	}
+	if status != "unknown" {
+		li.Status = status
+	}
 	exp := store.Expect(c.Sightings, status)
 	switch store.Overdue(exp, status, c.FailingSince, now) {
 	case store.OverdueHiatus:
-		li.Late = "late: on hiatus"
+		li.Late = "late"
 	case store.OverdueFailing:
-		li.Late = "late: " + c.FailingSite + " failing since " + c.FailingSince.UTC().Format("2 Jan")
+		li.Late = "late: " + c.FailingSite + " failing"
+		li.LateSince = c.FailingSince.UTC().Format("2 Jan")
 	case store.OverdueQuiet:
-		li.Late = "late: no sign anywhere"
+		li.Late = "late, no sign anywhere"
 	case "":
 		if exp != nil {
-			li.Expect = "next ch. " + window(now, *exp)
+			li.Expect = window(now, *exp)
 		}
 	}
 }
@@ -87,7 +96,8 @@ func until(now, next time.Time) string {
 }
 
 // window is an expected window as a day and a spread, never a countdown:
-// "around Thu ± 1 day", "around today ± 6 h", "around 14 Dec ± 2 days".
+// "Thu ± 1 day", "today ± 6 h", "14 Dec ± 2 days" (the card says
+// "around" before it).
 func window(now time.Time, e store.Expected) string {
 	half := e.To.Sub(e.From) / 2
 	mid := e.From.Add(half).UTC()
@@ -107,5 +117,5 @@ func window(now time.Time, e store.Expected) string {
 	if half >= 20*time.Hour {
 		spread = plural(int(math.Round(half.Hours()/24)), "day")
 	}
-	return "around " + on + " ± " + spread
+	return on + " ± " + spread
 }
