@@ -29,6 +29,7 @@ run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
 run ./backend/imports -bench 'Import(Plan|Walk)5000' -benchtime 10x
 run ./backend/browser -bench 'BrowserRead' -benchtime 10s
 run ./backend/store -bench 'NewChapterFanout' -benchtime 20x
+run ./backend/store -bench 'StatusNotices' -benchtime 1x
 run ./backend/store -bench 'WorksDay' -benchtime 1x -timeout 20m
 run ./backend/store -bench 'LinkByIDs|SuggestionQuality' -benchtime 1x
 run ./backend/store -bench 'Publishers' -benchtime 1x -timeout 20m

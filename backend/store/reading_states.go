@@ -142,3 +142,52 @@ func settleQuiet(ctx context.Context, tx pgx.Tx, readerID int64, sites, ids []st
 		readerID, sites, ids, now)
 	return err
 }
+
+// TrackerState is one bookmark's reading state as a tracker's list says.
+type TrackerState struct {
+	Site, SeriesID string
+	State          string
+}
+
+// applyTrackerStates sets each pulled state on the Reader's bookmark when
+// they never set its state by hand (state_by_hand stays false: the next
+// pull may change it again); a quiet one settles what was owed.
+func applyTrackerStates(ctx context.Context, tx pgx.Tx, p TrackerPulled) error {
+	var sites, ids, states []string
+	for _, st := range p.States {
+		if ValidState(st.State) {
+			sites, ids, states = append(sites, st.Site), append(ids, st.SeriesID), append(states, st.State)
+		}
+	}
+	if len(sites) == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `UPDATE bookmarks b SET state = q.state, state_at = $5
+		FROM (SELECT DISTINCT ON (site, series_id) site, series_id, state
+			FROM unnest($2::text[], $3::text[], $4::text[]) AS u (site, series_id, state) ORDER BY site, series_id) q
+		WHERE b.reader_id = $1 AND b.site = q.site AND b.series_id = q.series_id
+			AND NOT b.state_by_hand AND b.state <> q.state
+		RETURNING b.site, b.series_id, b.state`, p.ReaderID, sites, ids, states, p.Now)
+	if err != nil {
+		return err
+	}
+	var qs, qi []string
+	for rows.Next() {
+		var site, id, state string
+		if err := rows.Scan(&site, &id, &state); err != nil {
+			rows.Close()
+			return err
+		}
+		if Quiet(state) {
+			qs, qi = append(qs, site), append(qi, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(qs) == 0 {
+		return nil
+	}
+	return settleQuiet(ctx, tx, p.ReaderID, qs, qi, p.Now)
+}

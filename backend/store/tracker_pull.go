@@ -131,6 +131,9 @@ type TrackerPulled struct {
 	Moves     []TrackerMove
 	Remote    []TrackerRemote // the counts of the matched media, remembered for the push
 	Unmatched []TrackerEntry  // cut to MaxTrackerUnmatched
+	// States are the reading states the list's statuses mean, applied to
+	// bookmarks whose state the Reader never set by hand (applyTrackerStates).
+	States    []TrackerState
 	Now, Next time.Time
 }
 
@@ -173,6 +176,9 @@ func (s *Store) ApplyTrackerPull(ctx context.Context, p TrackerPulled) (int, err
 			return ErrTrackerLeaseLost
 		}
 		if moved, err = applyTrackerMoves(ctx, tx, p); err != nil {
+			return err
+		}
+		if err := applyTrackerStates(ctx, tx, p); err != nil {
 			return err
 		}
 		return rememberRemote(ctx, tx, p.ReaderID, p.Service, p.Remote, p.Now)

@@ -74,6 +74,10 @@ type TrackerPush struct {
 	// Named: the Reader's own id names the media, so the push may add it
 	// to their list; otherwise it only raises an entry already there.
 	Named bool
+	// State is the Reader's reading state of the media when they set it by
+	// hand (their linked bookmark's set last), "" otherwise: the push
+	// sends it as the entry's status.
+	State string
 }
 
 // TakeTrackerPushes takes (deletes) service's due outbox rows, at most one
@@ -107,7 +111,8 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 			RETURNING t.reader_id, t.media_id
 		)
 		SELECT k.reader_id, k.media_id, coalesce(lp.n, 0)::float8, a.token_sealed,
-			EXISTS (SELECT 1 FROM series_ids o WHERE o.kind = $2 AND o.value = k.media_id AND o.reader_id = k.reader_id)
+			EXISTS (SELECT 1 FROM series_ids o WHERE o.kind = $2 AND o.value = k.media_id AND o.reader_id = k.reader_id),
+			coalesce(hs.state, '')
 		FROM taken k
 		JOIN tracker_accounts a ON a.reader_id = k.reader_id AND a.service = $1
 		LEFT JOIN LATERAL (
@@ -116,6 +121,13 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 				ON s.site = p.site AND s.series_id = p.series_id AND s.media_id = k.media_id
 			WHERE p.reader_id = k.reader_id
 		) lp ON true
+		LEFT JOIN LATERAL (
+			SELECT hb.state FROM bookmarks hb
+			JOIN (`+trackerSoleSQL(`b.reader_id = k.reader_id`)+`) s
+				ON s.site = hb.site AND s.series_id = hb.series_id AND s.media_id = k.media_id
+			WHERE hb.reader_id = k.reader_id AND hb.state_by_hand
+			ORDER BY hb.state_at DESC NULLS LAST, hb.site, hb.series_id LIMIT 1
+		) hs ON true
 		WHERE a.push AND a.token_sealed IS NOT NULL AND a.state IN ('ok', 'failing')
 		ORDER BY k.reader_id <= $7, k.reader_id`, service, kind, now, window.Milliseconds(), limit, maxWait.Milliseconds(), after)
 	if err != nil {
@@ -123,7 +135,7 @@ func (s *Store) TakeTrackerPushes(ctx context.Context, service, kind string, now
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (TrackerPush, error) {
 		var p TrackerPush
-		return p, r.Scan(&p.ReaderID, &p.MediaID, &p.Progress, &p.Sealed, &p.Named)
+		return p, r.Scan(&p.ReaderID, &p.MediaID, &p.Progress, &p.Sealed, &p.Named, &p.State)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("store: take tracker pushes: %w", err)

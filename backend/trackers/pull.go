@@ -25,6 +25,16 @@ type Move struct {
 type PullPlan struct {
 	Moves     []Move
 	Unmatched []Entry
+	// States are the reading states the entries' statuses mean, one per
+	// matched bookmark (StateOf); the store applies each only to a
+	// bookmark whose state the Reader never set by hand.
+	States []StateSet
+}
+
+// StateSet is one bookmark's reading state from its entry's status.
+type StateSet struct {
+	Site, SeriesID string
+	State          string
 }
 
 // PlanPull is the pull rule. An entry moves the Progress of every
@@ -63,6 +73,9 @@ func PlanPull(entries []Entry, marks []Bookmark) PullPlan {
 			continue
 		}
 		for _, b := range bs {
+			if st := StateOf(e.Status); st != "" {
+				plan.States = append(plan.States, StateSet{Site: b.Site, SeriesID: b.SeriesID, State: st})
+			}
 			if e.Progress <= MaxProgress && float64(e.Progress) > b.Progress {
 				plan.Moves = append(plan.Moves, Move{Site: b.Site, SeriesID: b.SeriesID, MediaID: e.MediaID, From: b.Progress, To: e.Progress})
 			}

@@ -23,11 +23,18 @@ type Pushed struct {
 // from either call means: turn the tracker to reconnect and drop the
 // Reader's other pushes until a new token.
 func PushOne(ctx context.Context, svc Service, token, mediaID string, progress float64, join bool) (Pushed, error) {
+	return PushOneAs(ctx, svc, token, mediaID, progress, join, StatusNone)
+}
+
+// PushOneAs is PushOne for a Reader whose reading state of the media,
+// set by hand, is the list status want (DecideAs): the write carries it,
+// and the count still never falls.
+func PushOneAs(ctx context.Context, svc Service, token, mediaID string, progress float64, join bool, want Status) (Pushed, error) {
 	before, err := svc.Progress(ctx, token, mediaID)
 	if err != nil {
 		return Pushed{}, fmt.Errorf("trackers: push %s %s: read remote: %w", svc.Name(), mediaID, err)
 	}
-	w, ok := Decide(before, progress)
+	w, ok := DecideAs(before, progress, want)
 	if !ok || (!before.OnList && !join) {
 		return Pushed{Before: before, After: before}, nil
 	}

@@ -68,6 +68,9 @@ func (s *Service) pullOne(ctx context.Context, c store.TrackerClaim) (int, error
 	for _, m := range plan.Moves {
 		res.Moves = append(res.Moves, store.TrackerMove{Site: m.Site, SeriesID: m.SeriesID, To: m.To})
 	}
+	for _, st := range plan.States {
+		res.States = append(res.States, store.TrackerState{Site: st.Site, SeriesID: st.SeriesID, State: st.State})
+	}
 	for _, e := range plan.Unmatched {
 		res.Unmatched = append(res.Unmatched, store.TrackerEntry{MediaID: e.MediaID, Progress: e.Progress, Status: string(e.Status)})
 	}

@@ -101,7 +101,7 @@ func (s *Service) pushOne(ctx context.Context, p store.TrackerPush) (wrote, stop
 		log.Warn("tracker token does not open; the tracker needs a new one", "error", err)
 		return false, true, s.reconnect(ctx, p.ReaderID, fmt.Sprintf("The stored %s token no longer opens (the server's key changed); connect %s again.", title, title))
 	}
-	res, err := trackers.PushOne(ctx, s.svc, token, p.MediaID, p.Progress, p.Named)
+	res, err := trackers.PushOneAs(ctx, s.svc, token, p.MediaID, p.Progress, p.Named, trackers.StatusOf(p.State))
 	now := s.conf.Now()
 	switch {
 	case err == nil:

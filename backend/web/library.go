@@ -24,6 +24,7 @@ const (
 	sortNew     = store.LibrarySortNew
 	sortUpdated = store.LibrarySortUpdated
 	sortTitle   = store.LibrarySortTitle
+	sortState   = store.LibrarySortState
 )
 
 // viewCookie remembers the list or grid choice (not a secret, not a session).
@@ -39,7 +40,9 @@ type libraryView struct {
 	Site     string   // the Site filter ("" for all)
 	Query    string   // the text filter
 	OnlyNew  bool     // the "has New" filter
-	Sort     string   // sortNew, sortUpdated or sortTitle
+	Sort     string   // sortNew, sortUpdated, sortTitle or sortState
+	State    string   // the reading-state filter ("" for all; states.go)
+	States   []string // the six states, for the filter
 	Grid     bool     // the grid view, else the list
 	Page     int      // 1-based
 	Pages    int      // at least 1
@@ -77,12 +80,16 @@ type libraryItem struct {
 	AddedByRead                bool   // a reported read created the bookmark, not the Reader
 	NotifyMode                 string // each, off or pile (notices.go)
 	NotifyPile, NotifyPileDays int
+	State                      string // the Reader's reading state (states.go)
+	Status                     string // the story's status: releasing, completed, hiatus, cancelled, unknown
+	FinalChapter               string // "" when none is known
 	SearchKey                  string // lower-cased title, Site and id for the text filter
 	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
-	// the first read); Status the story's ("" when unknown); Expect the
-	// next chapter's window; Late, past twice the interval, why nothing
-	// came (then Expect is ""), and LateSince since when its Site fails.
-	Fresh, Status, Expect, Late, LateSince string
+	// the first read); StatusLine the story's status as the time line
+	// names it ("" when unknown); Expect the next chapter's window; Late,
+	// past twice the interval, why nothing came (then Expect is ""), and
+	// LateSince since when its Site fails.
+	Fresh, StatusLine, Expect, Late, LateSince string
 	// ContinuePick: we never saw the next chapter's page, so ContinueURL
 	// is the Series' page on ContinueSite and ContinueNumber the chapter
 	// to pick there.
@@ -100,14 +107,17 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	q := r.URL.Query()
 	lv := &libraryView{Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
-		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r)}
-	if lv.Sort != sortUpdated && lv.Sort != sortTitle {
+		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r), States: store.ReadingStates}
+	if lv.Sort != sortUpdated && lv.Sort != sortTitle && lv.Sort != sortState {
 		lv.Sort = sortNew
+	}
+	if st := q.Get("state"); store.ValidState(st) {
+		lv.State = st
 	}
 	lv.Grid = h.gridView(w, r)
 	asked, _ := strconv.Atoi(q.Get("page"))
 	lp, err := h.Store.LibraryPage(r.Context(), v.ReaderID, store.LibraryQuery{Site: lv.Site, Text: lv.Query,
-		OnlyNew: lv.OnlyNew, Sort: lv.Sort, Page: asked, PerPage: PageSize})
+		OnlyNew: lv.OnlyNew, Sort: lv.Sort, State: lv.State, Page: asked, PerPage: PageSize})
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
@@ -158,7 +168,7 @@ func (lv *libraryView) paginate(q url.Values, page, shown int) {
 	}
 	link := func(set map[string]string) string {
 		u := url.Values{}
-		for _, k := range []string{"site", "q", "new", "sort"} {
+		for _, k := range []string{"site", "q", "new", "sort", "state"} {
 			if v := q.Get(k); v != "" {
 				u.Set(k, v)
 			}
@@ -200,6 +210,7 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 		ActionPath: "/library/" + path, PagePath: "/series/" + path,
 		New: it.New, LatestNumber: it.LatestNumber, LatestTitle: chapterTitle(it.LatestTitle, it.LatestNumber),
 		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+		State: it.State, Status: it.Status, FinalChapter: it.FinalChapter,
 	}
 	if it.HasCover {
 		li.CoverPath = "/covers/" + path

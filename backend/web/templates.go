@@ -38,6 +38,10 @@ var funcs = template.FuncMap{
 	"fault":     client.IsFault,
 	"cardArgs":  func(it libraryItem, csrf string) cardArgs { return cardArgs{It: it, CSRF: csrf} },
 	"workOffer": workOffer,
+	// states.go
+	"readingStates": func() []string { return store.ReadingStates },
+	"stateWord":     stateWord,
+	"statusWord":    statusWord,
 }
 
 // cardArgs is what the card partial renders: one card and the form token.

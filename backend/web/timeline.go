@@ -46,7 +46,7 @@ func (h *Handler) withTime(li *libraryItem, c store.Clock, site, status string, 
 		li.Fresh = "checked " + shortAgo(now, *c.CheckedAt) + " · " + until(now, *c.NextCheckBy(h.restOf(site)))
 	}
 	if status != "unknown" {
-		li.Status = status
+		li.StatusLine = status
 	}
 	exp := store.Expect(c.Sightings, status)
 	switch store.Overdue(exp, status, c.FailingSince, now) {

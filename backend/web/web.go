@@ -105,6 +105,7 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
 	h.noticeRoutes()
+	h.stateRoutes()
 	h.trackerRoutes()
 	h.workOfferRoutes()
 	h.worksRoutes()

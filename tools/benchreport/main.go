@@ -185,6 +185,7 @@ func render(res map[string]result, now time.Time) string {
 	figs = append(figs, listingFigures()...)
 	figs = append(figs, trackerFigures()...)
 	figs = append(figs, worksFigures()...)
+	figs = append(figs, statusFigures()...)
 	figs = append(figs, timelineFigures()...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",

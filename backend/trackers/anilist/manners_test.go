@@ -244,3 +244,32 @@ func TestPullThroughStandIn(t *testing.T) {
 		t.Fatalf("unknown user: %+v, %v", c, err)
 	}
 }
+
+// TestStatusBothWaysThroughStandIn: the stand-in's list answers each
+// entry's status, which reads as a reading state; a push of a state set by
+// hand writes its status and never lowers the count.
+func TestStatusBothWaysThroughStandIn(t *testing.T) {
+	t.Parallel()
+	s, e := standIn(t, anilisttest.Config{})
+	s.AddUser("reader", trackers.Entry{MediaID: "30002", Progress: 40, Status: trackers.StatusPaused},
+		trackers.Entry{MediaID: "30003", Progress: 2, Status: trackers.StatusRepeating})
+	s.AddToken(secretToken, "reader")
+	coll, err := e.client.List(t.Context(), "reader")
+	if err != nil || len(coll.Entries) != 2 {
+		t.Fatalf("list: %+v, %v", coll, err)
+	}
+	got := map[string]string{}
+	for _, en := range coll.Entries {
+		got[en.MediaID] = trackers.StateOf(en.Status)
+	}
+	if got["30002"] != "on_hold" || got["30003"] != "rereading" {
+		t.Fatalf("states read %v", got)
+	}
+	p, err := trackers.PushOneAs(t.Context(), e.client, secretToken, "30002", 12, false, trackers.StatusOf("dropped"))
+	if err != nil || !p.Wrote {
+		t.Fatalf("push: %+v, %v", p, err)
+	}
+	if en, _ := s.Entry("reader", "30002"); en.Progress != 40 || en.Status != trackers.StatusDropped {
+		t.Fatalf("remote after the push: %+v, want 40 DROPPED", en)
+	}
+}

@@ -1,0 +1,55 @@
+package web
+
+import (
+	"net/http"
+
+	"mangabookmark/backend/store"
+)
+
+// stateRoutes registers the Series page's reading-state form.
+func (h *Handler) stateRoutes() {
+	h.handle("POST /library/{site}/{series_id}/state", h.post(h.setState))
+}
+
+// setState sets a bookmark's reading state by hand → 303 back (the
+// Series page or the library); a value not of the six is 400 naming them.
+func (h *Handler) setState(w http.ResponseWriter, r *http.Request) {
+	v := viewerFrom(r.Context())
+	state := r.PostFormValue("state")
+	if !store.ValidState(state) {
+		h.errorPage(w, r, http.StatusBadRequest, "Not a reading state",
+			"Choose reading, rereading, plan to read, on hold, completed or dropped.")
+		return
+	}
+	err := h.Store.SetBookmarkState(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), state, h.Now())
+	if h.bookmarkActFailed(w, r, err) {
+		return
+	}
+	seeOther(w, r, readerBack(r))
+}
+
+// stateWord is a reading state as the pages say it.
+func stateWord(state string) string {
+	switch state {
+	case store.StatePlan:
+		return "plan to read"
+	case store.StateOnHold:
+		return "on hold"
+	}
+	return state
+}
+
+// statusWord is a story's status as the Series page says it.
+func statusWord(status string) string {
+	switch status {
+	case store.StatusReleasing:
+		return "releasing"
+	case store.StatusCompleted:
+		return "completed"
+	case store.StatusHiatus:
+		return "on hiatus"
+	case store.StatusCancelled:
+		return "cancelled"
+	}
+	return "status unknown"
+}
