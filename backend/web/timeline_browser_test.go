@@ -23,7 +23,7 @@ func TestBrowserCardTellsTime(t *testing.T) {
 	// Each card's height, its time lines, and whether each line's words
 	// (a Work's before its chips) show whole, not cut by the line's end.
 	cards := p.MustEval(`() => Array.from(document.querySelectorAll('ul.library li.item')).map(li => {
-		const lines = Array.from(li.querySelectorAll('.time .when'));
+		const lines = Array.from(li.querySelectorAll('.time p'));
 		const cut = lines.some(l => {
 			const r = document.createRange();
 			r.setStart(l, 0);
