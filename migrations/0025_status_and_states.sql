@@ -8,12 +8,12 @@ ALTER TABLE series
     ADD COLUMN status text CHECK (status IN ('releasing', 'completed', 'hiatus', 'cancelled', 'unknown')),
     ADD COLUMN final_chapter numeric;
 
--- A shared Work's status: the most advanced one its members report, and
--- its final chapter in Work numbers (store/status.go). NULL until a
--- member's read first reports one.
+-- A shared Work's status: the most advanced one its members report
+-- (store/status.go). NULL until a member's read first reports one. Its
+-- final chapter is not stored: each Reader's Work numbers are their own
+-- (migration 0018), so it is worked out from the members' when read.
 ALTER TABLE works
-    ADD COLUMN status text CHECK (status IN ('releasing', 'completed', 'hiatus', 'cancelled', 'unknown')),
-    ADD COLUMN final_chapter numeric;
+    ADD COLUMN status text CHECK (status IN ('releasing', 'completed', 'hiatus', 'cancelled', 'unknown'));
 
 -- A Reader's reading state of a story, on each of their bookmarks of it
 -- (a Work's state is set on every bookmark of its members). state_by_hand:
@@ -27,8 +27,8 @@ ALTER TABLE bookmarks
 
 -- A change of a story's status worth telling (completed, hiatus,
 -- cancelled, releasing again): one row per change of a shared Work
--- (work_id) or of a lone Series (work_id NULL), named by the Series whose
--- read made it.
+-- (work_id) or of a lone Series (work_id NULL), named by the Series that
+-- says the new status (its final chapter in its own numbers).
 CREATE TABLE status_changes (
     id            bigserial   PRIMARY KEY,
     work_id       bigint      REFERENCES works (id) ON DELETE CASCADE,

@@ -109,9 +109,16 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 	if u, err := url.Parse(base); err == nil && u.Hostname() != "" {
 		host = u.Hostname()
 	}
+	lines, err := s.cfg.Store.FeedStatusLines(ctx, rd.ID, now.Add(-FeedWindow), FeedEntries)
+	if err != nil {
+		return nil, err
+	}
 	updated := now
 	if len(evs) > 0 {
 		updated = evs[0].SeenAt
+	}
+	if len(lines) > 0 && (len(evs) == 0 || lines[0].ChangedAt.After(updated)) {
+		updated = lines[0].ChangedAt
 	}
 	name := rd.Name
 	if name == "" {
@@ -142,6 +149,7 @@ func (s *Service) Feed(ctx context.Context, token string) ([]byte, error) {
 			Created:     e.SeenAt.UTC(),
 		})
 	}
+	f.Items = withStatusItems(f.Items, lines, host, base)
 	af := (&feeds.Atom{Feed: f}).AtomFeed()
 	af.Id = "tag:" + host + ",2026:feed/reader/" + strconv.FormatInt(rd.ID, 10)
 	for _, e := range af.Entries {

@@ -2,8 +2,12 @@ package readernotice
 
 import (
 	"fmt"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gorilla/feeds"
 
 	"mangabookmark/backend/store"
 )
@@ -55,4 +59,32 @@ func (d Digest) StatusText() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// withStatusItems adds one feed entry per status line (its id the
+// change's own, never reused) to the chapter entries, newest first, at
+// most FeedEntries in all.
+func withStatusItems(items []*feeds.Item, lines []store.StatusLine, host, base string) []*feeds.Item {
+	if len(lines) == 0 {
+		return items
+	}
+	for _, l := range lines {
+		c := statusChange(l)
+		if c.Title == "" {
+			c.Title = l.SeriesID
+		}
+		items = append(items, &feeds.Item{
+			Id:          "tag:" + host + ",2026:status-change/" + strconv.FormatInt(l.ChangeID, 10),
+			Title:       c.Line(),
+			Link:        &feeds.Link{Href: base + "/"},
+			Description: c.Line(),
+			Updated:     c.ChangedAt,
+			Created:     c.ChangedAt,
+		})
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Updated.After(items[j].Updated) })
+	if len(items) > FeedEntries {
+		items = items[:FeedEntries]
+	}
+	return items
 }

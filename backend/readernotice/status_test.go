@@ -79,4 +79,17 @@ func TestDigestTellsStatusChangeOnce(t *testing.T) {
 	if n := w.count(`SELECT count(*) FROM reader_status_notices WHERE done_at IS NULL`); n != 0 {
 		t.Fatalf("%d status lines still owed", n)
 	}
+	// The Atom feed carries the change too, once, as an entry of its own.
+	set, err := w.svc.Settings(w.ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := w.svc.Feed(w.ctx, feedToken(t, set.FeedURL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(feed), "Series a is completed (final chapter 10).</title>"); n != 1 ||
+		!strings.Contains(string(feed), ",2026:status-change/") {
+		t.Fatalf("the feed names the change %d times:\n%s", n, feed)
+	}
 }

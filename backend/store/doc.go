@@ -17,6 +17,11 @@
 //     SQL fragment in works_numbers.go, which every statement needing it
 //     composes; composed statements take named arguments (named.go). The
 //     Lane's record of a good read is one statement (record_ok.go).
+//   - Status and reading states (status.go, reading_states.go): a read's
+//     status is stored in the read's transaction and a Work's status
+//     worked out under its row's lock, so a change is owed once per
+//     Reader; on hold and dropped are one clause (notQuietSQL) of the
+//     statements that owe notices.
 //   - Lane locks (lanelock.go): each Lane's advisory lock and the wake
 //     LISTEN live on dedicated connections outside the pool; the heartbeat
 //     rows tell a silent holder, whose lock session another process may end.

@@ -50,20 +50,23 @@ const statusJoin = `
 	LEFT JOIN works stw ON stw.id = stm.work_id`
 
 // finalChapterSQL is the final chapter of bookmark b's story in its
-// Series' own numbers (the Work's less the member's shared offset, else
-// the Series'), under statusJoin over Series s.
-const finalChapterSQL = `coalesce(stw.final_chapter - stm."offset", s.final_chapter)`
+// Series' own numbers, under statusJoin over Series s: the Series' own,
+// else the highest a member of its Work gives, in the Reader's Work
+// numbers less this member's offset (memberOffSQL: the Reader's own).
+var finalChapterSQL = `coalesce(s.final_chapter, (SELECT max(fs.final_chapter + ` + memberOffSQL("b.reader_id", "fm") + `)
+			FROM work_members fm JOIN series fs ON fs.site = fm.site AND fs.series_id = fm.series_id
+			WHERE fm.work_id = stm.work_id) - ` + memberOffSQL("b.reader_id", "stm") + `)`
 
 // readingStateSQL is the state a bookmark b shows, over its Series s, the
 // Reader's Progress p and statusJoin: the stored one, except that a story
 // never set by hand whose Progress reached its final chapter is finished
 // (completed).
-const readingStateSQL = `CASE WHEN NOT b.state_by_hand AND b.state = 'reading' AND p.number >= ` + finalChapterSQL + `
+var readingStateSQL = `CASE WHEN NOT b.state_by_hand AND b.state = 'reading' AND p.number >= ` + finalChapterSQL + `
 			THEN 'completed' ELSE b.state END`
 
 // statusColumnsSQL are a bookmark's status, final chapter and state (read
 // into Bookmark.Status, FinalChapter and State) under statusJoin.
-const statusColumnsSQL = `coalesce(stw.status, s.status, 'unknown'), coalesce((` + finalChapterSQL + `)::text, ''),
+var statusColumnsSQL = `coalesce(stw.status, s.status, 'unknown'), coalesce((` + finalChapterSQL + `)::text, ''),
 		` + readingStateSQL
 
 // SetBookmarkState sets the Reader's state of one bookmarked Series, by

@@ -120,30 +120,33 @@ func recordStatus(ctx context.Context, tx pgx.Tx, site, seriesID string, f ReadF
 }
 
 // recordWorkStatus sets a shared Work's status to the most advanced its
-// members report and its final chapter to the highest any member gives,
-// in shared Work numbers.
+// members report. The change, when tellable, is named by the member that
+// says it (the one with a final chapter first, then the one just read),
+// with that member's final chapter in its own numbers: a Work's numbers
+// are each Reader's own (migration 0018), a Series' are everyone's.
 func recordWorkStatus(ctx context.Context, tx pgx.Tx, workID int64, site, seriesID string, now time.Time) error {
 	var was *string
 	if err := tx.QueryRow(ctx, `SELECT status FROM works WHERE id = $1 FOR UPDATE`, workID).Scan(&was); err != nil {
 		return fmt.Errorf("store: record work status: %w", err)
 	}
-	var status, final *string
-	err := tx.QueryRow(ctx, `SELECT (array_agg(s.status ORDER BY `+statusRankSQL("s.status")+` DESC))[1],
-			max(s.final_chapter + m."offset")::text
+	var bySite, byID, status string
+	var final *string
+	err := tx.QueryRow(ctx, `SELECT s.site, s.series_id, s.status, s.final_chapter::text
 		FROM work_members m JOIN series s ON s.site = m.site AND s.series_id = m.series_id
-		WHERE m.work_id = $1 AND s.status IS NOT NULL`, workID).Scan(&status, &final)
+		WHERE m.work_id = $1 AND s.status IS NOT NULL
+		ORDER BY `+statusRankSQL("s.status")+` DESC, s.final_chapter IS NULL, (s.site = $2 AND s.series_id = $3) DESC, s.site, s.series_id
+		LIMIT 1`, workID, site, seriesID).Scan(&bySite, &byID, &status, &final)
+	if err == pgx.ErrNoRows {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("store: record work status: %w", err)
 	}
-	if status == nil {
-		return nil
-	}
-	if _, err := tx.Exec(ctx, `UPDATE works SET status = $2, final_chapter = $3::numeric
-		WHERE id = $1 AND (status, final_chapter) IS DISTINCT FROM ($2::text, $3::numeric)`, workID, status, final); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE works SET status = $2 WHERE id = $1 AND status IS DISTINCT FROM $2`, workID, status); err != nil {
 		return fmt.Errorf("store: record work status: %w", err)
 	}
-	if old := deref(was); tellable(old, *status) {
-		return recordChange(ctx, tx, &workID, site, seriesID, old, *status, final, now)
+	if old := deref(was); tellable(old, status) {
+		return recordChange(ctx, tx, &workID, bySite, byID, old, status, final, now)
 	}
 	return nil
 }

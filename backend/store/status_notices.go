@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -47,4 +49,28 @@ func queueStatusTold(b *pgx.Batch, readerID int64, lines []StatusLine, now time.
 	}
 	b.Queue(`UPDATE reader_status_notices SET done_at = $3
 		WHERE reader_id = $1 AND change_id = ANY($2) AND done_at IS NULL`, readerID, ids, now)
+}
+
+// FeedStatusLines returns the status lines owed to a Reader since since
+// (told or not), newest first, at most limit: the Atom feed's entries of
+// status changes, as FeedChapters gives its chapters.
+func (s *Store) FeedStatusLines(ctx context.Context, readerID int64, since time.Time, limit int) ([]StatusLine, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.id, c.work_id, c.site, c.series_id, s.title, c.status, c.was, coalesce(c.final_chapter::text, ''), c.changed_at
+		FROM reader_status_notices n
+		JOIN status_changes c ON c.id = n.change_id
+		JOIN series s ON s.site = c.site AND s.series_id = c.series_id
+		WHERE n.reader_id = $1 AND n.changed_at >= $2
+		ORDER BY n.changed_at DESC, c.id DESC LIMIT $3`, readerID, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: feed status lines: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (StatusLine, error) {
+		var l StatusLine
+		return l, r.Scan(&l.ChangeID, &l.WorkID, &l.Site, &l.SeriesID, &l.Title, &l.Status, &l.Was, &l.FinalChapter, &l.ChangedAt)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("store: feed status lines: %w", err)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -79,7 +80,7 @@ func TestWorkStatusOneChangeAcrossMembers(t *testing.T) {
 	r := w.reader("1")
 	w.bookmark(r, "mangadex", "x", t0.Add(-time.Hour))
 	w.bookmark(r, "comix", "y", t0.Add(-time.Hour))
-	storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
+	ids := storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
 		{Site: "mangadex", SeriesID: "x"}, {Site: "comix", SeriesID: "y", Offset: "1"}}})
 	w.readStatus("mangadex", "x", "10", "releasing", "", t0)
 	w.readStatus("comix", "y", "9", "releasing", "", t0)
@@ -99,6 +100,13 @@ func TestWorkStatusOneChangeAcrossMembers(t *testing.T) {
 	// the Work's final chapter 20 in the comix member's numbers (offset 1)
 	if bm.Status != "completed" || bm.FinalChapter != "19" {
 		t.Fatalf("member status %q final %q, want completed 19", bm.Status, bm.FinalChapter)
+	}
+	wk, err := w.st.ReaderWork(w.ctx, r, ids[0], t0.Add(4*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wk.Status != "completed" || wk.FinalChapter != "20" || wk.State != store.StateReading {
+		t.Fatalf("the Work: status %q final %q state %q, want completed 20 reading", wk.Status, wk.FinalChapter, wk.State)
 	}
 }
 
@@ -133,5 +141,34 @@ func TestFinishedAtTheFinalChapter(t *testing.T) {
 	w.progress(h, "mangadex", "x", "50")
 	if s := state(h); s != store.StateRereading {
 		t.Fatalf("set by hand: %s, want rereading", s)
+	}
+}
+
+// RecordStatus, the entry point of a status that is not the Series' own
+// read (the crosswalk's MangaBaka entry, once wired), follows a read's
+// rules; an unknown Series is ErrNotFound and a word not of the five
+// stores nothing.
+func TestRecordStatusHook(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	r := w.reader("1")
+	w.bookmark(r, "mangadex", "x", t0.Add(-time.Hour))
+	if err := w.st.RecordStatus(w.ctx, "mangadex", "nope", store.StatusCompleted, "", t0); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown Series: %v", err)
+	}
+	if err := w.st.RecordStatus(w.ctx, "mangadex", "x", "upcoming", "", t0); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.count(`SELECT count(*) FROM series WHERE status IS NOT NULL`); n != 0 {
+		t.Fatalf("a word not of the five stored a status on %d Series", n)
+	}
+	for _, st := range []string{store.StatusReleasing, store.StatusCancelled} {
+		if err := w.st.RecordStatus(w.ctx, "mangadex", "x", st, "", t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := w.statusLines(r, store.StatusCancelled); n != 1 {
+		t.Fatalf("%d cancelled lines, want 1", n)
 	}
 }

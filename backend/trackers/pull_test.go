@@ -32,6 +32,10 @@ func TestPlanPull(t *testing.T) {
 			{Site: "mangadex", SeriesID: "e", MediaID: "500", From: 0, To: 3},
 		},
 		Unmatched: []Entry{{MediaID: "400", Progress: 9, Status: StatusCurrent}},
+		// Every matched bookmark's state, the custom list's lower PAUSED
+		// copy of 100 losing to its higher CURRENT one.
+		States: []StateSet{{"mangadex", "a", "reading"}, {"comix", "b", "reading"}, {"mangadex", "c", "reading"},
+			{"mangadex", "d", "completed"}, {"mangadex", "e", "reading"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("PlanPull =\n%+v\nwant\n%+v", got, want)

@@ -9,6 +9,28 @@ import (
 // stateRoutes registers the Series page's reading-state form.
 func (h *Handler) stateRoutes() {
 	h.handle("POST /library/{site}/{series_id}/state", h.post(h.setState))
+	h.handle("POST /works/{id}/state", h.post(h.setWorkState))
+}
+
+// setWorkState sets the Reader's reading state of a Work they hold, on
+// every member they bookmark → 303 to the Work page with a flash; a value
+// not of the six shows the page again with the reason.
+func (h *Handler) setWorkState(w http.ResponseWriter, r *http.Request) {
+	wk, ok := h.heldWork(w, r)
+	if !ok {
+		return
+	}
+	state := r.PostFormValue("state")
+	if !store.ValidState(state) {
+		h.showWork(w, r, http.StatusBadRequest, wk, "", "Choose reading, rereading, plan to read, on hold, completed or dropped. Nothing was saved.")
+		return
+	}
+	v := viewerFrom(r.Context())
+	if err := h.Store.SetWorkState(r.Context(), v.ReaderID, wk.ID, state, h.Now()); err != nil {
+		h.bookmarkActFailed(w, r, err)
+		return
+	}
+	seeOther(w, r, withFlash(workPath(wk), "state"))
 }
 
 // setState sets a bookmark's reading state by hand → 303 back (the

@@ -4,8 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The Series page sets the reading state (CSRF-guarded, 400 for a value
@@ -52,5 +54,33 @@ func TestSeriesPageStateControlAndLibraryFilter(t *testing.T) {
 	}
 	if lib := f.get(t, c, "/?sort=state"); !strings.Contains(lib.body, `<option value="state" selected>`) {
 		t.Fatal("the state sort is not kept")
+	}
+}
+
+// The Work page sets the Reader's state on every member they bookmark,
+// with a flash; a value not of the six is 400 and saves nothing.
+func TestWorkPageStateControl(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	wk := seedWork(t, f)
+	c := f.login(t, f.readerToken)
+	page := "/works/" + strconv.FormatInt(wk, 10)
+	if b := f.get(t, c, page).body; !strings.Contains(b, `action="`+page+`/state"`) || !strings.Contains(b, `<option value="reading" selected>`) {
+		t.Fatalf("no state control on the Work page:\n%s", b)
+	}
+	tok := f.csrf(t, c, page)
+	if a := f.postForm(t, c, page+"/state", url.Values{"csrf": {tok}, "state": {"paused"}}); a.code != http.StatusBadRequest {
+		t.Fatalf("paused: %d", a.code)
+	}
+	a := f.postForm(t, c, page+"/state", url.Values{"csrf": {tok}, "state": {"dropped"}})
+	if a.code != http.StatusSeeOther || a.header.Get("Location") != page+"?done=state" {
+		t.Fatalf("set state: %d %q", a.code, a.header.Get("Location"))
+	}
+	w, err := f.st.ReaderWork(context.Background(), 2, wk, time.Now())
+	if err != nil || w.State != "dropped" {
+		t.Fatalf("the Work's state %q (%v), want dropped", w.State, err)
+	}
+	if b := f.get(t, c, page+"?done=state").body; !strings.Contains(b, "Reading state saved") || !strings.Contains(b, `<option value="dropped" selected>`) {
+		t.Fatal("the Work page does not show the saved state and its flash")
 	}
 }

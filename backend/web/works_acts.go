@@ -25,6 +25,7 @@ var flashes = map[string]string{
 	"unlink":   "Member unlinked: external ids will not link it to this Work again.",
 	"linked":   "Linked: these Series are one story in your library.",
 	"id":       "External id saved.",
+	"state":    "Reading state saved on every member you bookmark.",
 }
 
 // workRead marks the Work read up to its Latest, on every member the

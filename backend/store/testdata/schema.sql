@@ -1034,7 +1034,6 @@ CREATE TABLE public.works (
     id bigint NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     status text,
-    final_chapter numeric,
     CONSTRAINT works_status_check CHECK ((status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text])))
 );
 
