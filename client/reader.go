@@ -52,6 +52,8 @@ type Bookmark struct {
 	Status       string  `json:"status"`
 	FinalChapter *string `json:"final_chapter"`
 	State        string  `json:"state"`
+	// TimeLine: checked_at, next_check_by, expected, overdue.
+	TimeLine
 }
 
 // ReadingState is the body of PUT /api/bookmarks/{site}/{series_id}/state

@@ -91,6 +91,8 @@ type Work struct {
 	// addition beyond the contract: PUT /api/works/{id}/prefer); absent
 	// when none.
 	Prefer *WorkPrefer `json:"prefer,omitempty"`
+	// TimeLine: checked_at, next_check_by, expected, overdue.
+	TimeLine
 	// Status, FinalChapter (in Work numbers; null when none is known) and
 	// State are as a Bookmark's.
 	Status       string  `json:"status"`

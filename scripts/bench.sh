@@ -6,7 +6,8 @@
 # release hint's (MB_LISTING_BENCH_SPAN=2h shortens them; the browser one
 # times the tab through Chromium first), up to
 # 10 for the trackers' (MB_TRACKER_BENCH_SPAN=2h shortens it) and about a
-# minute for the Works day (MB_WORKS_DAY_SPAN=6h shortens it).
+# minute for the Works day (MB_WORKS_DAY_SPAN=6h shortens it) and about two for the
+# time line's simulated publishers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MB_BENCH_LARGE=1
@@ -35,6 +36,7 @@ run ./backend/store -bench 'WorksDay' -benchtime 1x -timeout 20m
 run ./backend/store -bench 'WorkEventLargest' -benchtime 30x
 run ./backend/store -bench 'LinkByIDs|SuggestionQuality' -benchtime 1x
 run ./backend/crosswalk -bench 'MangaUpdatesForms' -benchtime 1x
+run ./backend/store -bench 'Publishers' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m

@@ -32,6 +32,7 @@ func (s *Server) bookmarkJSON(b store.Bookmark) client.Bookmark {
 	if b.ProgressNumber != "" && b.ProgressReadAt != nil {
 		out.Progress = &client.Progress{Number: b.ProgressNumber, URL: b.ProgressURL, ReadAt: b.ProgressReadAt.UTC()}
 	}
+	out.TimeLine = s.timeLine(b.Clock, b.Site, b.Status, s.Now())
 	return out
 }
 

@@ -87,7 +87,7 @@ func (s *Server) putWorkState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if wk, ok := s.heldWork(w, r, id.ReaderID); ok {
-		writeJSON(w, http.StatusOK, workJSON(wk))
+		writeJSON(w, http.StatusOK, s.workJSON(wk))
 	}
 }
 

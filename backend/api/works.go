@@ -37,7 +37,7 @@ func (s *Server) listWorks(w http.ResponseWriter, r *http.Request) {
 	}
 	out := client.WorksResponse{Works: make([]client.Work, 0, len(ws))}
 	for _, wk := range ws {
-		out.Works = append(out.Works, workJSON(wk))
+		out.Works = append(out.Works, s.workJSON(wk))
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -81,7 +81,7 @@ func (s *Server) found(w http.ResponseWriter, r *http.Request, err error, what, 
 func (s *Server) getWork(w http.ResponseWriter, r *http.Request) {
 	id, _ := identityFrom(r.Context())
 	if wk, ok := s.heldWork(w, r, id.ReaderID); ok {
-		writeJSON(w, http.StatusOK, workJSON(wk))
+		writeJSON(w, http.StatusOK, s.workJSON(wk))
 	}
 }
 
@@ -194,7 +194,7 @@ func (s *Server) writeWorkAfterAct(w http.ResponseWriter, r *http.Request, reade
 		s.internalError(w, r, "get work", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, workJSON(after))
+	writeJSON(w, http.StatusOK, s.workJSON(after))
 }
 
 type offsetBody struct {

@@ -8,7 +8,7 @@ import (
 )
 
 // workJSON is a stored Work in the wire form of docs/api.md.
-func workJSON(wk store.Work) client.Work {
+func (s *Server) workJSON(wk store.Work) client.Work {
 	out := client.Work{ID: wk.ID, Title: wk.Title, New: wk.New, Members: make([]client.WorkMember, 0, len(wk.Members))}
 	if l := wk.Latest; l != nil {
 		out.Latest = &client.WorkLatest{Number: l.Number, Site: l.Site, SeriesID: l.SeriesID, URL: l.URL, SeenAt: utcPtr(l.SeenAt)}
@@ -27,6 +27,8 @@ func workJSON(wk store.Work) client.Work {
 		out.Prefer = &client.WorkPrefer{Site: wk.Prefer.Site, HoldMinutes: wk.Prefer.HoldMinutes}
 	}
 	out.Status, out.FinalChapter, out.State = wk.Status, optString(wk.FinalChapter), wk.State
+	c, site := wk.Clock()
+	out.TimeLine = s.timeLine(c, site, wk.Status, s.Now())
 	return out
 }
 

@@ -50,6 +50,10 @@ type Bookmark struct {
 	NotifyPile     int
 	NotifyPileDays int
 
+	// Clock is what the bookmark's time line is worked out from
+	// (timeline.go): the Series' own reads, sightings and failure.
+	Clock Clock
+
 	// Status is the story's publication status (the Work's for a shared
 	// member, else the Series'; "unknown" when never said) and
 	// FinalChapter its final chapter ("" when none is known), in the
@@ -72,10 +76,12 @@ func bookmarkSelect(where string) string {
 		coalesce(p.number::text, ''), coalesce(p.url, ''), p.read_at,
 		` + isNewSQL + `, wm.work_id,
 		b.notify_mode, b.notify_pile, b.notify_pile_days,
-		` + statusColumnsSQL + `
+		` + statusColumnsSQL + `,
+		` + clockColumns + `
 	FROM bookmarks b
 	JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + workJoin + statusJoin + `
+	LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
+	LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id` + clockJoin + workJoin + statusJoin + `
 	WHERE b.reader_id = @reader AND (` + where + `)`
 }
 
@@ -86,7 +92,8 @@ func scanBookmark(row scanner) (Bookmark, error) {
 		&b.LatestNumber, &b.LatestTitle, &b.LatestURL, &b.LatestSeenAt,
 		&b.ProgressNumber, &b.ProgressURL, &b.ProgressReadAt, &b.New, &b.WorkID,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
-		&b.Status, &b.FinalChapter, &b.State)
+		&b.Status, &b.FinalChapter, &b.State,
+		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings)
 	return b, err
 }
 

@@ -15,7 +15,8 @@ type LibraryItem struct {
 	FailingOutcome string
 	// ContinueNumber and ContinueURL are the first chapter after the
 	// Reader's Progress whose page the Lanes saw (a Chapter Event with a
-	// URL); both "" when none is known, and then the Latest is the way on.
+	// URL, or the Latest); both "" when none is known. Continue (continue.go)
+	// tells whether it is the chapter right after Progress.
 	ContinueNumber, ContinueURL string
 }
 
@@ -110,22 +111,26 @@ func libraryItemColumns(isNew, workID string) string {
 			s.latest_checked_at, f.failing_since, coalesce(f.outcome, ''),
 			b.notify_mode, b.notify_pile, b.notify_pile_days,
 			coalesce(nx.number::text, ''), coalesce(nx.url, ''),
-			` + statusColumnsSQL
+			` + statusColumnsSQL + `,
+			` + clockColumns
 }
 
 // libraryItemJoins joins bookmark b to what libraryItemColumns reads: its
 // Series s, the Reader's Progress p, the failure row f, a stored cover c
-// and the next chapter after Progress whose page a Lane saw (nx).
-const libraryItemJoins = `
+// the next chapter after Progress whose page a Lane saw (nx) and its
+// sightings (clockJoin).
+var libraryItemJoins = `
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 		LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
 		LEFT JOIN poll_failures f ON f.site = b.site AND f.series_id = b.series_id
 		LEFT JOIN LATERAL (SELECT site FROM covers c
 			WHERE c.site = s.site AND c.series_id = s.series_id) c ON true
-		LEFT JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
-			WHERE s.latest_number > p.number AND e.site = s.site AND e.series_id = s.series_id
-				AND e.number > p.number AND e.url <> ''
-			ORDER BY e.number LIMIT 1) nx ON true` + statusJoin
+		LEFT JOIN LATERAL (SELECT n.number, n.url FROM (
+				SELECT e.number, e.url FROM chapter_events e
+				WHERE e.site = s.site AND e.series_id = s.series_id AND e.number > p.number AND e.url <> ''
+				UNION ALL SELECT s.latest_number, s.latest_url WHERE s.latest_url <> '') n
+			WHERE s.latest_number > p.number AND n.number > p.number
+			ORDER BY n.number LIMIT 1) nx ON true` + clockJoin + statusJoin
 
 // dests is where Scan puts libraryItemColumns.
 func (it *LibraryItem) dests() []any {
@@ -136,7 +141,8 @@ func (it *LibraryItem) dests() []any {
 		&it.CheckedAt, &it.FailingSince, &it.FailingOutcome,
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
 		&it.ContinueNumber, &it.ContinueURL,
-		&b.Status, &b.FinalChapter, &b.State}
+		&b.Status, &b.FinalChapter, &b.State,
+		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings}
 }
 
 // MarkRead sets a Reader's Progress on a bookmarked Series to its Latest

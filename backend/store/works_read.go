@@ -24,11 +24,14 @@ type Work struct {
 	ProgressReadAt *time.Time
 	New            bool // Latest above Progress (and Progress known)
 	// ContinueNumber (in Work numbers) and ContinueURL are the first
-	// chapter past Progress, up to the Latest, whose page a Lane saw on a
-	// member the Reader bookmarks; both "" when none is known or the Work
-	// is not New (then the Latest is the way on).
-	ContinueNumber, ContinueURL string
-	Members                     []WorkMember
+	// chapter past Progress, up to the Latest, whose page a Lane saw (a
+	// Chapter Event, or the member's Latest) on a member the Reader
+	// bookmarks; both "" when none is known or the Work is not New.
+	// ContinueAfter tells whether it is the chapter right after Progress.
+	// ContinueSite and ContinueSeriesID are the member of Continue.
+	ContinueNumber, ContinueURL    string
+	ContinueSite, ContinueSeriesID string
+	Members                        []WorkMember
 	// Offer is a member to follow instead when every member the Reader
 	// bookmarks has failed for over a day (the working member showing the
 	// Work's Latest, else the first working one); nil otherwise.
@@ -36,6 +39,9 @@ type Work struct {
 	// Prefer is the Reader's preferred Site for the Work's notices
 	// (works_prefs.go); nil when none.
 	Prefer *WorkPref
+	// Sightings are the Work's chapter sightings over every member the
+	// Reader sees (Clock.Sightings).
+	Sightings []time.Time
 	// Status, FinalChapter (in shared Work numbers) and State are the
 	// Work's status and the Reader's reading state (status_works.go).
 	Status, FinalChapter, State string
@@ -72,6 +78,10 @@ type WorkMember struct {
 	Pending bool
 	// Bookmarked: the Reader bookmarks this member.
 	Bookmarked bool
+	// CheckedAt, ForcePollAt and Slow are the member's Lane stamps, for
+	// its freshness (Clock).
+	CheckedAt, ForcePollAt *time.Time
+	Slow                   bool
 }
 
 // FailingShownAfter is how old a member's failure row must be before the
@@ -111,14 +121,19 @@ func worksOfReaderSQL(some, hold bool) string {
 	), wf AS (
 		` + workFactsSQL(memberNumbersSQL("m"), "true") + `
 	), cont AS (
-		SELECT DISTINCT ON (m.work_id) m.work_id, e.number + m.off AS number, e.url
+		SELECT DISTINCT ON (m.work_id) m.work_id, e.number + m.off AS number, e.url, m.site, m.series_id
 		FROM m JOIN wf ON wf.work_id = m.work_id AND wf.is_new
 		JOIN bookmarks b ON b.reader_id = @reader AND b.site = m.site AND b.series_id = m.series_id
-		CROSS JOIN LATERAL (SELECT e.number, e.url FROM chapter_events e
-			WHERE e.site = m.site AND e.series_id = m.series_id AND e.number > wf.progress - m.off
-				AND e.number <= wf.latest - m.off AND e.url <> ''
-			ORDER BY e.number LIMIT 1) e
+		CROSS JOIN LATERAL (SELECT n.number, n.url FROM (
+				SELECT e.number, e.url FROM chapter_events e
+				WHERE e.site = m.site AND e.series_id = m.series_id AND e.number > wf.progress - m.off AND e.url <> ''
+				UNION ALL SELECT s.latest_number, s.latest_url FROM series s
+				WHERE s.site = m.site AND s.series_id = m.series_id AND s.latest_url <> '') n
+			WHERE n.number > wf.progress - m.off AND n.number <= wf.latest - m.off
+			ORDER BY n.number LIMIT 1) e
 		ORDER BY m.work_id, e.number + m.off, m.site, m.series_id
+	), sg AS (
+		` + sightingsSQL(`SELECT work_id AS k, site, series_id, off FROM m`) + `
 	)
 	SELECT m.work_id, m.site, m.series_id, s.title, s.url,
 		coalesce(s.latest_number::text, ''), s.latest_title, s.latest_url, s.latest_seen_at,
@@ -128,12 +143,14 @@ func worksOfReaderSQL(some, hold bool) string {
 		coalesce((s.latest_number + m.off)::text, ''),
 		wf.latest IS NOT NULL AND (m.site, m.series_id) = (wf.top_site, wf.top_series_id), wf.title,
 		coalesce(wf.progress::text, ''), CASE WHEN p.number + m.off = wf.progress THEN p.read_at END, wf.is_new,
-		coalesce(cont.number::text, ''), coalesce(cont.url, ''),
+		coalesce(cont.number::text, ''), coalesce(cont.url, ''), coalesce(cont.site, ''), coalesce(cont.series_id, ''),
 		EXISTS (SELECT 1 FROM bookmarks bk WHERE bk.reader_id = @reader AND bk.site = m.site AND bk.series_id = m.series_id),
-		wp.site, coalesce(wp.hold_minutes, 0), coalesce(wo.state, '')
+		wp.site, coalesce(wp.hold_minutes, 0), coalesce(wo.state, ''),
+		s.latest_checked_at, s.force_poll_at, s.slow, coalesce(sg.sightings, '{}')
 	FROM m
 	JOIN wf ON wf.work_id = m.work_id
 	LEFT JOIN cont ON cont.work_id = m.work_id
+	LEFT JOIN sg ON sg.k = m.work_id
 	JOIN series s ON s.site = m.site AND s.series_id = m.series_id
 	LEFT JOIN poll_failures f ON f.site = m.site AND f.series_id = m.series_id
 	LEFT JOIN progress p ON p.reader_id = @reader AND p.site = m.site AND p.series_id = m.series_id
@@ -196,20 +213,22 @@ func (s *Store) readerWorks(ctx context.Context, readerID int64, ids []int64, ho
 	for rows.Next() {
 		var id int64
 		var m WorkMember
-		var workNumber, progress, title, cont, contURL, offer string
+		var workNumber, progress, title, cont, contURL, contSite, contID, offer string
 		var isLatest, isNew bool
 		var readAt *time.Time
 		var prefer WorkPref
 		var preferSite *string
+		var sightings []time.Time
 		if err := rows.Scan(&id, &m.Site, &m.SeriesID, &m.Title, &m.URL, &m.LatestNumber, &m.LatestTitle, &m.LatestURL,
 			&m.LatestSeenAt, &m.Offset, &m.LinkedBy, &m.FailingOutcome, &m.FailingSince, &m.DriftSince, &m.Pending,
-			&workNumber, &isLatest, &title, &progress, &readAt, &isNew, &cont, &contURL, &m.Bookmarked,
-			&preferSite, &prefer.HoldMinutes, &offer); err != nil {
+			&workNumber, &isLatest, &title, &progress, &readAt, &isNew, &cont, &contURL, &contSite, &contID, &m.Bookmarked,
+			&preferSite, &prefer.HoldMinutes, &offer, &m.CheckedAt, &m.ForcePollAt, &m.Slow, &sightings); err != nil {
 			return nil, fmt.Errorf("store: reader works: %w", err)
 		}
 		if len(out) == 0 || out[len(out)-1].ID != id {
 			out = append(out, Work{ID: id, Title: title, ProgressNumber: progress, New: isNew,
-				ContinueNumber: cont, ContinueURL: contURL})
+				ContinueNumber: cont, ContinueURL: contURL,
+				ContinueSite: contSite, ContinueSeriesID: contID, Sightings: sightings})
 			offers = append(offers, offer)
 			if preferSite != nil {
 				prefer.Site = *preferSite

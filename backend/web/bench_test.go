@@ -178,8 +178,9 @@ func cpuTime() time.Duration {
 
 // seedLibrary2000 gives the Owner 2000 bookmarks across the Sites: nine in
 // ten with a Latest Chapter, half with Progress (a fifth of those behind,
-// so New), a quarter with a stored cover, one in twenty failing. Each kind
-// of row is one storetest batch.
+// so New), a quarter with a stored cover, one in twenty failing, and each
+// with a Latest its last ten chapters as weekly Chapter Events (the time
+// line's sightings). Each kind of row is one storetest batch.
 func seedLibrary2000(ctx context.Context, tb testing.TB, st *store.Store) {
 	now := admintest.Now
 	owner := storetest.Readers(ctx, tb, st, storetest.ReaderOpts{DiscordID: "100", Name: "owner"})[0]
@@ -189,6 +190,7 @@ func seedLibrary2000(ctx context.Context, tb testing.TB, st *store.Store) {
 		progress []storetest.ProgressOpts
 		covers   []storetest.CoverOpts
 		failures []storetest.FailureOpts
+		events   []storetest.ChapterEventOpts
 	)
 	for i := 1; i <= 2000; i++ {
 		site, id := admintest.SiteNames[i%6], strconv.Itoa(i)
@@ -204,6 +206,11 @@ func seedLibrary2000(ctx context.Context, tb testing.TB, st *store.Store) {
 			s.CheckedAt = nil
 		}
 		series = append(series, s)
+		for n := max(latest-9, 1); latest != 0 && n <= latest; n++ {
+			events = append(events, storetest.ChapterEventOpts{Site: site, SeriesID: id, Number: strconv.Itoa(n),
+				URL:    "https://example.test/chapter/" + id + "/" + strconv.Itoa(n),
+				SeenAt: storetest.At(now.Add(-time.Duration(latest-n)*7*24*time.Hour - time.Duration(i)*time.Minute))})
+		}
 		marks = append(marks, storetest.BookmarkOpts{ReaderID: owner, Site: site, SeriesID: id})
 		if latest != 0 && i%2 == 1 {
 			read := latest
@@ -224,6 +231,7 @@ func seedLibrary2000(ctx context.Context, tb testing.TB, st *store.Store) {
 	storetest.Progress(ctx, tb, st, progress...)
 	storetest.Cover(ctx, tb, st, covers...)
 	storetest.Failure(ctx, tb, st, failures...)
+	storetest.ChapterEvents(ctx, tb, st, events...)
 	analyze(ctx, tb, st)
 }
 
@@ -239,7 +247,8 @@ func analyze(ctx context.Context, tb testing.TB, st *store.Store) {
 }
 
 // BenchmarkWebLibrary2000: the library page of a Reader with 2000
-// bookmarks, beside GET /api/bookmarks of the same Reader.
+// bookmarks, and the page filtered and sorted by reading state, beside GET
+// /api/bookmarks of the same Reader.
 func BenchmarkWebLibrary2000(b *testing.B) {
 	s := newBenchServer(b, seedLibrary2000)
 	b.Run("page", func(b *testing.B) {
@@ -248,6 +257,9 @@ func BenchmarkWebLibrary2000(b *testing.B) {
 		b.ReportMetric(float64(cards), "cards")
 		b.ReportMetric(perCard, "card_bytes")
 	})
+	// The state filter and sort (every bookmark reading, so all 2000 kept)
+	// with every card's time line.
+	b.Run("page_state", func(b *testing.B) { s.serve(b, "/?state=reading&sort=state", true) })
 	b.Run("json", func(b *testing.B) { s.serve(b, "/api/bookmarks", false) })
 }
 

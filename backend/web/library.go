@@ -84,6 +84,17 @@ type libraryItem struct {
 	Status                     string // the story's status: releasing, completed, hiatus, cancelled, unknown
 	FinalChapter               string // "" when none is known
 	SearchKey                  string // lower-cased title, Site and id for the text filter
+	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
+	// the first read); StatusLine the story's status as the time line
+	// names it ("" when unknown); Expect the next chapter's window; Late,
+	// past twice the interval, why nothing came (then Expect is ""), and
+	// LateSince since when its Site fails.
+	Fresh, StatusLine, Expect, Late, LateSince string
+	// ContinuePick: we never saw the next chapter's page, so ContinueURL
+	// is the Series' page on ContinueSite and ContinueNumber the chapter
+	// to pick there.
+	ContinuePick bool
+	ContinueSite string
 }
 
 // library renders one page of the session's Reader's cards: New Chapters
@@ -125,7 +136,10 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.paginate(q, lp.Page, len(lp.Cards))
 	now := h.Now()
 	for _, c := range cards {
-		lv.Items = append(lv.Items, c.view(now))
+		li := c.view(now)
+		k, site, status := c.clock()
+		h.withTime(&li, k, site, status, now)
+		lv.Items = append(lv.Items, li)
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
@@ -213,10 +227,7 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 	}
 	if it.New {
 		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
-		li.ContinueNumber, li.ContinueURL = it.LatestNumber, li.LatestURL
-		if it.ContinueURL != "" && siteLink(it.ContinueURL) != "#" {
-			li.ContinueNumber, li.ContinueURL = it.ContinueNumber, siteLink(it.ContinueURL)
-		}
+		li.setContinue(store.ContinueAfter(it.ProgressNumber, it.ContinueNumber, seenLink(it.ContinueURL), it.URL), it.Site)
 	}
 	li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
 	li.AddedByRead = it.AddedBy == "read"
@@ -296,4 +307,23 @@ func readerBack(r *http.Request) string {
 		return b
 	}
 	return "/"
+}
+
+// seenLink is a chapter page a Lane saw, "" when it is not a Site's web
+// page (siteLink): a chapter whose page we cannot link is one we never
+// saw, and Continue names it on the Series page instead.
+func seenLink(u string) string {
+	if siteLink(u) == "#" {
+		return ""
+	}
+	return u
+}
+
+// setContinue sets the card's Continue (store.ContinueAfter), on Site
+// site; a Series page that is not a Site's web page leads to nothing.
+func (li *libraryItem) setContinue(c store.Continue, site string) {
+	li.ContinueNumber, li.ContinueURL, li.ContinuePick, li.ContinueSite = c.Number, siteLink(c.URL), c.Pick, site
+	if li.ContinueURL == "#" {
+		li.ContinueURL = ""
+	}
 }

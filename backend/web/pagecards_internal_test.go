@@ -34,23 +34,27 @@ func TestPageCardsSplitsAWorkGoneSinceThePage(t *testing.T) {
 }
 
 // A Work card's Continue is the store's, in Work numbers as the store
-// computed them (exact: 8.3, not float64's 8.299999999999999), else the
-// Work's Latest when the store knows none or its link is not a Site's.
+// computed them (exact: 8.3, not float64's 8.299999999999999), else,
+// when the store knows none or its link is not a Site's, chapter 9 (the
+// one after Progress 8) to pick on the Series page of the member showing
+// the Latest: never the Latest itself, past unread chapters.
 func TestWorkCardContinueIsTheStores(t *testing.T) {
 	t.Parallel()
 	item := store.LibraryItem{Bookmark: store.Bookmark{Site: "comix", SeriesID: "b", Title: "B", LatestNumber: "8.5"},
 		ContinueNumber: "8.2", ContinueURL: "https://comix.example/b/8.2"}
 	for _, c := range []struct{ number, url, wantNumber, wantURL string }{
 		{"8.3", "https://comix.example/b/8.2", "8.3", "https://comix.example/b/8.2"},
-		{"", "", "11", "https://mangadex.example/a/11"},
-		{"8.3", "javascript:alert(1)", "11", "https://mangadex.example/a/11"},
+		{"", "", "9", "https://mangadex.example/title/a"},
+		{"8.3", "javascript:alert(1)", "9", "https://mangadex.example/title/a"},
+		{"10", "https://comix.example/b/10", "9", "https://mangadex.example/title/a"},
 	} {
 		wk := &store.Work{ID: 7, Title: "B", New: true, ProgressNumber: "8",
 			Latest:         &store.WorkLatest{Number: "11", Site: "mangadex", SeriesID: "a", URL: "https://mangadex.example/a/11"},
 			ContinueNumber: c.number, ContinueURL: c.url,
-			Members: []store.WorkMember{{Site: "comix", SeriesID: "b", Offset: "0.1"}, {Site: "mangadex", SeriesID: "a", Offset: "0"}}}
+			Members: []store.WorkMember{{Site: "comix", SeriesID: "b", Offset: "0.1", URL: "https://comix.example/title/b"},
+				{Site: "mangadex", SeriesID: "a", Offset: "0", URL: "https://mangadex.example/title/a"}}}
 		li := libraryCard{items: []store.LibraryItem{item}, work: wk}.view(time.Now())
-		if li.ContinueNumber != c.wantNumber || li.ContinueURL != c.wantURL {
+		if li.ContinueNumber != c.wantNumber || li.ContinueURL != c.wantURL || li.ContinuePick != (c.wantURL == "https://mangadex.example/title/a") {
 			t.Errorf("store's Continue %q %q: card's %q %q, want %q %q", c.number, c.url, li.ContinueNumber, li.ContinueURL, c.wantNumber, c.wantURL)
 		}
 	}

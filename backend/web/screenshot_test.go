@@ -41,8 +41,9 @@ func coverPNG(hue int) []byte {
 }
 
 // seedShowcase gives the Owner (Reader 1) a library that shows every state
-// the page draws: New Chapters, read, checking, failing, with covers, and
-// a Work of three members (two bookmarked, one failing) on one card. It
+// the page draws: New Chapters, read, checking, failing, with covers, a
+// Work of three members (two bookmarked, one failing) on one card, and
+// the time line (checked, expected, late on hiatus or failing). It
 // returns the Work's id.
 func seedShowcase(t *testing.T, st *store.Store) int64 {
 	t.Helper()
@@ -56,7 +57,7 @@ func seedShowcase(t *testing.T, st *store.Store) int64 {
 		seen := now.Add(-time.Duration(i*i+1) * 3 * time.Hour)
 		o := storetest.SeriesOpts{Site: site, ID: id, Title: title, LatestNumber: strconv.Itoa(20 + i*7),
 			LatestTitle: []string{"Homecoming", "", "The Long Night", "", "", "Ink", "", ""}[i],
-			LatestURL:   "https://" + site + ".test/chapter/" + id, SeenAt: &seen, CheckedAt: &seen}
+			LatestURL:   "https://" + site + ".test/chapter/" + id, SeenAt: &seen, CheckedAt: storetest.At(now.Add(-time.Duration(4+i*9) * time.Minute))}
 		if i == 6 { // not read by its Lane yet: no Latest Chapter either
 			o.LatestNumber, o.SeenAt, o.CheckedAt = "", nil, nil
 		}
@@ -78,6 +79,31 @@ func seedShowcase(t *testing.T, st *store.Store) int64 {
 	if err := st.UpsertFailure(ctx, admintest.SiteNames[4], "sc4", "not_found", now.Add(-52*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
+	// The time line: weekly chapters up to the Latest (sc1 every two
+	// weeks); sc3 on hiatus and sc4 failing, both silent for weeks.
+	var evs []storetest.ChapterEventOpts
+	for i := range 6 {
+		site, id, latest := admintest.SiteNames[i%len(admintest.SiteNames)], fmt.Sprintf("sc%d", i), 20+i*7
+		last, every := now.Add(-time.Duration(i*i+1)*3*time.Hour), 7*24*time.Hour
+		switch i {
+		case 1:
+			every *= 2
+		case 3, 4:
+			last = last.Add(-20 * 24 * time.Hour)
+		}
+		for k := range 4 {
+			evs = append(evs, storetest.ChapterEventOpts{Site: site, SeriesID: id, Number: strconv.Itoa(latest - k),
+				URL: fmt.Sprintf("https://%s.test/chapter/%s-%d", site, id, latest-k), SeenAt: storetest.At(last.Add(-time.Duration(k) * every))})
+		}
+		status := "releasing"
+		if i == 3 {
+			status = "hiatus"
+		}
+		if err := st.RecordStatus(ctx, site, id, status, "", now.Add(-time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storetest.ChapterEvents(ctx, t, st, evs...)
 	// "The Lighthouse Keeper's Apprentice" (sc0, Latest 20, read to 19) is
 	// on mangadex too, a chapter ahead and bookmarked, and on weebcentral,
 	// failing: one story, one card, three chips.

@@ -69,6 +69,8 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 	now := h.Now()
 	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
+	k, ksite, kstatus := libraryCard{items: []store.LibraryItem{it}}.clock()
+	h.withTime(&sv.Item, k, ksite, kstatus, now)
 	for _, e := range evs {
 		sv.Chapters = append(sv.Chapters, seriesChapter{Number: e.Number, Title: chapterTitle(e.ChapterTitle, e.Number),
 			URL: siteLink(e.URL), Seen: ago(now, e.SeenAt)})

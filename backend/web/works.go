@@ -135,6 +135,8 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 	c := libraryCard{items: items, work: &wk}
 	wv := &workView{Item: workCardOf(c, now), Work: wk, Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
 	wv.Path = wv.Item.PagePath
+	k, ksite, kstatus := c.clock()
+	h.withTime(&wv.Item, k, ksite, kstatus, now)
 	resets, err := h.Store.OffsetResets(ctx, wk.ID)
 	if err != nil {
 		h.unavailable(w, r, err)

@@ -171,12 +171,19 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 	li.Failing, li.Unread, li.ContinueNumber, li.ContinueURL = "", "", "", ""
 	if li.New {
 		li.Unread = unread(li.LatestNumber, li.ProgressNumber)
-		// Continue is the store's, in Work numbers (store.Work), else the
-		// Latest.
-		li.ContinueNumber, li.ContinueURL = li.LatestNumber, li.LatestURL
-		if wk.ContinueURL != "" && siteLink(wk.ContinueURL) != "#" {
-			li.ContinueNumber, li.ContinueURL = wk.ContinueNumber, siteLink(wk.ContinueURL)
+		// Continue is the chapter after Progress, in Work numbers: its page
+		// when a member showed it, else the Series page of the member
+		// with the next chapter seen (else the one showing the Latest).
+		site, page := wk.ContinueSite, ""
+		if site == "" && wk.Latest != nil {
+			site = wk.Latest.Site
 		}
+		for _, m := range wk.Members {
+			if m.Site == site {
+				page = m.URL
+			}
+		}
+		li.setContinue(store.ContinueAfter(wk.ProgressNumber, wk.ContinueNumber, seenLink(wk.ContinueURL), page), site)
 	}
 	li.CanMark = li.LatestNumber != "" && (li.New || li.ProgressNumber == "")
 	return li
