@@ -125,6 +125,9 @@ BEGIN
         INSERT INTO work_unlinks (work_id, site, series_id, reader_id, created_at)
             SELECT target, site, series_id, reader_id, created_at FROM work_unlinks WHERE work_id = w
             ON CONFLICT DO NOTHING;
+        INSERT INTO work_reader_unlinks (reader_id, work_id, site, series_id, created_at)
+            SELECT reader_id, target, site, series_id, created_at FROM work_reader_unlinks WHERE work_id = w
+            ON CONFLICT DO NOTHING;
         UPDATE work_hand_links SET work_id = target WHERE work_id = w;
         UPDATE reader_notices SET work_id = target WHERE work_id = w
             AND NOT EXISTS (SELECT 1 FROM reader_notices o WHERE o.reader_id = reader_notices.reader_id
@@ -345,6 +348,54 @@ CREATE TABLE public.covers (
 );
 
 --
+-- Name: crosswalk_lookups; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.crosswalk_lookups (
+    kind text NOT NULL,
+    value text NOT NULL,
+    status integer NOT NULL,
+    ids jsonb DEFAULT '[]'::jsonb NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT crosswalk_lookups_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'mu_legacy'::text, 'kt'::text]))),
+    CONSTRAINT crosswalk_lookups_value_check CHECK (((value <> ''::text) AND (length(value) <= 100)))
+);
+
+--
+-- Name: crosswalk_queue; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.crosswalk_queue (
+    id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    kind text NOT NULL,
+    value text NOT NULL,
+    source text NOT NULL,
+    reader_id bigint,
+    queued_at timestamp with time zone DEFAULT now() NOT NULL,
+    claimed_until timestamp with time zone,
+    tries integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: crosswalk_queue_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.crosswalk_queue_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+--
+-- Name: crosswalk_queue_id_seq; Type: SEQUENCE OWNED BY; Schema: public; Owner: -
+--
+
+ALTER SEQUENCE public.crosswalk_queue_id_seq OWNED BY public.crosswalk_queue.id;
+
+--
 -- Name: goose_db_version; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -505,6 +556,54 @@ CREATE TABLE public.owner_notices (
 );
 
 --
+-- Name: phone_sync; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync (
+    reader_id bigint NOT NULL,
+    add_favorites boolean DEFAULT true NOT NULL,
+    library_sealed bytea,
+    etag text DEFAULT ''::text NOT NULL,
+    received_bytes bigint DEFAULT 0 NOT NULL,
+    stored_bytes bigint DEFAULT 0 NOT NULL,
+    last_upload_at timestamp with time zone,
+    last_result jsonb,
+    progress_moved bigint DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT phone_sync_check CHECK (((library_sealed IS NULL) = (etag = ''::text))),
+    CONSTRAINT phone_sync_etag_check CHECK ((length(etag) <= 64)),
+    CONSTRAINT phone_sync_progress_moved_check CHECK ((progress_moved >= 0)),
+    CONSTRAINT phone_sync_received_bytes_check CHECK ((received_bytes >= 0)),
+    CONSTRAINT phone_sync_stored_bytes_check CHECK ((stored_bytes >= 0))
+);
+ALTER TABLE ONLY public.phone_sync ALTER COLUMN library_sealed SET STORAGE EXTERNAL;
+
+--
+-- Name: phone_sync_days; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync_days (
+    reader_id bigint NOT NULL,
+    day date NOT NULL,
+    uploads integer DEFAULT 0 NOT NULL,
+    progress_moved integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: phone_sync_devices; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.phone_sync_devices (
+    reader_id bigint NOT NULL,
+    device_id text NOT NULL,
+    name text DEFAULT ''::text NOT NULL,
+    last_sync_at timestamp with time zone NOT NULL,
+    CONSTRAINT phone_sync_devices_device_id_check CHECK ((length(device_id) <= 128)),
+    CONSTRAINT phone_sync_devices_name_check CHECK ((length(name) <= 128))
+);
+
+--
 -- Name: poll_failures; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -583,7 +682,7 @@ CREATE TABLE public.progress (
     read_at timestamp with time zone NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     source text DEFAULT 'reader'::text NOT NULL,
-    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text])))
+    CONSTRAINT progress_source_check CHECK ((source = ANY (ARRAY['reader'::text, 'anilist'::text, 'sync'::text, 'mangabaka'::text])))
 );
 
 --
@@ -705,6 +804,35 @@ CREATE SEQUENCE public.readers_id_seq
 ALTER SEQUENCE public.readers_id_seq OWNED BY public.readers.id;
 
 --
+-- Name: release_feed; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_feed (
+    id boolean DEFAULT true NOT NULL,
+    next_at timestamp with time zone,
+    last_read_at timestamp with time zone,
+    last_outcome text DEFAULT ''::text NOT NULL,
+    last_reason text DEFAULT ''::text NOT NULL,
+    failures integer DEFAULT 0 NOT NULL,
+    releases integer DEFAULT 0 NOT NULL,
+    seen bigint[] DEFAULT '{}'::bigint[] NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT release_feed_id_check CHECK (id),
+    CONSTRAINT release_feed_last_reason_check CHECK ((length(last_reason) <= 300))
+);
+
+--
+-- Name: release_feed_sites; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_feed_sites (
+    site text NOT NULL,
+    hinted integer DEFAULT 0 NOT NULL,
+    hinted_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: series; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -745,7 +873,7 @@ CREATE TABLE public.series_ids (
     source text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     reader_id bigint,
-    CONSTRAINT series_ids_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'kt'::text, 'md'::text, 'mb'::text]))),
+    CONSTRAINT series_ids_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'mu_legacy'::text, 'kt'::text, 'md'::text, 'mb'::text]))),
     CONSTRAINT series_ids_source_check CHECK ((source = ANY (ARRAY['site'::text, 'crosswalk'::text, 'reader'::text, 'import'::text, 'sync'::text, 'tracker'::text]))),
     CONSTRAINT series_ids_value_check CHECK (((value <> ''::text) AND (length(value) <= 100))),
     CONSTRAINT series_ids_whose_check CHECK (((source = ANY (ARRAY['site'::text, 'crosswalk'::text])) = (reader_id IS NULL)))
@@ -784,6 +912,42 @@ CREATE SEQUENCE public.status_changes_id_seq
 ALTER SEQUENCE public.status_changes_id_seq OWNED BY public.status_changes.id;
 
 --
+-- Name: sync_v2_items; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sync_v2_items (
+    reader_id bigint NOT NULL,
+    kind smallint NOT NULL,
+    key_hash bytea NOT NULL,
+    parent_hash bytea,
+    version bigint NOT NULL,
+    modified_at bigint NOT NULL,
+    deleted boolean DEFAULT false NOT NULL,
+    digest bytea NOT NULL,
+    origin bytea NOT NULL,
+    seq bigint NOT NULL,
+    sealed bytea NOT NULL,
+    CONSTRAINT sync_v2_items_digest_check CHECK ((length(digest) = 16)),
+    CONSTRAINT sync_v2_items_key_hash_check CHECK ((length(key_hash) = 16)),
+    CONSTRAINT sync_v2_items_kind_check CHECK (((kind >= 1) AND (kind <= 9))),
+    CONSTRAINT sync_v2_items_origin_check CHECK ((length(origin) = 16)),
+    CONSTRAINT sync_v2_items_parent_hash_check CHECK ((length(parent_hash) = 16)),
+    CONSTRAINT sync_v2_items_seq_check CHECK ((seq > 0))
+);
+
+--
+-- Name: sync_v2_libraries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sync_v2_libraries (
+    reader_id bigint NOT NULL,
+    seq bigint DEFAULT 0 NOT NULL,
+    reads_checked_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT sync_v2_libraries_seq_check CHECK ((seq >= 0))
+);
+
+--
 -- Name: tokens; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -794,7 +958,9 @@ CREATE TABLE public.tokens (
     hmac bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_used_at timestamp with time zone,
-    revoked_at timestamp with time zone
+    revoked_at timestamp with time zone,
+    scope text DEFAULT 'reader'::text NOT NULL,
+    CONSTRAINT tokens_scope_check CHECK ((scope = ANY (ARRAY['reader'::text, 'sync'::text])))
 );
 
 --
@@ -838,7 +1004,7 @@ CREATE TABLE public.tracker_accounts (
     unmatched jsonb DEFAULT '[]'::jsonb NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT tracker_accounts_error_check CHECK ((length(error) <= 300)),
-    CONSTRAINT tracker_accounts_service_check CHECK ((service = 'anilist'::text)),
+    CONSTRAINT tracker_accounts_service_check CHECK ((service = ANY (ARRAY['anilist'::text, 'mangabaka'::text]))),
     CONSTRAINT tracker_accounts_state_check CHECK ((state = ANY (ARRAY['ok'::text, 'reconnect'::text, 'failing'::text, 'off'::text]))),
     CONSTRAINT tracker_accounts_token_sealed_check CHECK ((length(token_sealed) <= 20000)),
     CONSTRAINT tracker_accounts_unmatched_check CHECK ((jsonb_array_length(unmatched) <= 200)),
@@ -953,7 +1119,7 @@ CREATE TABLE public.work_members (
     drift_since timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     joined_max numeric,
-    CONSTRAINT work_members_linked_by_check CHECK ((linked_by = ANY (ARRAY['id:al'::text, 'id:mal'::text, 'id:mu'::text, 'id:kt'::text, 'id:md'::text, 'id:mb'::text, 'reader'::text]))),
+    CONSTRAINT work_members_linked_by_check CHECK ((linked_by = ANY (ARRAY['id:al'::text, 'id:mal'::text, 'id:mu'::text, 'id:mu_legacy'::text, 'id:kt'::text, 'id:md'::text, 'id:mb'::text, 'reader'::text]))),
     CONSTRAINT work_members_offset_check CHECK ((abs("offset") <= (100000)::numeric))
 );
 
@@ -1015,6 +1181,18 @@ CREATE TABLE public.work_reader_offsets (
 );
 
 --
+-- Name: work_reader_unlinks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.work_reader_unlinks (
+    reader_id bigint NOT NULL,
+    work_id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: work_unlinks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1059,6 +1237,12 @@ ALTER SEQUENCE public.works_id_seq OWNED BY public.works.id;
 --
 
 ALTER TABLE ONLY public.chapter_events ALTER COLUMN id SET DEFAULT nextval('public.chapter_events_id_seq'::regclass);
+
+--
+-- Name: crosswalk_queue id; Type: DEFAULT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue ALTER COLUMN id SET DEFAULT nextval('public.crosswalk_queue_id_seq'::regclass);
 
 --
 -- Name: import_jobs id; Type: DEFAULT; Schema: public; Owner: -
@@ -1137,6 +1321,27 @@ ALTER TABLE ONLY public.covers
     ADD CONSTRAINT covers_pkey PRIMARY KEY (site, series_id);
 
 --
+-- Name: crosswalk_lookups crosswalk_lookups_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_lookups
+    ADD CONSTRAINT crosswalk_lookups_pkey PRIMARY KEY (kind, value);
+
+--
+-- Name: crosswalk_queue crosswalk_queue_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_pkey PRIMARY KEY (id);
+
+--
+-- Name: crosswalk_queue crosswalk_queue_site_series_id_kind_value_source_reader_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_site_series_id_kind_value_source_reader_id_key UNIQUE NULLS NOT DISTINCT (site, series_id, kind, value, source, reader_id);
+
+--
 -- Name: goose_db_version goose_db_version_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1184,6 +1389,27 @@ ALTER TABLE ONLY public.notify_outlets
 
 ALTER TABLE ONLY public.owner_notices
     ADD CONSTRAINT owner_notices_pkey PRIMARY KEY (kind, site);
+
+--
+-- Name: phone_sync_days phone_sync_days_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_days
+    ADD CONSTRAINT phone_sync_days_pkey PRIMARY KEY (day, reader_id);
+
+--
+-- Name: phone_sync_devices phone_sync_devices_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_devices
+    ADD CONSTRAINT phone_sync_devices_pkey PRIMARY KEY (reader_id, device_id);
+
+--
+-- Name: phone_sync phone_sync_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync
+    ADD CONSTRAINT phone_sync_pkey PRIMARY KEY (reader_id);
 
 --
 -- Name: poll_failures poll_failures_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1277,6 +1503,20 @@ ALTER TABLE ONLY public.readers
     ADD CONSTRAINT readers_pkey PRIMARY KEY (id);
 
 --
+-- Name: release_feed release_feed_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_feed
+    ADD CONSTRAINT release_feed_pkey PRIMARY KEY (id);
+
+--
+-- Name: release_feed_sites release_feed_sites_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_feed_sites
+    ADD CONSTRAINT release_feed_sites_pkey PRIMARY KEY (site);
+
+--
 -- Name: series_ids series_ids_one_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1296,6 +1536,20 @@ ALTER TABLE ONLY public.series
 
 ALTER TABLE ONLY public.status_changes
     ADD CONSTRAINT status_changes_pkey PRIMARY KEY (id);
+
+--
+-- Name: sync_v2_items sync_v2_items_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_items
+    ADD CONSTRAINT sync_v2_items_pkey PRIMARY KEY (reader_id, kind, key_hash);
+
+--
+-- Name: sync_v2_libraries sync_v2_libraries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_libraries
+    ADD CONSTRAINT sync_v2_libraries_pkey PRIMARY KEY (reader_id);
 
 --
 -- Name: tokens tokens_hmac_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1408,6 +1662,13 @@ ALTER TABLE ONLY public.work_prefs
 
 ALTER TABLE ONLY public.work_reader_offsets
     ADD CONSTRAINT work_reader_offsets_pkey PRIMARY KEY (reader_id, site, series_id);
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_pkey PRIMARY KEY (reader_id, work_id, site, series_id);
 
 --
 -- Name: work_unlinks work_unlinks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1580,6 +1841,24 @@ CREATE INDEX series_unchecked_by_idx ON public.series USING btree (site, created
 CREATE INDEX series_unchecked_idx ON public.series USING btree (site, created_at) WHERE (latest_checked_at IS NULL);
 
 --
+-- Name: sync_v2_items_parent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sync_v2_items_parent_idx ON public.sync_v2_items USING btree (reader_id, parent_hash) WHERE (parent_hash IS NOT NULL);
+
+--
+-- Name: sync_v2_items_seq_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sync_v2_items_seq_idx ON public.sync_v2_items USING btree (reader_id, seq);
+
+--
+-- Name: tokens_one_sync_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX tokens_one_sync_key_idx ON public.tokens USING btree (reader_id) WHERE ((scope = 'sync'::text) AND (revoked_at IS NULL));
+
+--
 -- Name: tokens_reader_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1650,6 +1929,12 @@ CREATE INDEX work_members_work_idx ON public.work_members USING btree (work_id);
 --
 
 CREATE INDEX work_reader_offsets_member_idx ON public.work_reader_offsets USING btree (site, series_id);
+
+--
+-- Name: work_reader_unlinks_member_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX work_reader_unlinks_member_idx ON public.work_reader_unlinks USING btree (work_id, site, series_id);
 
 --
 -- Name: work_unlinks_series_idx; Type: INDEX; Schema: public; Owner: -
@@ -1740,6 +2025,20 @@ ALTER TABLE ONLY public.covers
     ADD CONSTRAINT covers_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
 
 --
+-- Name: crosswalk_queue crosswalk_queue_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: crosswalk_queue crosswalk_queue_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.crosswalk_queue
+    ADD CONSTRAINT crosswalk_queue_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
 -- Name: import_jobs import_jobs_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1759,6 +2058,27 @@ ALTER TABLE ONLY public.notice_deliveries
 
 ALTER TABLE ONLY public.notify_outlets
     ADD CONSTRAINT notify_outlets_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync_days phone_sync_days_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_days
+    ADD CONSTRAINT phone_sync_days_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync_devices phone_sync_devices_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync_devices
+    ADD CONSTRAINT phone_sync_devices_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.phone_sync(reader_id) ON DELETE CASCADE;
+
+--
+-- Name: phone_sync phone_sync_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.phone_sync
+    ADD CONSTRAINT phone_sync_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
 -- Name: poll_failures poll_failures_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -1836,6 +2156,20 @@ ALTER TABLE ONLY public.status_changes
 
 ALTER TABLE ONLY public.status_changes
     ADD CONSTRAINT status_changes_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
+-- Name: sync_v2_items sync_v2_items_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_items
+    ADD CONSTRAINT sync_v2_items_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.sync_v2_libraries(reader_id) ON DELETE CASCADE;
+
+--
+-- Name: sync_v2_libraries sync_v2_libraries_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sync_v2_libraries
+    ADD CONSTRAINT sync_v2_libraries_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
 -- Name: tokens tokens_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2004,6 +2338,27 @@ ALTER TABLE ONLY public.work_reader_offsets
 
 ALTER TABLE ONLY public.work_reader_offsets
     ADD CONSTRAINT work_reader_offsets_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: work_reader_unlinks work_reader_unlinks_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.work_reader_unlinks
+    ADD CONSTRAINT work_reader_unlinks_work_id_fkey FOREIGN KEY (work_id) REFERENCES public.works(id) ON DELETE CASCADE;
 
 --
 -- Name: work_unlinks work_unlinks_work_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
