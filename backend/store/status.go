@@ -61,8 +61,8 @@ func tellable(was, now string) bool {
 }
 
 // RecordStatus stores a status and final chapter a source other than the
-// Series' own read gives (the crosswalk's MangaBaka entry, once it is
-// wired), with the same rules as a read's. ErrNotFound for an unknown
+// Series' own read gives, with the same rules as a read's (the crosswalk
+// uses FillStatus, which never argues with a Site's word). ErrNotFound for an unknown
 // Series.
 func (s *Store) RecordStatus(ctx context.Context, site, seriesID, status, finalChapter string, now time.Time) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
