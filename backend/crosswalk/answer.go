@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"mangabookmark/backend/muid"
-	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
 )
 
@@ -54,9 +53,17 @@ type provider struct {
 	ID json.RawMessage `json:"id"`
 }
 
+// statuses maps MangaBaka's status words onto ours: upcoming, and any
+// word not here, is unknown (it says nothing).
+var statuses = map[string]string{
+	"releasing": store.StatusReleasing,
+	"completed": store.StatusCompleted,
+	"hiatus":    store.StatusHiatus,
+	"cancelled": store.StatusCancelled,
+}
+
 // story is what an answer says of the story itself: its status mapped
-// onto ours (sites.StatusWord: a word we do not know is unknown; "" when
-// the series gives none) and its final chapter (total_chapters, kept only
+// onto ours (statuses; "" when the series gives none or an empty one) and its final chapter (total_chapters, kept only
 // for a completed story and only as a plain number).
 type story struct {
 	Status       string
@@ -70,7 +77,12 @@ var finalChapter = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?$`)
 func storyOf(s series) story {
 	var st story
 	if s.Status != nil {
-		st.Status = sites.StatusWord(*s.Status)
+		if w := strings.ToLower(strings.TrimSpace(*s.Status)); w != "" {
+			st.Status = store.StatusUnknown
+			if ours, ok := statuses[w]; ok {
+				st.Status = ours
+			}
+		}
 	}
 	if st.Status == store.StatusCompleted && s.Total != nil {
 		if t := strings.TrimSpace(*s.Total); finalChapter.MatchString(t) && strings.Trim(t, "0.") != "" {
