@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"mangabookmark/backend/muid"
 	"mangabookmark/backend/store"
@@ -14,7 +16,10 @@ import (
 // The source lookup's answer, as MangaBaka's OpenAPI document describes it
 // (id-hub.md §2, read 2026-12-06): {"status":200,"data":{"series":
 // [V1_Series_Default...],"source_response":null}}. Of a series only id,
-// state and source are read; source holds one object per provider, each
+// state, status, total_chapters and source are read. status is the
+// publication status (cancelled, completed, hiatus, releasing, upcoming,
+// unknown; time-and-states.md §4), a string; total_chapters a string or
+// null. source holds one object per provider, each
 // {id, rating, rating_normalized}: anilist, my_anime_list, kitsu and
 // anime_news_network ids are numbers or null, manga_updates' the base-36
 // URL id or null.
@@ -32,6 +37,8 @@ type envelope struct {
 type series struct {
 	ID     json.Number `json:"id"`
 	State  string      `json:"state"`
+	Status *string     `json:"status"`
+	Total  *string     `json:"total_chapters"`
 	Source struct {
 		AniList      provider `json:"anilist"`
 		MyAnimeList  provider `json:"my_anime_list"`
@@ -46,16 +53,65 @@ type provider struct {
 	ID json.RawMessage `json:"id"`
 }
 
+// statuses maps MangaBaka's status words onto ours: upcoming, and any
+// word not here, is unknown (it says nothing).
+var statuses = map[string]string{
+	"releasing": store.StatusReleasing,
+	"completed": store.StatusCompleted,
+	"hiatus":    store.StatusHiatus,
+	"cancelled": store.StatusCancelled,
+}
+
+// story is what an answer says of the story itself: its status mapped
+// onto ours (statuses; "" when the series gives none or an empty one) and its final chapter (total_chapters, kept only
+// for a completed story and only as a plain number).
+type story struct {
+	Status       string
+	FinalChapter string
+}
+
+// finalChapter matches a chapter number we store as a final chapter.
+var finalChapter = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?$`)
+
+// storyOf reads s's status and final chapter.
+func storyOf(s series) story {
+	var st story
+	if s.Status != nil {
+		if w := strings.ToLower(strings.TrimSpace(*s.Status)); w != "" {
+			st.Status = store.StatusUnknown
+			if ours, ok := statuses[w]; ok {
+				st.Status = ours
+			}
+		}
+	}
+	if st.Status == store.StatusCompleted && s.Total != nil {
+		if t := strings.TrimSpace(*s.Total); finalChapter.MatchString(t) && strings.Trim(t, "0.") != "" {
+			st.FinalChapter = t
+		}
+	}
+	return st
+}
+
 // parseAnswer reads a 200's body into the ids of the one active series it
-// names, checked against the id asked about (kind, value: canonical).
-// No active series gives no ids; two or more are ambiguous and give none
-// too (MangaBaka merges duplicates; until it does, we do not guess).
-func parseAnswer(body []byte, kind, value string) ([]store.ExternalID, error) {
+// names, checked against the id asked about (kind, value: canonical),
+// and what it says of the story. No active series gives no ids; two or
+// more are ambiguous and give none too (MangaBaka merges duplicates;
+// until it does, we do not guess).
+func parseAnswer(body []byte, kind, value string) ([]store.ExternalID, story, error) {
+	ids, s, err := parseSeries(body, kind, value)
+	if err != nil || s == nil {
+		return ids, story{}, err
+	}
+	return ids, storyOf(*s), nil
+}
+
+// parseSeries is parseAnswer's ids and the one active series.
+func parseSeries(body []byte, kind, value string) ([]store.ExternalID, *series, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var env envelope
 	if err := dec.Decode(&env); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHostile, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrHostile, err)
 	}
 	var active []series
 	for _, s := range env.Data.Series {
@@ -64,7 +120,7 @@ func parseAnswer(body []byte, kind, value string) ([]store.ExternalID, error) {
 		}
 	}
 	if len(active) != 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	s := active[0]
 	var ids []store.ExternalID
@@ -81,7 +137,7 @@ func parseAnswer(body []byte, kind, value string) ([]store.ExternalID, error) {
 	kt, err3 := number(s.Source.Kitsu.ID)
 	mu, err4 := text(s.Source.MangaUpdates.ID)
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrHostile, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrHostile, err)
 	}
 	add("al", al)
 	add("mal", mal)
@@ -95,15 +151,15 @@ func parseAnswer(body []byte, kind, value string) ([]store.ExternalID, error) {
 	}
 	mb, err := number(json.RawMessage(s.ID.String()))
 	if err != nil || mb == "" {
-		return nil, fmt.Errorf("%w: the series id %q is not a number", ErrHostile, s.ID.String())
+		return nil, nil, fmt.Errorf("%w: the series id %q is not a number", ErrHostile, s.ID.String())
 	}
 	add("mb", mb)
 	if kind != muid.KindLegacy && !names(ids, kind, value) {
 		// The answer is about another story than the one asked about: a
 		// legacy id is the exception, since MangaBaka names none.
-		return nil, fmt.Errorf("%w: the series names no %s %s", ErrHostile, kind, value)
+		return nil, nil, fmt.Errorf("%w: the series names no %s %s", ErrHostile, kind, value)
 	}
-	return ids, nil
+	return ids, &s, nil
 }
 
 // names reports whether ids hold (kind, value).

@@ -33,10 +33,14 @@ var services = map[string]string{
 
 // Answer is one lookup's outcome: Status the HTTP status (200, 404),
 // IDs the ids of the one active series it names (none for a 404, for no
-// or several active series).
+// or several active series), StoryStatus that series' publication status
+// in our words ("" when none) and FinalChapter its total_chapters when it
+// is completed.
 type Answer struct {
-	Status int
-	IDs    []store.ExternalID
+	Status       int
+	IDs          []store.ExternalID
+	StoryStatus  string
+	FinalChapter string
 }
 
 // TransientError is an answer worth asking again later: a 429, a 5xx, no
@@ -129,11 +133,11 @@ func (c *Client) Lookup(ctx context.Context, kind, value string) (Answer, error)
 	if len(body) > maxBody {
 		return Answer{}, fmt.Errorf("%w: more than %d bytes", ErrHostile, maxBody)
 	}
-	ids, err := parseAnswer(body, kind, value)
+	ids, st, err := parseAnswer(body, kind, value)
 	if err != nil {
 		return Answer{}, err
 	}
-	return Answer{Status: http.StatusOK, IDs: ids}, nil
+	return Answer{Status: http.StatusOK, IDs: ids, StoryStatus: st.Status, FinalChapter: st.FinalChapter}, nil
 }
 
 // retryAfter reads a Retry-After of whole seconds (0 when absent or not

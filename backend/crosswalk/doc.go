@@ -4,7 +4,10 @@
 // no login) names the same story's ids in the other catalogues, and the
 // ones the Series lacks are stored (store.ApplyCrosswalk): with source
 // crosswalk for an id a Site gave, as the same Reader's word for a
-// Reader's own id. They link Works like any other id.
+// Reader's own id. They link Works like any other id. A fresh answer's
+// story status (and total_chapters of a completed story) fills the
+// Series' status when its page gives none (store.FillStatus), for an id a
+// Site gave only: a Series' status is everyone's (ADR 0031's addendum).
 //
 // The lookup never runs in a request: the store queues the id in the
 // transaction that stores it and wakes the Worker (store.ListenCrosswalk),

@@ -53,6 +53,7 @@ type Stats struct {
 	Filled   int // ids stored for Series
 	Hostile  int // answers refused whole
 	Retried  int // ids given back for later (429, 5xx, no answer)
+	Statuses int // Series whose status MangaBaka's answer filled
 }
 
 // Worker takes the queued ids and fills the others. It is safe for
@@ -201,6 +202,7 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 	if err != nil {
 		return false, err
 	}
+	var fresh Answer
 	if cached {
 		st.Cached++
 	} else {
@@ -231,6 +233,7 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 			w.log.Warn("crosswalk lookup refused", "kind", it.Kind, "value", it.Value, "error", err)
 			a = Answer{Status: -1}
 		}
+		fresh = a
 		ans = store.CrosswalkAnswer{Status: a.Status, IDs: a.IDs, FetchedAt: now}
 		if err := w.cfg.Store.SaveCrosswalk(ctx, it.Kind, it.Value, ans); err != nil {
 			return false, err
@@ -241,5 +244,26 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 		return false, err
 	}
 	st.Filled += res.Added
-	return false, nil
+	return false, w.fillStatus(ctx, it, fresh, now, st)
+}
+
+// fillStatus gives a fresh answer's story status (and final chapter) to
+// the Series the id belongs to, after its ids are stored so the Series
+// is in its Work (store.FillStatus: only where the Series' own page says
+// none). Only for an id a Site gave: a Series' status is everyone's, and
+// a Reader's own id must not let that Reader's word change it for the
+// others (ADR 0021, whose word). A cached answer keeps ids alone and
+// fills no status.
+func (w *Worker) fillStatus(ctx context.Context, it store.CrosswalkItem, a Answer, now time.Time, st *Stats) error {
+	if a.Status != http.StatusOK || a.StoryStatus == "" || it.ReaderID != 0 {
+		return nil
+	}
+	filled, err := w.cfg.Store.FillStatus(ctx, it.Site, it.SeriesID, a.StoryStatus, a.FinalChapter, now)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // the Series went away meanwhile
+	}
+	if filled {
+		st.Statuses++
+	}
+	return err
 }

@@ -17,9 +17,9 @@ import (
 // has not put it on hold or dropped it (reader_status_notices); their
 // next Digest carries it (reader_notices.go, statusOf).
 //
-// MangaBaka's status, once the crosswalk knows a Series' MangaBaka id,
-// comes in through RecordStatus with the crosswalk as its source; nothing
-// calls that yet.
+// MangaBaka's status, when the crosswalk looks up an id a Site gave, comes
+// in through FillStatus (backend/crosswalk): it fills a Series whose own
+// page gives none, and never argues with a Site's word.
 
 // Statuses of a story (series.status, works.status).
 const (
@@ -61,8 +61,8 @@ func tellable(was, now string) bool {
 }
 
 // RecordStatus stores a status and final chapter a source other than the
-// Series' own read gives (the crosswalk's MangaBaka entry, once it is
-// wired), with the same rules as a read's. ErrNotFound for an unknown
+// Series' own read gives, with the same rules as a read's (the crosswalk
+// uses FillStatus, which never argues with a Site's word). ErrNotFound for an unknown
 // Series.
 func (s *Store) RecordStatus(ctx context.Context, site, seriesID, status, finalChapter string, now time.Time) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -76,6 +76,32 @@ func (s *Store) RecordStatus(ctx context.Context, site, seriesID, status, finalC
 		return notFound("record status", err)
 	}
 	return nil
+}
+
+// FillStatus is RecordStatus for a source that fills what a Series' own
+// page does not say (the crosswalk's MangaBaka entry): it stores status
+// and finalChapter only while the Series' stored status is none or
+// unknown, under the Series row's lock, and reports whether it did. A
+// Site's word is never argued with, so the Series' next read cannot undo
+// the fill and tell a change that never happened. ErrNotFound for an
+// unknown Series.
+func (s *Store) FillStatus(ctx context.Context, site, seriesID, status, finalChapter string, now time.Time) (bool, error) {
+	var filled bool
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var was *string
+		if err := tx.QueryRow(ctx, `SELECT status FROM series WHERE site = $1 AND series_id = $2 FOR UPDATE`, site, seriesID).Scan(&was); err != nil {
+			return err
+		}
+		if w := deref(was); (w != "" && w != StatusUnknown) || statusRank[status] == 0 {
+			return nil
+		}
+		filled = true
+		return recordStatus(ctx, tx, site, seriesID, ReadFacts{Status: status, FinalChapter: finalChapter}, now)
+	})
+	if err != nil {
+		return false, notFound("fill status", err)
+	}
+	return filled, nil
 }
 
 // recordStatus stores the read's status and final chapter on the Series
