@@ -13,8 +13,9 @@ import (
 //     16020676361 it writes: one story, not linked before;
 //   - mangadex/3 carries legacy 156244, comix/4 sq81dx9 (infanf/myanili
 //     issue #46: the same story, but nothing but MangaUpdates maps them);
-//   - Work 1 holds mangadex/5 and mangapill/7 (by al); a Reader unlinked
-//     comix/6 from it. mangadex/5 carries rmnzb04, comix/6 60143657332;
+//   - Work 1 holds mangadex/5 and mangapill/7 (by al); Ann unlinked
+//     comix/6 from it (migration 0019 makes that unlink hers alone).
+//     mangadex/5 carries rmnzb04, comix/6 60143657332;
 //   - mangapill/10 carries the zero-padded URL id 0rpf7qa (1675287010);
 //   - Ann imported taikv6z for comix/8 (her word); mangadex/9's page gave
 //     its API number 63762556139.
@@ -39,8 +40,9 @@ INSERT INTO work_unlinks (work_id, site, series_id, reader_id) VALUES (1, 'comix
 `
 
 // Migration 0022 stores every MangaUpdates id in its one form, and Series
-// that now share one link by the usual rules: an unlink sticks, a legacy
-// id links to nothing but itself.
+// that now share one link by the usual rules: a Reader's own unlink
+// sticks in her library (only a shared unlink keeps a member out for
+// everyone), a legacy id links to nothing but itself.
 func TestMigrationMangaUpdatesCanonical(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -74,8 +76,11 @@ func TestMigrationMangaUpdatesCanonical(t *testing.T) {
 	if err := st.Pool().QueryRow(ctx, `SELECT work_id FROM work_members WHERE site = 'mangadex' AND series_id = '1'`).Scan(&w1); err != nil {
 		t.Fatalf("mangadex/1 is in no Work after 0022 (members: %s): %v", members, err)
 	}
-	if want := "mangadex/1 id:mu; comix/2 id:mu; mangadex/5 id:al; mangapill/7 id:al"; members != want {
-		t.Fatalf("members after 0022:\n%s\nwant\n%s (comix/6 stays unlinked, mangadex/3 and comix/4 apart)", members, want)
+	if want := "mangadex/1 id:mu; comix/2 id:mu; mangadex/5 id:al; comix/6 id:mu; mangapill/7 id:al"; members != want {
+		t.Fatalf("members after 0022:\n%s\nwant\n%s (comix/6 joins for everyone, mangadex/3 and comix/4 apart)", members, want)
+	}
+	if w, err := st.ReaderWorkOf(ctx, 1, "comix", "6"); err == nil && w == 1 {
+		t.Fatalf("comix/6, which Ann unlinked, is in her Work %d after 0022", w)
 	}
 	// Ann's converted id is queued; the crosswalk's worker links it in her
 	// library (here with no answer from MangaBaka: nothing to fill).
