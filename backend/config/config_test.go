@@ -187,7 +187,7 @@ func TestTrackerSettings(t *testing.T) {
 
 func TestCrosswalkSetting(t *testing.T) {
 	t.Parallel()
-	for v, want := range map[string]bool{"": true, "on": true, "ON": true, "off": false, " off ": false} {
+	for v, want := range map[string]bool{"": true, "on": true, "ON": true, "off": false, " off ": false} { //nolint:gocritic // the spaces are the case: a value is trimmed
 		c, err := Load(env(map[string]string{"CROSSWALK": v}))
 		if err != nil || c.Crosswalk != want {
 			t.Errorf("CROSSWALK=%q: crosswalk %v, %v; want %v", v, c.Crosswalk, err, want)

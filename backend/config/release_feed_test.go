@@ -10,7 +10,7 @@ import (
 // else stops start-up with a reason naming both words.
 func TestReleaseFeedSetting(t *testing.T) {
 	t.Parallel()
-	for v, want := range map[string]bool{"": true, "on": true, "On": true, "off": false, " OFF ": false} {
+	for v, want := range map[string]bool{"": true, "on": true, "On": true, "off": false, " OFF ": false} { //nolint:gocritic // the spaces are the case: a value is trimmed
 		c, err := Load(env(map[string]string{"RELEASE_FEED": v}))
 		if err != nil || c.ReleaseFeed != want {
 			t.Errorf("RELEASE_FEED=%q: release feed %v, %v; want %v", v, c.ReleaseFeed, err, want)

@@ -111,7 +111,7 @@ func parseSeries(body []byte, kind, value string) ([]store.ExternalID, *series, 
 	dec.UseNumber()
 	var env envelope
 	if err := dec.Decode(&env); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrHostile, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrHostile, err)
 	}
 	var active []series
 	for _, s := range env.Data.Series {
@@ -137,7 +137,7 @@ func parseSeries(body []byte, kind, value string) ([]store.ExternalID, *series, 
 	kt, err3 := number(s.Source.Kitsu.ID)
 	mu, err4 := text(s.Source.MangaUpdates.ID)
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		return nil, nil, fmt.Errorf("%w: %v", ErrHostile, err)
+		return nil, nil, fmt.Errorf("%w: %w", ErrHostile, err)
 	}
 	add("al", al)
 	add("mal", mal)

@@ -26,7 +26,7 @@ func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, er
 			if sent.over {
 				return nil, tooLargeSent(maxBody)
 			}
-			return nil, fmt.Errorf("phonesync: the body says Content-Encoding: gzip but is not gzip (%v)", err)
+			return nil, fmt.Errorf("phonesync: the body says Content-Encoding: gzip but is not gzip (%w)", err)
 		}
 		defer zr.Close()
 		src, limit = zr, maxInflated
@@ -40,7 +40,7 @@ func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, er
 	case inflated.over:
 		return nil, fmt.Errorf("%w: the library inflates past %s, more than a real library holds", ErrTooLarge, size(maxInflated))
 	case err != nil && gzipped && !isReadErr(err):
-		return nil, fmt.Errorf("phonesync: the gzip body is damaged (%v)", err)
+		return nil, fmt.Errorf("phonesync: the gzip body is damaged (%w)", err)
 	case err != nil:
 		return nil, fmt.Errorf("phonesync: read body: %w", err)
 	}

@@ -115,9 +115,16 @@ func (e *env) reader(discordID string) (string, int64) {
 	return tok, row.ReaderID
 }
 
+// reply is what a test reads of an answer: its status and headers (call
+// has read and closed the body, which it returns beside).
+type reply struct {
+	StatusCode int
+	Header     http.Header
+}
+
 // call sends one request; auth is "Bearer x" for Authorization, else an
 // X-API-Token value ("" for none).
-func (e *env) call(method, path, bearer, key string, body io.Reader, hdr map[string]string) (*http.Response, []byte) {
+func (e *env) call(method, path, bearer, key string, body io.Reader, hdr map[string]string) (*reply, []byte) {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.srv.URL+path, body)
 	if err != nil {
@@ -138,7 +145,7 @@ func (e *env) call(method, path, bearer, key string, body io.Reader, hdr map[str
 	}
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
-	return resp, b
+	return &reply{StatusCode: resp.StatusCode, Header: resp.Header}, b
 }
 
 // syncKey makes (or rotates) the Reader's sync key through the API.

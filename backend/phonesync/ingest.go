@@ -34,12 +34,12 @@ func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Re
 	case errors.As(err, &te):
 		return Result{}, fmt.Errorf("%w: %s", ErrUnreadable, te.Reason)
 	default:
-		return Result{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return Result{}, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	res := Result{Manga: len(b.Manga)}
 	p, err := imports.ParseTachibk(b, s.cfg.Sites)
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrUnreadable, err)
+		return Result{}, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	plan := imports.MakePlan(p, s.cfg.Sites)
 	entries := plan.Entries

@@ -29,7 +29,7 @@ func gzipped(t testing.TB, b []byte) []byte {
 
 // merge posts body (raw) to POST /api/sync/v2/merge with hdr over a
 // device id, cursor 0.
-func (e *env) mergeRaw(key string, body []byte, hdr map[string]string) (*http.Response, []byte) {
+func (e *env) mergeRaw(key string, body []byte, hdr map[string]string) (*reply, []byte) {
 	h := map[string]string{"X-Device-ID": "attacker", "X-Sync-Cursor": "0"}
 	for k, v := range hdr {
 		h[k] = v
@@ -98,7 +98,7 @@ func TestV2Attacks(t *testing.T) {
 		{"larger than the body cap", key, "", make([]byte, 2<<20), nil, http.StatusRequestEntityTooLarge},
 	}
 	for _, c := range cases {
-		var resp *http.Response
+		var resp *reply
 		var body []byte
 		if c.bearer != "" {
 			resp, body = e.call(http.MethodPost, "/api/sync/v2/merge", c.bearer, "", bytes.NewReader(c.body),

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"time"
 
@@ -58,7 +57,7 @@ func New(cfg Config) (*Feed, error) {
 		cfg.Clock = realClock{}
 	}
 	if cfg.Log == nil {
-		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Every == 0 {
 		cfg.Every = DefaultEvery

@@ -88,11 +88,12 @@ func readList(ctx context.Context, fetch fetchPage, prev map[int64]bool, since s
 		}
 		// The next page: the one after the page the answer named; when it
 		// names none, the first page is taken to be 1.
-		if p.HasNumber {
+		switch {
+		case p.HasNumber:
 			last = p.Number
-		} else if n == 0 {
+		case n == 0:
 			last = 1
-		} else {
+		default:
 			last = ask
 		}
 		ask = last + 1

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -133,7 +134,7 @@ func recordStatus(ctx context.Context, tx pgx.Tx, site, seriesID string, f ReadF
 	var workID int64
 	err = tx.QueryRow(ctx, `SELECT work_id FROM work_members WHERE site = $1 AND series_id = $2`, site, seriesID).Scan(&workID)
 	switch {
-	case err == pgx.ErrNoRows:
+	case errors.Is(err, pgx.ErrNoRows):
 		old := deref(was)
 		if tellable(old, f.Status) {
 			return recordChange(ctx, tx, nil, site, seriesID, old, f.Status, final, now)
@@ -162,7 +163,7 @@ func recordWorkStatus(ctx context.Context, tx pgx.Tx, workID int64, site, series
 		WHERE m.work_id = $1 AND s.status IS NOT NULL
 		ORDER BY `+statusRankSQL("s.status")+` DESC, s.final_chapter IS NULL, (s.site = $2 AND s.series_id = $3) DESC, s.site, s.series_id
 		LIMIT 1`, workID, site, seriesID).Scan(&bySite, &byID, &status, &final)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil
 	}
 	if err != nil {

@@ -18,8 +18,7 @@ var syncKeyShown = regexp.MustCompile(`id="sync-key">(mbsync_[A-Za-z0-9_-]+)<`)
 // card is absent and its forms are 404.
 func TestPhoneSyncCard(t *testing.T) {
 	t.Parallel()
-	var f *fixture
-	f = newFixtureWith(t, "https://mb.example.org", func(d *web.Deps) { d.SyncKeys = d.Auth.(web.SyncKeys) })
+	f := newFixtureWith(t, "https://mb.example.org", func(d *web.Deps) { d.SyncKeys = d.Auth.(web.SyncKeys) })
 	c := f.login(t, f.readerToken)
 	page := f.get(t, c, "/settings")
 	if page.code != 200 || !strings.Contains(page.body, `id="phone-sync"`) || !strings.Contains(page.body, "Make a sync key") {

@@ -99,9 +99,7 @@ func (e *Engine) delta(ctx context.Context, tx *store.SyncV2Tx, reader, cursor i
 				delete(want[k], it.Key)
 			}
 		}
-		for _, it := range sortedItems(want[k]) {
-			out = append(out, it)
-		}
+		out = append(out, sortedItems(want[k])...)
 	}
 	return out, changed, nil
 }

@@ -46,7 +46,7 @@ func Split(b protoreflect.Message) ([]*Item, error) {
 	add := func(it *Item, m protoreflect.Message) error {
 		p, err := bp.Marshal(m.Interface())
 		if err != nil {
-			return fmt.Errorf("%w: %v", ErrBadBackup, err)
+			return fmt.Errorf("%w: %w", ErrBadBackup, err)
 		}
 		it.Payload = p
 		items = append(items, it)
