@@ -2,7 +2,7 @@
 
 -- SyncYomi protocol v2 (docs/adr/0029-phone-sync-v2-merges.md): the server
 -- merges a Reader's library item by item, as the SyncYomi server does
--- (shared/research/phone-sync.md §3). One row per Reader who merged: seq
+-- (docs/sources.md (phone sync) §3). One row per Reader who merged: seq
 -- is the Reader's cursor, raised by one for each merge that wrote;
 -- reads_checked_at is when a merge last asked which stored chapters reads
 -- made elsewhere passed (a merge asks again only after a Progress or an

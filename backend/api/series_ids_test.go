@@ -8,7 +8,7 @@ import (
 
 // PUT …/ids takes every MangaUpdates form and stores the one canonical id
 // (rmnzb04 is 60143657332: mihonapp/mihon PR #3776, via
-// ../shared/research/id-hub.md, read 2026-12-06); a malformed one is 400
+// docs/sources.md ("Ids, MangaBaka and MangaUpdates"), read 2026-12-06); a malformed one is 400
 // naming the kind and the forms expected, and saves nothing.
 func TestPutSeriesIDMangaUpdatesForms(t *testing.T) {
 	t.Parallel()

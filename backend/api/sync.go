@@ -13,7 +13,7 @@ import (
 )
 
 // The SyncYomi protocol v1 (docs/api.md, "Phone sync";
-// ../shared/research/phone-sync.md §2): what the stable TachiyomiSY and
+// docs/sources.md ("Phone sync") §2): what the stable TachiyomiSY and
 // Komikku clients speak, answered as the newest SyncYomi server answers
 // it. ETags are SyncYomi's, unquoted, compared whole.
 

@@ -12,7 +12,7 @@ import (
 )
 
 // The SyncYomi protocol v2 (docs/api.md, "Phone sync";
-// ../shared/research/phone-sync.md §3; docs/adr/0029-phone-sync-v2-merges.md):
+// docs/sources.md ("Phone sync") §3; docs/adr/0029-phone-sync-v2-merges.md):
 // the server merges, as the newest SyncYomi server does
 // (syncyomi/syncyomi internal/http/syncv2.go at
 // a98f59c2aa833fc796c50ffbcd060f9bf3da37cb) and TachiyomiSY's v2 client

@@ -14,11 +14,11 @@ import (
 )
 
 // The source lookup's answer, as MangaBaka's OpenAPI document describes it
-// (id-hub.md §2, read 2026-12-06): {"status":200,"data":{"series":
+// (docs/sources.md (ids) §2, read 2026-12-06): {"status":200,"data":{"series":
 // [V1_Series_Default...],"source_response":null}}. Of a series only id,
 // state, status, total_chapters and source are read. status is the
 // publication status (cancelled, completed, hiatus, releasing, upcoming,
-// unknown; time-and-states.md §4), a string; total_chapters a string or
+// unknown; docs/sources.md (status and time) §4), a string; total_chapters a string or
 // null. source holds one object per provider, each
 // {id, rating, rating_normalized}: anilist, my_anime_list, kitsu and
 // anime_news_network ids are numbers or null, manga_updates' the base-36

@@ -15,5 +15,5 @@
 // answer at least CacheFor (in PostgreSQL), so an id seen again in that
 // time asks nothing. CROSSWALK=off starts no Worker. The shape read is
 // MangaBaka's published OpenAPI 3.1.0 document ("MangaBaka API" 1.0, tag
-// "Source"), as ../shared/research/id-hub.md §2 quotes it, read 2026-12-06.
+// "Source"), as docs/sources.md ("Ids, MangaBaka and MangaUpdates") §2 quotes it, read 2026-12-06.
 package crosswalk

@@ -16,7 +16,7 @@ import (
 
 // CacheFor is how long an answer stands: MangaBaka's own cache TTL on the
 // source routes ("cache ttl: 7 days", x-cache-ttl 7_DAY) and its refresh
-// of one series at least every 7 days (id-hub.md §2).
+// of one series at least every 7 days (docs/sources.md (ids) §2).
 const CacheFor = 7 * 24 * time.Hour
 
 // batch is how many queued ids one pass takes.

@@ -3,7 +3,7 @@
 // crosswalk's answer) stores the same value for one story.
 //
 // MangaUpdates writes one story's id in three forms
-// (../shared/research/id-hub.md §1, read 2026-12-06):
+// (docs/sources.md ("Ids, MangaBaka and MangaUpdates") §1, read 2026-12-06):
 //   - the URL id since May 2022, seven characters of base 36 ("rmnzb04",
 //     in /series/rmnzb04/...): exactly the API's number written in base 36
 //     (mihonapp/mihon pull request #3776);

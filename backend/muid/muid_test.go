@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The pairs are the ones ../shared/research/id-hub.md §1 quotes (read
+// The pairs are the ones docs/sources.md ("Ids, MangaBaka and MangaUpdates") §1 quotes (read
 // 2026-12-06): rmnzb04 and 60143657332 from mihonapp/mihon pull request
 // #3776, z5e3xwc and 76513411164 from pymoe's base36Decode docstring,
 // 6521 and 156244 (legacy) from a MangaDex wrapper's printout and

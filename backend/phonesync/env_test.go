@@ -27,7 +27,7 @@ import (
 const testTokenKey = "0123456789abcdef0123456789abcdef-sync-test-key"
 
 // MangaPill as a backup names it: the extension's name and its source id
-// (../shared/research/phone-sync.md §4: MD5 of "mangapill/en/1").
+// (docs/sources.md ("Phone sync") §4: MD5 of "mangapill/en/1").
 const (
 	pillName   = "MangaPill"
 	pillSource = int64(8448310129093543312)

@@ -15,7 +15,7 @@ import (
 
 // Field numbers of Mihon's backup models (SY-stable's
 // app/src/main/java/eu/kanade/tachiyomi/data/backup/models/, as
-// ../shared/research/phone-sync.md §4 lists them) that reads out reads or
+// docs/sources.md ("Phone sync") §4 lists them) that reads out reads or
 // writes.
 const (
 	fBackupManga         = 1

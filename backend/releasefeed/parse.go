@@ -12,7 +12,7 @@ import (
 
 // The answer's shape follows MangaUpdates' published API document (its
 // OpenAPI 3.0.0 document, API version 1.0.0), as read on 2026-12-06 in two
-// clients generated from it (../shared/research/id-hub.md, "MU-types"):
+// clients generated from it (docs/sources.md ("Ids, MangaBaka and MangaUpdates"), "MU-types"):
 // ReleaseSearchResponseV1 is {total_hits, page, per_page, results}; each
 // result is {record: ReleaseModelSearchV1 {id, title, volume, chapter,
 // groups, release_date, time_added}, metadata: {series: SeriesModelSearchV1

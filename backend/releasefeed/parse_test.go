@@ -12,7 +12,7 @@ import (
 // testdata/releases_days.json is one page of GET /v1/releases/days as
 // MangaUpdates' published API document (OpenAPI 3.0.0, API version 1.0.0)
 // shapes it, read on 2026-12-06 in clients generated from it
-// (../shared/research/id-hub.md, "MU-types"; the nulls where the document
+// (docs/sources.md ("Ids, MangaBaka and MangaUpdates"), "MU-types"; the nulls where the document
 // says plain values follow "MU-notes"). The ids are the research notes'
 // examples (rmnzb04 = 60143657332, z5e3xwc = 76513411164, sq81dx9 =
 // 62535527613); titles and release ids are made up.

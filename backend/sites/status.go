@@ -14,7 +14,7 @@ const (
 )
 
 // StatusWord maps a Site's status word onto ours. The words are those the
-// public clients name (docs: ../shared/research/time-and-states.md §2, §3):
+// public clients name (docs: docs/sources.md ("Status and time") §2, §3):
 // MangaDex's ongoing, completed, hiatus, cancelled; Comix's releasing,
 // on_hiatus, finished, discontinued. Any other non-empty word is unknown,
 // never an error: a new word must not fail a read.

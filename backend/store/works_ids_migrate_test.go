@@ -7,7 +7,7 @@ import (
 )
 
 // muSeed is a database as migration 0018 left it, whose MangaUpdates ids
-// kept the form each source gave (the pairs are id-hub.md's, read
+// kept the form each source gave (the pairs are docs/sources.md (ids)'s, read
 // 2026-12-06):
 //   - mangadex/1 carries the URL id 7cyaozt, comix/2 the API number
 //     16020676361 it writes: one story, not linked before;

@@ -9,7 +9,7 @@ import (
 )
 
 // Each MangaUpdates form is stored as the one canonical id; the pairs are
-// id-hub.md's (../shared/research, read 2026-12-06): rmnzb04 is
+// docs/sources.md ("Ids, MangaBaka and MangaUpdates", read 2026-12-06): rmnzb04 is
 // 60143657332 (mihonapp/mihon PR #3776), 156244 a legacy id (infanf/myanili
 // issue #46).
 func TestCanonicalExternalID(t *testing.T) {

@@ -1,7 +1,7 @@
 package trackers
 
 // Reading states and a list entry's status map one to one
-// (../shared/research/time-and-states.md §7; docs/CONTEXT.md "Reading
+// (docs/sources.md ("Status and time") §7; docs/CONTEXT.md "Reading
 // state"): reading CURRENT, plan PLANNING, on_hold PAUSED, dropped
 // DROPPED, completed COMPLETED, rereading REPEATING.
 var stateOfStatus = map[Status]string{

@@ -12,7 +12,7 @@ import (
 
 // The Series page's "name an id" form takes any MangaUpdates form, a link
 // to its page included, and stores the canonical id (rmnzb04 is
-// 60143657332: mihonapp/mihon PR #3776, via id-hub.md, read 2026-12-06);
+// 60143657332: mihonapp/mihon PR #3776, via docs/sources.md (ids), read 2026-12-06);
 // a crosswalk id on the page credits MangaBaka.
 func TestSeriesPageNamesMangaUpdatesFormsAndCreditsTheCrosswalk(t *testing.T) {
 	t.Parallel()

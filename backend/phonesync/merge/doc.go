@@ -1,7 +1,7 @@
 // Package merge is the server side of SyncYomi protocol v2: it merges a
 // phone's upload into the Reader's library item by item and answers with
 // what the phone lacks, as the SyncYomi server does and TachiyomiSY's v2
-// client expects (shared/research/phone-sync.md §3; syncyomi/syncyomi
+// client expects (docs/sources.md (phone sync) §3; syncyomi/syncyomi
 // internal/merge/merge.go and internal/backup/adapter.go at
 // e00f61f2aff427f7cf3d7ac154f4a9032e4d2271 and a98f59c2aa833fc796c50ffbcd060f9bf3da37cb,
 // docs/sync-protocol-v2.md at 1a192bb53dc8a6dbff76c346318b586584b34cc0).

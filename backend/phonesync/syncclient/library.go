@@ -2,7 +2,7 @@
 // demo: it holds a phone's library as the app does and syncs it with a
 // server the way TachiyomiSY's client does (v1.go; v2.go for protocol
 // v2). The library model follows Mihon's backup models field by field
-// (../shared/research/phone-sync.md §4); every field the client does not
+// (docs/sources.md ("Phone sync") §4); every field the client does not
 // look at is kept as its raw bytes, so what a server answers can be
 // compared field by field with what was uploaded.
 package syncclient

@@ -7,7 +7,7 @@ import (
 	"mangabookmark/backend/imports/tachibk/tachibktest"
 )
 
-// MangaPill as a backup names it (../shared/research/phone-sync.md §4).
+// MangaPill as a backup names it (docs/sources.md ("Phone sync") §4).
 const (
 	PillName   = "MangaPill"
 	PillSource = int64(8448310129093543312)

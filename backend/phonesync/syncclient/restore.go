@@ -11,7 +11,7 @@ import (
 // Restore applies a v2 answer over a phone's library the way TachiyomiSY's
 // restore with sync = true does (jobobby04/TachiyomiSY
 // app/src/main/java/eu/kanade/tachiyomi/data/backup/restore/restorers/MangaRestorer.kt
-// at 96384efda159ad6f91a7b4b5058125d8e0327546, as research phone-sync.md
+// at 96384efda159ad6f91a7b4b5058125d8e0327546, as docs/sources.md (phone sync)
 // §3 reads it; SyncYomi docs/clients.md at
 // 044b43dccf6d07e3c6e6ec46e19aaaf86244419c for the categories):
 //   - categories: the answer's list is complete; a local category it

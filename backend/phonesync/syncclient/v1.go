@@ -16,7 +16,7 @@ import (
 // V1 is a phone syncing by the SyncYomi protocol v1, written from
 // TachiyomiSY's client (jobobby04/TachiyomiSY at
 // 14648c7cf0aa84e5a35d48de9dbf1386df6cca42, "SY-stable" in
-// ../shared/research/phone-sync.md, checked 2026-12-06):
+// docs/sources.md ("Phone sync"), checked 2026-12-06):
 // app/src/main/java/eu/kanade/tachiyomi/data/sync/service/SyncYomiSyncService.kt
 // (pull, push, events; its v1 path is unchanged in the v2 pull request at
 // 143071e64d2f6c5ffefea6a693c154c6a7983394) and

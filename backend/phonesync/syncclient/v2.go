@@ -26,7 +26,7 @@ import (
 // last push) gzipped and streamed with one record per manga, keeps the
 // cursor and the full-requested flag, and restores the answer over its
 // library as the app's restore does (MangaRestorer.kt's rules, research
-// phone-sync.md §3) unless X-Sync-Changed is false.
+// docs/sources.md (phone sync) §3) unless X-Sync-Changed is false.
 type V2 struct {
 	Host, Key, DeviceID, DeviceName string
 	HTTP                            *http.Client

@@ -3,7 +3,7 @@
 //
 // Its answers follow MangaUpdates' published API document (OpenAPI 3.0.0,
 // API version 1.0.0) as read on 2026-12-06 in two clients generated from
-// it (../shared/research/id-hub.md, "MU-types" and "MU-notes"):
+// it (docs/sources.md ("Ids, MangaBaka and MangaUpdates"), "MU-types" and "MU-notes"):
 // ReleaseSearchResponseV1 {total_hits, page, per_page, results[]}, each
 // result {record: ReleaseModelSearchV1 {id, title, volume, chapter,
 // groups[{name, group_id, url}], release_date, time_added{timestamp,

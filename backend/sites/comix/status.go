@@ -10,7 +10,7 @@ import (
 // page; on_hiatus, finished and discontinued as keiyoushi's Comix
 // extension names them) and its final chapter, finalChapter on the live
 // page and final_chapter in the older cache: a number, where 0 is "no
-// final chapter known" (../shared/research/time-and-states.md §3). A value
+// final chapter known" (docs/sources.md ("Status and time") §3). A value
 // of the wrong type is no status or no final chapter, never a failed read.
 func status(m manga) (string, string) {
 	var word string

@@ -8,7 +8,7 @@ import (
 
 // status reads the manga entity's attributes.status (ongoing, completed,
 // hiatus, cancelled) and lastChapter, the final chapter: a nullable string,
-// "" or null while the story runs (../shared/research/time-and-states.md
+// "" or null while the story runs (docs/sources.md ("Status and time")
 // §2). A status of another type is none; a lastChapter that is no chapter
 // number ("", null, "Epilogue") is no final chapter. The final chapter is
 // kept whatever the status: MangaDex fills it in when the story ends, and

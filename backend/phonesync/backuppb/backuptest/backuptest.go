@@ -13,7 +13,7 @@ import (
 	bp "mangabookmark/backend/phonesync/backuppb"
 )
 
-// MangaPill is MangaPill's source id (research phone-sync.md §4).
+// MangaPill is MangaPill's source id (docs/sources.md (phone sync) §4).
 const MangaPill int64 = 8448310129093543312
 
 // Library is a generated library's shape.
