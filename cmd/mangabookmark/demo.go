@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/config"
 	"mangabookmark/backend/crosswalk"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
@@ -25,7 +27,9 @@ const demoOwnerID = "100000000000000001"
 // seeded library: some Series failing, one Site refusing, and a local
 // AniList stand-in with a user whose list names the demo Series' al ids
 // (demo_anilist.go), and a MangaBaka stand-in whose demo token's library
-// names their mb ids (demo_mangabaka.go). It writes an
+// names their mb ids (demo_mangabaka.go); the simulator publishes
+// chapters all along (demo_sim.go) and a scripted phone syncs the
+// Owner's MangaPill Series under the Owner's sync key (demo_phone.go). It writes an
 // Owner token to --token-file for the console and a one-time login link
 // for the web pages to --login-link-file.
 type DemoCmd struct {
@@ -37,6 +41,7 @@ type DemoCmd struct {
 	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
 	FeedFile  string        `name:"feed-url-file" help:"Where to write the Owner's Atom feed URL (a secret like the token)." default:".data/demo/feed-url" type:"path"`
 	AniList   string        `name:"anilist-listen" help:"Address of the local AniList stand-in the Trackers card talks to (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
+	Phone     time.Duration `name:"phone-every" help:"How often the demo's scripted phone (a SyncYomi client under the Owner's sync key, holding a few MangaPill Series) syncs; it reads a chapter at every other sync (0: no phone)." default:"2m"`
 	MangaBaka string        `name:"mangabaka-listen" help:"Address of the local MangaBaka stand-in the Trackers card talks to, whose token is mb-demo-personal-access-token (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
 }
 
@@ -94,7 +99,7 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	}
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
-		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {
+		if err := c.seed(ctx, st, reg, sim, cfg, env.Log); err != nil {
 			return err
 		}
 		return c.seedFeed(ctx, st, cfg.OwnerDiscordID, cfg.TokenKey, cfg.PublicBaseURL, env)
@@ -102,13 +107,17 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	return runServer(ctx, env, cfg, 10*time.Second, seed)
 }
 
-func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry, sim *sitesim.Sim, ownerID string, key []byte) error {
-	if _, _, err := demoLibrary(ctx, st, reg, sim, c.Series, ownerID, time.Now()); err != nil {
-		return err
-	}
-	svc, err := auth.New(auth.Config{Store: st, TokenKey: key, OwnerDiscordID: ownerID})
+func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry, sim *sitesim.Sim, cfg config.Config, log *slog.Logger) error {
+	owner, _, err := demoLibrary(ctx, st, reg, sim, c.Series, cfg.OwnerDiscordID, time.Now())
 	if err != nil {
 		return err
+	}
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: cfg.TokenKey, OwnerDiscordID: cfg.OwnerDiscordID})
+	if err != nil {
+		return err
+	}
+	if err := startDemoPhone(ctx, svc.MintSyncKey, owner, sim, c.Series, cfg.ListenAddr, c.Phone, log); err != nil {
+		return fmt.Errorf("demo: the phone: %w", err)
 	}
 	tok, row, err := svc.MintOwnerToken(ctx, "demo console")
 	if err != nil {
