@@ -3,8 +3,11 @@
 # backend pointed at it (with a headless Chromium sidecar when one is
 # installed), a local AniList stand-in (the demo command starts it and
 # sets TRACKER_ORIGINS and a demo ANILIST_* client), an Owner token, a
-# one-time web login link for the Owner, and the dashboard in the
-# foreground. Quitting the dashboard stops everything this script started.
+# one-time web login link for the Owner (.data/demo/login-link, shown on
+# the dashboard), a scripted phone syncing with the Owner's sync key, and
+# the dashboard in the foreground. The simulator keeps publishing chapters,
+# so New Chapters keep arriving. Quitting the dashboard stops everything
+# this script started.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -60,14 +63,17 @@ export MBCTL_SERVER="http://$LISTEN_ADDR" MBCTL_TOKEN=$(cat "$state/owner-token"
 echo "demo: backend on $MBCTL_SERVER (log: $state/backend.log)"
 echo "  library (Readers):  $MBCTL_SERVER/"
 echo "  status (Owner):     $MBCTL_SERVER/admin"
-echo "  log in as the Owner with one click (works once): $MBCTL_SERVER$(cat "$state/login-link")"
+echo "  log in as the Owner with one click (works once; also in $state/login-link and on the dashboard, where c copies it): $MBCTL_SERVER$(cat "$state/login-link")"
 echo "  the Owner's New Chapters feed (Chapter Events within a minute): $(cat "$state/feed-url" 2>/dev/null)"
 echo "  notice settings:    $MBCTL_SERVER/notices"
+echo "  phone sync:         a scripted phone syncs the Owner's MangaPill Series every 2 minutes and reads a chapter every other sync (devices on $MBCTL_SERVER/settings)"
 echo "  Trackers card:      $MBCTL_SERVER/settings#trackers (a local AniList stand-in: type the user name 'demo'; Connect approves at once)"
 echo "try in another shell:"
 echo "  MBCTL_SERVER=$MBCTL_SERVER MBCTL_TOKEN=\$(cat $state/owner-token) bin/mbctl lanes"
 if [ -t 0 ] && [ -t 1 ]; then
-  bin/mbctl dashboard
+  # The dashboard shows the login link and the library's URL above every
+  # screen (c copies the link), since it covers what is printed above.
+  bin/mbctl dashboard --login-link-file "$state/login-link"
 else
   # No terminal (CI, a pipe): show the Lanes once and keep serving until interrupted.
   bin/mbctl lanes

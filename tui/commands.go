@@ -112,3 +112,15 @@ func parsePrompt(s string) (time.Duration, string, error) {
 	d, err := client.ParseDuration(dur)
 	return d, strings.TrimSpace(reason), err
 }
+
+// copiedMsg says the login link went to the clipboard.
+type copiedMsg struct{}
+
+// copyLink puts the demo's login link on the terminal's clipboard.
+func (m Model) copyLink() tea.Cmd {
+	copyText, link := m.opt.Copy, m.opt.Demo.LoginURL
+	return func() tea.Msg {
+		copyText(link)
+		return copiedMsg{}
+	}
+}

@@ -26,6 +26,9 @@ func (m Model) shortHelp() []key.Binding {
 	case ScreenNotices:
 		return []key.Binding{km.NextView, km.Lanes, km.Failing, km.Help, km.Quit}
 	}
+	if m.opt.Demo.LoginURL != "" {
+		return []key.Binding{km.CopyLink, km.Open, km.Pause, km.Resume, km.NextView, km.Help, km.Quit}
+	}
 	return []key.Binding{km.Open, km.Pause, km.Resume, km.NextView, km.Help, km.Quit}
 }
 

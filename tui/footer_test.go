@@ -38,12 +38,16 @@ func keyMsg(b key.Binding) tea.KeyMsg {
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
 }
 
-// Every bound key shows in the full help.
+// Every bound key shows in the full help (the demo's copy key is bound,
+// and listed, only when the dashboard shows the demo's links).
 func TestHelpListsEveryBinding(t *testing.T) {
 	t.Parallel()
 	km := keymap.Default()
 	m := New(Options{})
-	out := views.Help(m.frame(200), km)
+	if out := views.Help(m.frame(200), km, false); strings.Contains(out, km.CopyLink.Help().Desc) {
+		t.Error("the help lists the demo's copy key outside the demo")
+	}
+	out := views.Help(m.frame(200), km, true)
 	for name, b := range bindings(km) {
 		h := b.Help()
 		if !strings.Contains(out, h.Key) || !strings.Contains(out, h.Desc) {
@@ -68,6 +72,7 @@ func TestFooterHintsAreBoundKeys(t *testing.T) {
 		"failing": keys(t, base, "2"),
 		"notices": keys(t, base, "3"),
 		"help":    keys(t, base, "?"),
+		"demo":    withDemo(base),
 	}
 	for name, m := range screens {
 		footer := m.footer()

@@ -3,6 +3,8 @@ package tui
 import (
 	"time"
 
+	"github.com/muesli/termenv"
+
 	"mangabookmark/client"
 	"mangabookmark/tui/keymap"
 	"mangabookmark/tui/styles"
@@ -16,7 +18,22 @@ type Options struct {
 	Refresh      time.Duration    // how often to refresh; default 3s
 	FailingLimit int              // worklist rows asked of the server; default 5000
 	PassesLimit  int              // passes shown in a Lane's detail; default 60
+	// Demo, when its LoginURL is set, shows the demo's login link and
+	// library URL above every screen, and the CopyLink key copies the link.
+	Demo Demo
+	// Copy puts text on the terminal's clipboard; nil writes the OSC 52
+	// escape to standard output (the terminal-native way, over SSH too).
+	Copy func(text string)
 }
+
+// Demo is what `make demo` hands the dashboard: the Owner's one-time web
+// login URL and the library's URL.
+type Demo struct {
+	LoginURL, WebURL string
+}
+
+// demoLines is how many lines the demo's links take above the views.
+const demoLines = 2
 
 // Screen is one screen of the dashboard (Model.View renders the active one).
 type Screen int
@@ -83,6 +100,9 @@ func New(opt Options) Model {
 	if opt.PassesLimit <= 0 {
 		opt.PassesLimit = 60
 	}
+	if opt.Copy == nil {
+		opt.Copy = termenv.Copy
+	}
 	return Model{opt: opt, km: keymap.Default(), st: styles.Default(), width: 80, height: 24}
 }
 
@@ -113,6 +133,9 @@ func (m Model) bodyHeight() int {
 	h := m.height - 2
 	if m.err != nil {
 		h--
+	}
+	if m.opt.Demo.LoginURL != "" {
+		h -= demoLines
 	}
 	return max(1, h)
 }

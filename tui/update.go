@@ -41,6 +41,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.inflight = true
 		return m, m.fetch()
+	case copiedMsg:
+		m.flash, m.flashFault = "login link copied to the clipboard (if the terminal allows it; it is shown above to select); it works once", false
+		return m, nil
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -177,6 +180,8 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.prompting, m.promptSite, m.prompt = true, site, ""
 		}
 		return m, nil
+	case m.opt.Demo.LoginURL != "" && key.Matches(msg, km.CopyLink):
+		return m, m.copyLink()
 	case key.Matches(msg, km.Resume):
 		if site, ok := m.selectedLane(); ok {
 			return m, m.resume(site)

@@ -20,7 +20,7 @@ func (m Model) View() string {
 	var body string
 	switch {
 	case m.help:
-		body = views.Help(f, m.km)
+		body = views.Help(f, m.km, m.opt.Demo.LoginURL != "")
 	case m.screen == ScreenDetail:
 		body = views.Detail(f, m.detailLane(), m.passes, m.passList.sel)
 	case m.screen == ScreenFailing:
@@ -32,6 +32,9 @@ func (m Model) View() string {
 			views.Attention{Notices: m.notices, Failing: m.failAll, FailTotal: m.failTotal})
 	}
 	parts := []string{m.tabs()}
+	if m.opt.Demo.LoginURL != "" {
+		parts = append(parts, views.DemoLinks(f, m.opt.Demo.LoginURL, m.opt.Demo.WebURL, m.km.CopyLink.Help().Key))
+	}
 	if m.err != nil {
 		parts = append(parts, views.Banner(f, m.errText(), m.errSince, m.lastOK))
 	}

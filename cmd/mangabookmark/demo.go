@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"mangabookmark/backend/auth"
+	"mangabookmark/backend/config"
 	"mangabookmark/backend/crosswalk"
 	"mangabookmark/backend/readernotice"
 	"mangabookmark/backend/sites"
@@ -25,18 +27,21 @@ const demoOwnerID = "100000000000000001"
 // seeded library: some Series failing, one Site refusing, and a local
 // AniList stand-in with a user whose list names the demo Series' al ids
 // (demo_anilist.go), and a MangaBaka stand-in whose demo token's library
-// names their mb ids (demo_mangabaka.go). It writes an
+// names their mb ids (demo_mangabaka.go); the simulator publishes
+// chapters all along (demo_sim.go) and a scripted phone syncs the
+// Owner's MangaPill Series under the Owner's sync key (demo_phone.go). It writes an
 // Owner token to --token-file for the console and a one-time login link
 // for the web pages to --login-link-file.
 type DemoCmd struct {
 	SimListen string        `help:"Address of the simulator's first Site (the others take the next five ports; port 0: any free ports)." default:"127.0.0.1:18080"`
 	Series    int           `help:"Bookmarked Series per Site." default:"50"`
-	NewEvery  time.Duration `help:"How often each simulated Series publishes a chapter." default:"20m"`
+	NewEvery  time.Duration `help:"How often, on average, each simulated Series publishes a chapter (at random times, each Site's listing naming it; 60 Series a Site at 2h: a chapter a Site every two minutes)." default:"2h"`
 	TokenFile string        `help:"Where to write the Owner token for mbctl." default:".data/demo/owner-token" type:"path"`
 	LinkFile  string        `name:"login-link-file" help:"Where to write the Owner's one-time web login path (/login/once/...)." default:".data/demo/login-link" type:"path"`
 	Refusing  string        `help:"A plain Site to make refuse every read (empty: none)." default:"weebcentral"`
 	FeedFile  string        `name:"feed-url-file" help:"Where to write the Owner's Atom feed URL (a secret like the token)." default:".data/demo/feed-url" type:"path"`
 	AniList   string        `name:"anilist-listen" help:"Address of the local AniList stand-in the Trackers card talks to (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
+	Phone     time.Duration `name:"phone-every" help:"How often the demo's scripted phone (a SyncYomi client under the Owner's sync key, holding a few MangaPill Series) syncs; it reads a chapter at every other sync (0: no phone)." default:"2m"`
 	MangaBaka string        `name:"mangabaka-listen" help:"Address of the local MangaBaka stand-in the Trackers card talks to, whose token is mb-demo-personal-access-token (port 0: any free port; empty: none, and TRACKER_ORIGINS as set)." default:"127.0.0.1:0"`
 }
 
@@ -60,24 +65,9 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 		return fmt.Errorf("demo: TOKEN_KEY is unset: set any 32+ character value (scripts/demo.sh does)")
 	}
 
-	sim, err := sitesim.New(sitesim.Config{SeriesPerSite: c.Series + 10})
+	sim, err := demoSim(c.Series, c.NewEvery, c.Refusing, nil)
 	if err != nil {
-		return fmt.Errorf("demo: %w", err)
-	}
-	for _, name := range sitesim.SiteNames {
-		sim.SetSite(name, sitesim.Behavior{NewEvery: c.NewEvery})
-		ids := sim.SeriesIDs(name, c.Series)
-		// The first few Series of each Site are broken, so the worklist fills
-		// within the first minute.
-		faults := []sitesim.Mode{sitesim.Gone, sitesim.LayoutChanged, sitesim.ServerError}
-		for i, m := range faults {
-			if i < len(ids) {
-				sim.SetSeries(name, ids[i], sitesim.Behavior{Mode: m})
-			}
-		}
-	}
-	if c.Refusing != "" {
-		sim.SetSite(c.Refusing, sitesim.Behavior{Mode: sitesim.Challenge})
+		return err
 	}
 	start := func() error { return sim.StartOn(c.SimListen) }
 	if strings.HasSuffix(c.SimListen, ":0") {
@@ -109,7 +99,7 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	}
 
 	seed := func(ctx context.Context, st *store.Store, reg *sites.Registry) error {
-		if err := c.seed(ctx, st, reg, sim, cfg.OwnerDiscordID, cfg.TokenKey); err != nil {
+		if err := c.seed(ctx, st, reg, sim, cfg, env.Log); err != nil {
 			return err
 		}
 		return c.seedFeed(ctx, st, cfg.OwnerDiscordID, cfg.TokenKey, cfg.PublicBaseURL, env)
@@ -117,48 +107,17 @@ func (c *DemoCmd) Run(ctx context.Context, env *Env) error {
 	return runServer(ctx, env, cfg, 10*time.Second, seed)
 }
 
-func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry, sim *sitesim.Sim, ownerID string, key []byte) error {
-	owner, err := st.UpsertReader(ctx, ownerID, "Owner", nil)
+func (c *DemoCmd) seed(ctx context.Context, st *store.Store, reg *sites.Registry, sim *sitesim.Sim, cfg config.Config, log *slog.Logger) error {
+	owner, _, err := demoLibrary(ctx, st, reg, sim, c.Series, cfg.OwnerDiscordID, time.Now())
 	if err != nil {
 		return err
 	}
-	reader, err := st.UpsertReader(ctx, "100000000000000002", "Aki", nil)
+	svc, err := auth.New(auth.Config{Store: st, TokenKey: cfg.TokenKey, OwnerDiscordID: cfg.OwnerDiscordID})
 	if err != nil {
 		return err
 	}
-	for _, name := range sitesim.SiteNames {
-		for i, id := range sim.SeriesIDs(name, c.Series) {
-			ref, err := reg.Canonicalize(sim.SeriesURL(name, id))
-			if err != nil {
-				return fmt.Errorf("demo: seed %s: %w", name, err)
-			}
-			if _, err := st.AddBookmark(ctx, owner.ID, ref.Site, ref.SeriesID, ref.URL); err != nil {
-				return err
-			}
-			if i%2 == 0 {
-				if _, err := st.AddBookmark(ctx, reader.ID, ref.Site, ref.SeriesID, ref.URL); err != nil {
-					return err
-				}
-			}
-			// A baseline of chapter 0, so the Lanes' first reads are Chapter
-			// Events: the feed and the notices show one within a minute.
-			if err := st.SetBaseline(ctx, ref.Site, ref.SeriesID, "0"); err != nil {
-				return err
-			}
-			// Some Series read up to chapter 1, so the library shows New
-			// Chapters once the Lanes read the simulator's Latest Chapters.
-			if i%3 == 1 {
-				read := store.Read{ReaderID: owner.ID, Site: ref.Site, SeriesID: ref.SeriesID, SeriesURL: ref.URL,
-					Number: "1", URL: ref.URL, ReadAt: time.Now()}
-				if _, err := st.ApplyReads(ctx, []store.Read{read}); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	svc, err := auth.New(auth.Config{Store: st, TokenKey: key, OwnerDiscordID: ownerID})
-	if err != nil {
-		return err
+	if err := startDemoPhone(ctx, svc.MintSyncKey, owner, sim, c.Series, cfg.ListenAddr, c.Phone, log); err != nil {
+		return fmt.Errorf("demo: the phone: %w", err)
 	}
 	tok, row, err := svc.MintOwnerToken(ctx, "demo console")
 	if err != nil {

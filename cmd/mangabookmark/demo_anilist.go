@@ -50,18 +50,10 @@ func demoAniList(cfg *config.Config, listen string, series int, log *slog.Logger
 		RedirectURL: cfg.PublicBaseURL + anilist.CallbackPath, ApproveAs: DemoAniListUser})
 	al.AddUser(DemoAniListUser, demoAniListEntries(series)...)
 
-	var lc net.ListenConfig
-	ln, err := lc.Listen(context.Background(), "tcp", listen)
+	origin, stop, err := demoServe("the AniList stand-in", listen, al, log)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the AniList stand-in cannot listen on %s: %w", listen, err)
+		return nil, err
 	}
-	srv := &http.Server{Handler: al, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Warn("the AniList stand-in stopped", "error", err)
-		}
-	}()
-	origin := "http://" + ln.Addr().String()
 	if cfg.TrackerOrigins == nil {
 		cfg.TrackerOrigins = map[string]string{}
 	}
@@ -70,7 +62,7 @@ func demoAniList(cfg *config.Config, listen string, series int, log *slog.Logger
 		cfg.AniListClientID, cfg.AniListClientSecret = demoAniListClientID, demoAniListSecret
 	}
 	log.Info("AniList stand-in started", "origin", origin, "user", DemoAniListUser, "connect", cfg.AniListEnabled())
-	return func() { _ = srv.Close() }, nil
+	return stop, nil
 }
 
 // demoAniListEntries is the demo user's list: every al id the first
@@ -94,4 +86,21 @@ func demoAniListEntries(series int) []trackers.Entry {
 		out = append(out, trackers.Entry{MediaID: strconv.Itoa(990001 + i), Progress: 10 + i, Status: trackers.StatusCurrent})
 	}
 	return out
+}
+
+// demoServe serves h on listen in the background, for one of the demo's
+// stand-ins (what names it in errors and logs), until stop closes it.
+func demoServe(what, listen string, h http.Handler, log *slog.Logger) (origin string, stop func(), err error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(context.Background(), "tcp", listen)
+	if err != nil {
+		return "", nil, fmt.Errorf("demo: %s cannot listen on %s: %w", what, listen, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn(what+" stopped", "error", err)
+		}
+	}()
+	return "http://" + ln.Addr().String(), func() { _ = srv.Close() }, nil
 }

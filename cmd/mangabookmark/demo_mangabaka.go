@@ -1,14 +1,8 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"net"
-	"net/http"
 	"strconv"
-	"time"
 
 	"mangabookmark/backend/config"
 	"mangabookmark/backend/sitesim"
@@ -36,24 +30,16 @@ func demoMangaBaka(cfg *config.Config, listen string, series int, log *slog.Logg
 	}
 	mb := mangabakatest.New(mangabakatest.Config{})
 	mb.AddUser(DemoMangaBakaToken, "demo", demoMangaBakaEntries(series)...)
-	var lc net.ListenConfig
-	ln, err := lc.Listen(context.Background(), "tcp", listen)
+	origin, stop, err := demoServe("the MangaBaka stand-in", listen, mb, log)
 	if err != nil {
-		return nil, fmt.Errorf("demo: the MangaBaka stand-in cannot listen on %s: %w", listen, err)
+		return nil, err
 	}
-	srv := &http.Server{Handler: mb, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			log.Warn("the MangaBaka stand-in stopped", "error", err)
-		}
-	}()
-	origin := "http://" + ln.Addr().String()
 	if cfg.TrackerOrigins == nil {
 		cfg.TrackerOrigins = map[string]string{}
 	}
 	cfg.TrackerOrigins[mangabaka.Name] = origin
 	log.Info("MangaBaka stand-in started", "origin", origin, "token", DemoMangaBakaToken)
-	return func() { _ = srv.Close() }, nil
+	return stop, nil
 }
 
 // demoMangaBakaEntries is the demo library: every mb id the first series

@@ -15,6 +15,9 @@ type KeyMap struct {
 	Pause, Resume, Force                    key.Binding
 	Search, SiteFilter, OutcomeFilter       key.Binding
 	Refresh, Help, Quit                     key.Binding
+	// CopyLink copies the demo's login link (bound only when the
+	// dashboard shows one: Options.Demo).
+	CopyLink key.Binding
 }
 
 // Default returns the bindings.
@@ -45,5 +48,6 @@ func Default() KeyMap {
 		Refresh:       b("ctrl+r", "refresh now", "ctrl+r", "R"),
 		Help:          b("?", "help", "?"),
 		Quit:          b("q", "quit", "q", "ctrl+c"),
+		CopyLink:      b("c", "copy login link", "c"),
 	}
 }

@@ -6,8 +6,9 @@ import (
 	"mangabookmark/tui/keymap"
 )
 
-// Help renders every key binding in groups.
-func Help(f Frame, km keymap.KeyMap) string {
+// Help renders every key binding in groups; demo adds the demo's key
+// (the login link's copy), bound only then.
+func Help(f Frame, km keymap.KeyMap, demo bool) string {
 	s := f.S
 	groups := []struct {
 		title string
@@ -18,6 +19,12 @@ func Help(f Frame, km keymap.KeyMap) string {
 		{"act", []key.Binding{km.Pause, km.Resume, km.Force}},
 		{"worklist", []key.Binding{km.Search, km.SiteFilter, km.OutcomeFilter}},
 		{"general", []key.Binding{km.Refresh, km.Help, km.Quit}},
+	}
+	if demo {
+		groups = append(groups, struct {
+			title string
+			keys  []key.Binding
+		}{"demo", []key.Binding{km.CopyLink}})
 	}
 	var lines []string
 	lines = append(lines, s.Title.Render("keys")+s.Dim.Render("  (? or esc closes this)"))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"mangabookmark/client"
 	"mangabookmark/cmd/mbctl/cli"
 	"mangabookmark/internal/golden"
+	"mangabookmark/tui"
 )
 
 type run struct {
@@ -207,5 +209,45 @@ func TestColourOnlyOnTerminalsWithoutNoColor(t *testing.T) {
 	env["NO_COLOR"] = "1"
 	if r := mbctlTerm(t, true, env, t.TempDir(), "lanes"); strings.Contains(r.stdout, "\x1b[") {
 		t.Errorf("colour codes despite NO_COLOR: %q", r.stdout)
+	}
+}
+
+// `mbctl dashboard --login-link-file` (make demo) hands the dashboard the
+// demo's login URL on the server and the library's URL; a file holding
+// anything else is a usage error naming it, and nothing is shown.
+func TestDashboardDemoLinks(t *testing.T) {
+	t.Parallel()
+	f := apitest.Start(t)
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	run := func(file string) (tui.Demo, int, string) {
+		var got tui.Demo
+		var errb bytes.Buffer
+		code := cli.Main([]string{"dashboard", "--login-link-file", file}, cli.Env{
+			Getenv: func(k string) string { return ownerEnv(f)[k] }, Stdout: io.Discard, Stderr: &errb,
+			Now: func() time.Time { return admintest.Now }, ConfigDir: func() (string, error) { return dir, nil },
+			Dashboard: func(_ context.Context, _ *client.Client, d *cli.Deps) error { got = d.Demo(); return nil },
+		})
+		return got, code, errb.String()
+	}
+	base := strings.TrimRight(f.URL(), "/")
+	got, code, stderr := run(write("link", "/login/once/AbC-123_x\n"))
+	if code != 0 || got.LoginURL != base+"/login/once/AbC-123_x" || got.WebURL != base+"/" {
+		t.Fatalf("exit %d %q: %+v", code, stderr, got)
+	}
+	for _, bad := range []string{"", "/admin\n", "/login/once/a b\n", "/login/once/\x1b]52;c;eA==\x07\n", "https://elsewhere.example/login/once/x\n"} {
+		got, code, stderr := run(write("bad", bad))
+		if code != 2 || got != (tui.Demo{}) || !strings.Contains(stderr, "login-link-file") {
+			t.Errorf("%q: exit %d, %+v, %q", bad, code, got, stderr)
+		}
+	}
+	if _, code, stderr := run(filepath.Join(dir, "missing")); code != 2 || !strings.Contains(stderr, "login-link-file") {
+		t.Errorf("a missing file: exit %d %q", code, stderr)
 	}
 }

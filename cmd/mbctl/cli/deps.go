@@ -10,12 +10,14 @@ import (
 
 	"mangabookmark/backend/safetext"
 	"mangabookmark/client"
+	"mangabookmark/tui"
 )
 
 // Deps is what every command's Run receives (bound with kong.Bind).
 type Deps struct {
 	env     Env
 	globals *Globals
+	demo    tui.Demo // the dashboard's demo links (DashboardCmd)
 }
 
 // Out is where results go.

@@ -9,5 +9,5 @@ import (
 
 // runTUI runs the dashboard on the terminal.
 func runTUI(ctx context.Context, c *client.Client, d *Deps) error {
-	return tui.Run(ctx, tui.Options{Client: c, Now: d.Now}, d.NoColor())
+	return tui.Run(ctx, tui.Options{Client: c, Now: d.Now, Demo: d.Demo()}, d.NoColor())
 }
