@@ -8,6 +8,10 @@
 //     typed errors the caller acts on (ErrNoSuchUser, ErrTokenRefused);
 //   - Limiter, the per-process pace of one tracker shared by every Reader,
 //     which a 429's Retry-After holds back (fake-clock testable);
+//   - Caller, what every tracker client shares: the Limiter, the HTTP
+//     client, the counts, the bound on an answer and the request loop (a
+//     429 held and asked again, at most MaxRetries times), so a client
+//     writes only its own request and answer shapes;
 //   - the push rules (Decide, Whole): write the whole chapter number, only
 //     when the remote is lower; PushOne reads the remote entry before it
 //     writes (the outbox that makes a minute of reads one push is

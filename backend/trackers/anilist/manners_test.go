@@ -77,8 +77,8 @@ func TestRateLimitHeaders(t *testing.T) {
 			if got := e.clock.Now().Sub(t0); got != tc.want {
 				t.Fatalf("waited %s, want %s", got, tc.want)
 			}
-			if n := len(f.requests()); n != 1+maxRetries {
-				t.Fatalf("%d requests, want %d", n, 1+maxRetries)
+			if n := len(f.requests()); n != 1+trackers.MaxRetries {
+				t.Fatalf("%d requests, want %d", n, 1+trackers.MaxRetries)
 			}
 		})
 	}
@@ -200,14 +200,14 @@ func TestNewValidates(t *testing.T) {
 		"origin with path":  {Origin: "http://127.0.0.1:9100/graphql"},
 		"origin not http":   {Origin: "ftp://127.0.0.1"},
 		"negative MaxBody":  {MaxBody: -1},
-		"MaxBody too large": {MaxBody: maxBodyCeiling + 1},
+		"MaxBody too large": {MaxBody: 64<<20 + 1},
 	} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("%s accepted", name)
 		}
 	}
 	c, err := New(Config{})
-	if err != nil || c.apiURL != DefaultAPIURL || c.siteURL != DefaultSiteURL || c.maxBody != DefaultMaxBody {
+	if err != nil || c.apiURL != DefaultAPIURL || c.siteURL != DefaultSiteURL || c.caller.MaxBody != DefaultMaxBody {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,14 +13,6 @@ import (
 
 	"mangabookmark/backend/trackers"
 )
-
-// defaultHold is how long a 429 without a usable Retry-After or
-// X-RateLimit-Reset holds the limiter: AniList's documented timeout.
-const defaultHold = time.Minute
-
-// maxHold is the longest a tracker's answer may hold the limiter; a
-// larger Retry-After is read as this.
-const maxHold = 10 * time.Minute
 
 // gqlError is one entry of a GraphQL answer's errors. Both fields are
 // read leniently: a hostile answer's wrong types make them empty, never
@@ -50,41 +41,20 @@ type envelope struct {
 	Errors []gqlError      `json:"errors"`
 }
 
-// post sends one document and decodes its data into out. It waits on the
-// limiter before every attempt, asks again after a 429's wait (at most
-// maxRetries times), and maps AniList's refusals to the trackers errors.
-// The token goes only into the Authorization header; no error quotes it.
+// post sends one document and decodes its data into out, through the
+// Caller's loop (the limiter, 429s asked again); once maps AniList's
+// refusals to the trackers errors. The token goes only into the
+// Authorization header; no error quotes it.
 func (c *Client) post(ctx context.Context, kind, token, document string, vars map[string]any, out any) error {
 	body, err := json.Marshal(map[string]any{"query": document, "variables": vars})
 	if err != nil {
 		return fmt.Errorf("anilist: %s: encode request: %w", kind, err)
 	}
-	for attempt := 0; ; attempt++ {
-		if err := c.limit.Wait(ctx); err != nil {
-			c.rec.Request(Name, kind, trackers.ResultCanceled)
-			return fmt.Errorf("anilist: %s: wait for the rate limit: %w", kind, err)
-		}
+	return c.caller.Do(ctx, kind, func() (string, error) {
 		err := c.once(ctx, kind, token, body, out)
-		c.rec.Request(Name, kind, trackers.ResultOf(err))
-		var rl *rateLimited
-		if !errors.As(err, &rl) {
-			return err
-		}
-		c.log.Warn("anilist rate limited", "kind", kind, "wait", rl.wait, "attempt", attempt+1)
-		if attempt >= maxRetries {
-			return err
-		}
-	}
+		return trackers.ResultOf(err), err
+	})
 }
-
-// rateLimited is a 429: it wraps trackers.ErrRateLimited and says how
-// long the limiter was held.
-type rateLimited struct{ wait time.Duration }
-
-func (e *rateLimited) Error() string {
-	return fmt.Sprintf("%s (asked to wait %s)", trackers.ErrRateLimited, e.wait)
-}
-func (e *rateLimited) Unwrap() error { return trackers.ErrRateLimited }
 
 // once is one attempt.
 func (c *Client) once(ctx context.Context, kind, token string, body []byte, out any) error {
@@ -98,7 +68,7 @@ func (c *Client) once(ctx context.Context, kind, token string, body []byte, out 
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := c.http.Do(req)
+	resp, err := c.caller.HTTP.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("anilist: %s: %w", kind, ctx.Err())
@@ -109,18 +79,16 @@ func (c *Client) once(ctx context.Context, kind, token string, body []byte, out 
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode == http.StatusTooManyRequests {
-		wait := c.retryAfter(resp.Header)
-		c.limit.Hold(c.limit.Now().Add(wait))
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return fmt.Errorf("anilist: %s: %w", kind, &rateLimited{wait: wait})
+		return c.caller.HoldFor429(kind, c.retryAfter(resp.Header))
 	}
 	c.noteRemaining(resp.Header)
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.caller.MaxBody+1))
 	if err != nil {
 		return fmt.Errorf("anilist: %s: read answer: %w: %w", kind, trackers.ErrUnavailable, err)
 	}
-	if int64(len(raw)) > c.maxBody {
-		return fmt.Errorf("anilist: %s: answer over %d bytes: %w", kind, c.maxBody, trackers.ErrAnswerTooLarge)
+	if int64(len(raw)) > c.caller.MaxBody {
+		return fmt.Errorf("anilist: %s: answer over %d bytes: %w", kind, c.caller.MaxBody, trackers.ErrAnswerTooLarge)
 	}
 	var env envelope
 	jsonErr := json.Unmarshal(raw, &env)
@@ -201,16 +169,16 @@ func firstMessage(errs []gqlError) string {
 }
 
 // retryAfter is a 429's wait: Retry-After in seconds, else
-// X-RateLimit-Reset (a Unix time) from now, else a minute; at most
-// maxHold.
+// X-RateLimit-Reset (a Unix time) from now, else a minute (HoldFor429
+// bounds it by trackers.MaxHold).
 func (c *Client) retryAfter(h http.Header) time.Duration {
-	wait := defaultHold
-	if s, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After"))); err == nil && s >= 0 {
-		wait = time.Duration(s) * time.Second
-	} else if reset, ok := c.reset(h); ok {
-		wait = reset
+	if wait, ok := trackers.RetryAfterSeconds(h); ok {
+		return wait
 	}
-	return min(wait, maxHold)
+	if reset, ok := c.reset(h); ok {
+		return reset
+	}
+	return trackers.DefaultHold
 }
 
 // reset is how far X-RateLimit-Reset lies ahead (false when absent, not a
@@ -220,7 +188,7 @@ func (c *Client) reset(h http.Header) (time.Duration, bool) {
 	if err != nil || unix <= 0 || unix > 1<<40 {
 		return 0, false
 	}
-	d := time.Unix(unix, 0).Sub(c.limit.Now())
+	d := time.Unix(unix, 0).Sub(c.caller.Limit.Now())
 	return d, d > 0
 }
 
@@ -233,7 +201,7 @@ func (c *Client) noteRemaining(h http.Header) {
 	}
 	wait, ok := c.reset(h)
 	if !ok {
-		wait = defaultHold
+		wait = trackers.DefaultHold
 	}
-	c.limit.Hold(c.limit.Now().Add(min(wait, maxHold)))
+	c.caller.Limit.Hold(c.caller.Limit.Now().Add(min(wait, trackers.MaxHold)))
 }

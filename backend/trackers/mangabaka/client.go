@@ -1,13 +1,10 @@
 package mangabaka
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
-	"time"
 
 	"mangabookmark/backend/trackers"
 )
@@ -42,21 +39,11 @@ const MaxPages = 100
 // with its series, is a few hundred kilobytes.
 const DefaultMaxBody = 8 << 20
 
-// maxBodyCeiling is the largest MaxBody New accepts.
-const maxBodyCeiling = 64 << 20
-
-// maxRetries is how many times a request answered 429 is asked again.
-const maxRetries = 2
-
 // Client is MangaBaka as a trackers.Service. One Client per process serves
 // every Reader: its Limiter paces them together. Safe for concurrent use.
 type Client struct {
-	apiURL  string
-	http    *http.Client
-	limit   *trackers.Limiter
-	rec     trackers.Recorder
-	log     *slog.Logger
-	maxBody int64
+	caller trackers.Caller
+	apiURL string
 }
 
 var (
@@ -89,53 +76,25 @@ type Config struct {
 // New builds a Client, or an error naming the Config field that cannot
 // work.
 func New(cfg Config) (*Client, error) {
-	c := &Client{apiURL: DefaultAPIURL, http: cfg.HTTP, limit: cfg.Limiter, rec: cfg.Recorder, log: cfg.Log,
-		maxBody: cfg.MaxBody}
+	caller, err := trackers.NewCaller(trackers.CallerConfig{Tracker: Name, Limiter: cfg.Limiter,
+		PerMinute: DefaultPerMinute, HTTP: cfg.HTTP, Recorder: cfg.Recorder, Log: cfg.Log, MaxBody: cfg.MaxBody,
+		DefaultMaxBody: DefaultMaxBody})
+	if err != nil {
+		return nil, fmt.Errorf("mangabaka: new: %w", err)
+	}
+	c := &Client{caller: caller, apiURL: DefaultAPIURL}
 	if cfg.Origin != "" {
-		o, err := cleanOrigin(cfg.Origin)
+		o, err := trackers.CleanOrigin(cfg.Origin, "http://127.0.0.1:9101")
 		if err != nil {
 			return nil, fmt.Errorf("mangabaka: new: Config.Origin: %w", err)
 		}
 		c.apiURL = o
-	}
-	switch {
-	case cfg.MaxBody < 0 || cfg.MaxBody > maxBodyCeiling:
-		return nil, fmt.Errorf("mangabaka: new: Config.MaxBody %d is outside 0..%d", cfg.MaxBody, maxBodyCeiling)
-	case cfg.MaxBody == 0:
-		c.maxBody = DefaultMaxBody
-	}
-	if c.limit == nil {
-		l, err := trackers.NewLimiter(trackers.LimiterConfig{PerMinute: DefaultPerMinute})
-		if err != nil {
-			return nil, fmt.Errorf("mangabaka: new: %w", err)
-		}
-		c.limit = l
-	}
-	if c.http == nil {
-		c.http = &http.Client{Timeout: 30 * time.Second}
-	}
-	if c.rec == nil {
-		c.rec = trackers.NopRecorder{}
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
 	}
 	return c, nil
 }
 
 // Name is "mangabaka".
 func (c *Client) Name() string { return Name }
-
-// cleanOrigin checks an origin is an http(s) scheme and host only and
-// returns it without a trailing slash.
-func cleanOrigin(origin string) (string, error) {
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" ||
-		u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
-		return "", errors.New("must be an http(s) scheme and host only, such as http://127.0.0.1:9101")
-	}
-	return u.Scheme + "://" + strings.ToLower(u.Host), nil
-}
 
 // tokenOK reports whether token could be a personal access token: "mb-"
 // and then printable ASCII without spaces (it travels in a header), at

@@ -4,23 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
-	"strings"
-	"time"
 
 	"mangabookmark/backend/trackers"
 )
-
-// defaultHold is how long a 429 without a usable Retry-After holds the
-// limiter (MangaBaka's limit is per minute).
-const defaultHold = time.Minute
-
-// maxHold is the longest an answer may hold the limiter.
-const maxHold = 10 * time.Minute
 
 // envelope is every MangaBaka answer: `status` follows the HTTP code, a
 // success has `data` (an array when it lists, an object or `true` for
@@ -37,10 +26,10 @@ type answer struct {
 	env    envelope
 }
 
-// call sends one request and returns the answer of any status but 429
-// (waited out and asked again, at most maxRetries times) and 401 (the
-// token refused). It waits on the limiter before every attempt. The
-// token goes only into the x-api-key header; no error quotes it.
+// call sends one request through the Caller's loop (the limiter, 429s
+// asked again) and returns the answer of any status but 429 and 401 (the
+// token refused); a 404 is counted as no such media. The token goes only
+// into the x-api-key header; no error quotes it.
 func (c *Client) call(ctx context.Context, kind, method, path, token string, body any) (answer, error) {
 	var payload []byte
 	if body != nil {
@@ -49,36 +38,17 @@ func (c *Client) call(ctx context.Context, kind, method, path, token string, bod
 			return answer{}, fmt.Errorf("mangabaka: %s: encode request: %w", kind, err)
 		}
 	}
-	for attempt := 0; ; attempt++ {
-		if err := c.limit.Wait(ctx); err != nil {
-			c.rec.Request(Name, kind, trackers.ResultCanceled)
-			return answer{}, fmt.Errorf("mangabaka: %s: wait for the rate limit: %w", kind, err)
-		}
-		a, err := c.once(ctx, kind, method, path, token, payload)
-		result := trackers.ResultOf(err)
+	var a answer
+	err := c.caller.Do(ctx, kind, func() (string, error) {
+		var err error
+		a, err = c.once(ctx, kind, method, path, token, payload)
 		if err == nil && a.status == http.StatusNotFound {
-			result = trackers.ResultNoSuchMedia
+			return trackers.ResultNoSuchMedia, nil
 		}
-		c.rec.Request(Name, kind, result)
-		var rl *rateLimited
-		if !errors.As(err, &rl) {
-			return a, err
-		}
-		c.log.Warn("mangabaka rate limited", "kind", kind, "wait", rl.wait, "attempt", attempt+1)
-		if attempt >= maxRetries {
-			return a, err
-		}
-	}
+		return trackers.ResultOf(err), err
+	})
+	return a, err
 }
-
-// rateLimited is a 429: it wraps trackers.ErrRateLimited and says how
-// long the limiter was held.
-type rateLimited struct{ wait time.Duration }
-
-func (e *rateLimited) Error() string {
-	return fmt.Sprintf("%s (asked to wait %s)", trackers.ErrRateLimited, e.wait)
-}
-func (e *rateLimited) Unwrap() error { return trackers.ErrRateLimited }
 
 // once is one attempt. A 2xx or 404 answer is returned to the caller to
 // read; every other status is one of the trackers errors.
@@ -97,7 +67,7 @@ func (c *Client) once(ctx context.Context, kind, method, path, token string, pay
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", "mangabookmark-trackers")
 	req.Header.Set("x-api-key", token)
-	resp, err := c.http.Do(req)
+	resp, err := c.caller.HTTP.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return answer{}, fmt.Errorf("mangabaka: %s: %w", kind, ctx.Err())
@@ -107,10 +77,12 @@ func (c *Client) once(ctx context.Context, kind, method, path, token string, pay
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusTooManyRequests:
-		wait := retryAfter(resp.Header)
-		c.limit.Hold(c.limit.Now().Add(wait))
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-		return answer{}, fmt.Errorf("mangabaka: %s: %w", kind, &rateLimited{wait: wait})
+		wait, ok := trackers.RetryAfterSeconds(resp.Header)
+		if !ok {
+			wait = trackers.DefaultHold
+		}
+		return answer{}, c.caller.HoldFor429(kind, wait)
 	case resp.StatusCode == http.StatusUnauthorized:
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return answer{}, fmt.Errorf("mangabaka: %s: HTTP 401: %w", kind, trackers.ErrTokenRefused)
@@ -121,12 +93,12 @@ func (c *Client) once(ctx context.Context, kind, method, path, token string, pay
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		return answer{}, fmt.Errorf("mangabaka: %s: HTTP %d: %w", kind, resp.StatusCode, trackers.ErrBadAnswer)
 	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, c.caller.MaxBody+1))
 	if err != nil {
 		return answer{}, fmt.Errorf("mangabaka: %s: read answer: %w: %w", kind, trackers.ErrUnavailable, err)
 	}
-	if int64(len(raw)) > c.maxBody {
-		return answer{}, fmt.Errorf("mangabaka: %s: answer over %d bytes: %w", kind, c.maxBody, trackers.ErrAnswerTooLarge)
+	if int64(len(raw)) > c.caller.MaxBody {
+		return answer{}, fmt.Errorf("mangabaka: %s: answer over %d bytes: %w", kind, c.caller.MaxBody, trackers.ErrAnswerTooLarge)
 	}
 	a := answer{status: resp.StatusCode}
 	if resp.StatusCode == http.StatusNotFound {
@@ -139,15 +111,4 @@ func (c *Client) once(ctx context.Context, kind, method, path, token string, pay
 		return answer{}, fmt.Errorf("mangabaka: %s: answer has no data: %w", kind, trackers.ErrBadAnswer)
 	}
 	return a, nil
-}
-
-// retryAfter is a 429's wait: Retry-After in seconds, else a minute; at
-// most maxHold. (MangaBaka's exact Retry-After was never captured; the
-// header's standard form is read.)
-func retryAfter(h http.Header) time.Duration {
-	wait := defaultHold
-	if s, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After"))); err == nil && s >= 0 {
-		wait = time.Duration(s) * time.Second
-	}
-	return min(wait, maxHold)
 }
