@@ -91,6 +91,9 @@ func TestBrowserWorkPageActsAtEveryWidth(t *testing.T) {
 		if s := p.MustElement(`li.member[data-site="mangadex"] .member-state`).MustEval(`() => getComputedStyle(this).borderRadius + ' ' + getComputedStyle(this).display`).Str(); strings.HasPrefix(s, "999") {
 			t.Errorf("%d px %s: the member's State is drawn as a pill (%s)", c.width, c.scheme, s)
 		}
+		if r := p.MustElement(`form[action$="/state"]`).MustEval(`() => getComputedStyle(this).borderTopLeftRadius`).Str(); strings.HasPrefix(r, "999") {
+			t.Errorf("%d px %s: the reading-state form is drawn as the Lane-state pill", c.width, c.scheme)
+		}
 		for _, v := range axeSerious(t, p, src) {
 			t.Errorf("%d px %s: %s", c.width, c.scheme, v)
 		}
