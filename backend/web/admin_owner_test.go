@@ -138,4 +138,9 @@ func TestForceAsksOnce(t *testing.T) {
 	if a := f.get(t, owner, "/admin/series/weebcentral/3/force?back=//evil.example/"); strings.Contains(a.body, "evil.example") {
 		t.Error("the question links to an outside back")
 	}
+	// A hostile id and back are shown as text, never as markup.
+	a = f.get(t, owner, "/admin/series/weebcentral/%3Cscript%3Ealert(1)%3C%2Fscript%3E/force?back=/admin%22%3E%3Cscript%3Ealert(2)%3C/script%3E")
+	if a.code != http.StatusOK || strings.Contains(a.body, "<script>alert") || !strings.Contains(a.body, "&lt;script&gt;alert(1)") {
+		t.Errorf("a hostile id on the question: %d:\n%s", a.code, a.body)
+	}
 }
