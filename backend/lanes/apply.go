@@ -32,7 +32,11 @@ func (m *Manager) apply(ctx context.Context, l *lane, res *store.Pass, d store.D
 			log.Error("cannot record a good read", "error", err)
 			return
 		}
-		if ok.New {
+		// The pass counts the Chapter Events its reads recorded, the New
+		// Chapters the Readers' feeds show: not a moved Latest, which a
+		// first read above a seeded baseline (no Latest yet) never is, and
+		// which a number falling back also is.
+		if ok.Event {
 			res.New++
 		}
 		if ok.NeedCover {

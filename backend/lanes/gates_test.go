@@ -215,7 +215,8 @@ func TestFailureRowWriteErrorDoesNotStopTheLane(t *testing.T) {
 	}
 }
 
-// A good read counts as new only when a known Latest Chapter number moved.
+// A good read counts as new only when it records a Chapter Event: the
+// first read is the baseline, a number above it is new.
 func TestNewCountsMovedChapters(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, nil, siteSpec{name: "s"})

@@ -93,3 +93,44 @@ func TestEveryPassRecordedThenEvaluated(t *testing.T) {
 		t.Fatalf("oldest kept row %v, want the 13-day-old one", last.StartedAt)
 	}
 }
+
+// A pass counts the Chapter Events its reads recorded (the New Chapters
+// the feeds show), and its row says so: a first read above a seeded
+// baseline (the demo's Series: no Latest yet) records one and counts, a
+// number falling back moves the Latest and counts nothing.
+func TestPassCountsTheChapterEventsItsReadsRecorded(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := newEnv(t, nil, siteSpec{name: "s"})
+	e.seed(t, "s", 5, t0.Add(-time.Hour))
+	for _, id := range []string{"1", "2", "3"} {
+		if err := e.st.SetBaseline(ctx, "s", id, "0"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	events := func() int {
+		t.Helper()
+		var n int
+		if err := e.st.Pool().QueryRow(ctx, `SELECT count(*) FROM chapter_events WHERE site = 's'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	res, _ := e.runPass(t, "s")
+	if res.OK != 5 || res.New != 3 || events() != 3 {
+		t.Fatalf("first pass over 3 baselines: %+v, %d Chapter Events; want new 3 of 3 events", res, events())
+	}
+	if p := e.passes(t, "s"); len(p) != 1 || p[0].New != 3 {
+		t.Fatalf("the pass row: %+v, want new 3", p)
+	}
+	e.ad["s"].set("4", okResult("2", ""))   // above its first read: one event
+	e.ad["s"].set("1", okResult("0.5", "")) // fell back: Latest moves, no event
+	e.clock.Advance(time.Hour)
+	res, _ = e.runPass(t, "s")
+	if res.OK != 5 || res.New != 1 || events() != 4 {
+		t.Fatalf("second pass: %+v, %d Chapter Events; want new 1 of 4 events", res, events())
+	}
+	if p := e.passes(t, "s"); len(p) != 2 || p[0].New != 1 {
+		t.Fatalf("the second pass row: %+v, want new 1", p)
+	}
+}

@@ -15,7 +15,7 @@ type Pass struct {
 	Due         int // Series due when the pass began
 	Checked     int // Series stamped and read
 	OK          int
-	New         int // OK reads whose Latest Chapter number moved
+	New         int // Chapter Events (New Chapters) the pass's good reads recorded
 	NotFound    int
 	NoChapter   int
 	Unfetchable int

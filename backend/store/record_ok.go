@@ -282,6 +282,10 @@ var heldRelease = `UPDATE reader_notices n SET event_id = ev.id, held_until = NU
 // it as @drift_margin.
 const driftMargin = 5
 
+// DriftMargin is driftMargin for the pages: the Work page advises an
+// offset for a member drifted past it in the Reader's own numbers.
+const DriftMargin = driftMargin
+
 // workOfRead is RecordOK's view of the read Series' Work (a CTE body): its
 // membership, shared offset and drift, and the other members' highest
 // Latest now (leaving out failing ones, whose Latest stands still) in

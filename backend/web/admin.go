@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"time"
 
 	"mangabookmark/backend/ownernotice"
 	"mangabookmark/backend/store"
@@ -25,6 +26,7 @@ type adminView struct {
 	Notices      []noticeView
 	Lane         client.Lane
 	Passes       []store.Pass
+	PassRows     []passRow // Passes with runs of empty ones folded
 	Chart        chart
 	Failing      []store.AdminFailing
 	FailingTotal int
@@ -36,6 +38,8 @@ type adminView struct {
 	Back         string // where an act on this page returns to
 	Works        *client.AdminWorks
 	Work         *client.AdminWork // the Work view's Work
+	Now          time.Time         // the pages' times are said relative to it
+	Force        *forceQuestion    // the Force question's Series
 }
 
 // noticeView is one open Owner notice with its page, the same path its
@@ -67,7 +71,7 @@ func (h *Handler) adminPage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	av := &adminView{Lanes: lanes, Back: "/admin", Works: &wc}
+	av := &adminView{Lanes: lanes, Back: "/admin", Works: &wc, Now: h.Now()}
 	if sc, ok := h.Admin.(syncCounter); ok && h.SyncKeys != nil {
 		c, err := sc.SyncCounts(r.Context())
 		if err != nil {
@@ -93,7 +97,7 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	av := &adminView{Back: "/admin/lanes/" + site.Name, FailingCap: store.AdminFailingTotalCap}
+	av := &adminView{Back: "/admin/lanes/" + site.Name, FailingCap: store.AdminFailingTotalCap, Now: h.Now()}
 	found := false
 	for _, l := range lanes {
 		if l.Site == site.Name {
@@ -109,6 +113,7 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av.Chart = behindChart(av.Passes)
+	av.PassRows = foldPasses(av.Passes)
 	av.Failing, av.FailingTotal, err = h.Admin.Failing(r.Context(), store.AdminFailingFilter{Site: site.Name, Limit: adminLaneFailingRows})
 	if err != nil {
 		h.unavailable(w, r, err)
@@ -119,7 +124,7 @@ func (h *Handler) lanePage(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) failingPage(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	av := &adminView{Site: q.Get("site"), Outcome: q.Get("outcome"), Outcomes: client.Outcomes, FailingCap: store.AdminFailingTotalCap}
+	av := &adminView{Site: q.Get("site"), Outcome: q.Get("outcome"), Outcomes: client.Outcomes, FailingCap: store.AdminFailingTotalCap, Now: h.Now()}
 	for _, s := range h.Sites.All() {
 		av.Sites = append(av.Sites, s.Name)
 	}

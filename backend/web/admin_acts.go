@@ -15,7 +15,12 @@ import (
 // back is where an act returns to: the form's local /admin path, else the
 // Lane's page.
 func back(r *http.Request, site string) string {
-	b := r.PostFormValue("back")
+	return backOf(r.PostFormValue("back"), site)
+}
+
+// backOf is back for a given path b: a local /admin path, else the Lane's
+// page.
+func backOf(b, site string) string {
 	if strings.HasPrefix(b, "/admin") && !strings.ContainsAny(b, "\\\r\n") && !strings.HasPrefix(b, "//") {
 		return b
 	}
@@ -30,10 +35,43 @@ func (h *Handler) actSite(w http.ResponseWriter, r *http.Request) *sites.Site {
 	return site
 }
 
-// force asks the Lane to read a Series at once (the admin API's Force).
+// forceQuestion is the Series Force asks about, with where its form
+// posts and where it returns.
+type forceQuestion struct {
+	Site, SeriesID, Path, Back string
+}
+
+// forceAsk is Force's question (GET /admin/series/{site}/{series_id}/force):
+// what Force does, the form that does it and a way back. Force asks once:
+// the failing tables' Force buttons open this page, and a POST without
+// confirm=yes shows it again rather than acting. It needs no script.
+func (h *Handler) forceAsk(w http.ResponseWriter, r *http.Request) {
+	site := h.actSite(w, r)
+	if site == nil {
+		return
+	}
+	h.askForce(w, r, site.Name, backOf(r.URL.Query().Get("back"), site.Name))
+}
+
+// askForce renders the Force question.
+func (h *Handler) askForce(w http.ResponseWriter, r *http.Request, site, back string) {
+	id := r.PathValue("series_id")
+	q := &forceQuestion{Site: site, SeriesID: id, Back: back,
+		Path: "/admin/series/" + pathEscape(site) + "/" + pathEscape(id) + "/force"}
+	h.render(w, r, http.StatusOK, "force", page{Title: "Force a read?", V: viewerFrom(r.Context()), Admin: true,
+		Adm: &adminView{Force: q, Now: h.Now()}})
+}
+
+// force asks the Lane to read a Series at once (the admin API's Force),
+// once the Owner answered its question (confirm=yes); without the answer
+// it shows the question and does nothing.
 func (h *Handler) force(w http.ResponseWriter, r *http.Request) {
 	site := h.actSite(w, r)
 	if site == nil {
+		return
+	}
+	if r.PostFormValue("confirm") != "yes" {
+		h.askForce(w, r, site.Name, back(r, site.Name))
 		return
 	}
 	_, err := h.Admin.Force(r.Context(), site.Name, r.PathValue("series_id"))

@@ -138,7 +138,7 @@ func TestOwnerActs(t *testing.T) {
 	ctx := context.Background()
 	owner := f.login(t, f.ownerToken)
 	tok := f.csrf(t, owner, "/admin")
-	a := f.postForm(t, owner, "/admin/series/weebcentral/3/force", url.Values{"csrf": {tok}, "back": {"/admin/failing?site=weebcentral"}})
+	a := f.postForm(t, owner, "/admin/series/weebcentral/3/force", url.Values{"csrf": {tok}, "confirm": {"yes"}, "back": {"/admin/failing?site=weebcentral"}})
 	if a.code != http.StatusSeeOther || a.header.Get("Location") != "/admin/failing?site=weebcentral" {
 		t.Fatalf("force: %d %q", a.code, a.header.Get("Location"))
 	}
@@ -147,10 +147,10 @@ func TestOwnerActs(t *testing.T) {
 	if forced == nil || strings.Join(f.lanes.woken(), ",") != "weebcentral" {
 		t.Fatalf("force: force_poll_at %v, wakes %v", forced, f.lanes.woken())
 	}
-	if a := f.postForm(t, owner, "/admin/series/weebcentral/999/force", url.Values{"csrf": {tok}}); a.code != http.StatusNotFound {
+	if a := f.postForm(t, owner, "/admin/series/weebcentral/999/force", url.Values{"csrf": {tok}, "confirm": {"yes"}}); a.code != http.StatusNotFound {
 		t.Fatalf("force of an unknown Series: %d", a.code)
 	}
-	a = f.postForm(t, owner, "/admin/series/comix/1/force", url.Values{"csrf": {tok}, "back": {"https://evil.example/"}})
+	a = f.postForm(t, owner, "/admin/series/comix/1/force", url.Values{"csrf": {tok}, "confirm": {"yes"}, "back": {"https://evil.example/"}})
 	if a.header.Get("Location") != "/admin/lanes/comix" {
 		t.Fatalf("an outside back= was followed: %q", a.header.Get("Location"))
 	}
@@ -230,7 +230,8 @@ func TestAdminShowsThePassInFlight(t *testing.T) {
 	if !ok {
 		t.Fatalf("weebcentral's card does not end:\n%s", card)
 	}
-	for _, want := range []string{"checking 12 of 40, since 2026-11-30 11:57 UTC", "Alive</dt><dd>2026-11-30 11:59 UTC"} {
+	for _, want := range []string{`checking 12 of 40, since <time datetime="2026-11-30T11:57:00Z" title="2026-11-30 11:57 UTC">3 min ago</time>`,
+		`Alive</dt><dd><time datetime="2026-11-30T11:59:55Z" title="2026-11-30 11:59 UTC">just now</time>`} {
 		if !strings.Contains(card, want) {
 			t.Errorf("weebcentral's card lacks %q:\n%s", want, card)
 		}

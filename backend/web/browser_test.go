@@ -150,7 +150,13 @@ func TestBrowserOwnerActs(t *testing.T) {
 		t.Fatalf("deep link landed on %q", h)
 	}
 	assertNamed(t, p)
+	// Force asks once: its button opens the question, whose Yes acts.
 	submit(p, `form[action="/admin/series/weebcentral/4/force"] button`)
+	if h := p.MustElement("h1").MustText(); h != "Force a read?" {
+		t.Fatalf("Force opened %q, not its question", h)
+	}
+	assertNamed(t, p)
+	submit(p, `form[method="post"][action="/admin/series/weebcentral/4/force"] button`)
 	if !strings.HasSuffix(p.MustInfo().URL, "/admin/lanes/weebcentral") {
 		t.Fatalf("force returned to %s", p.MustInfo().URL)
 	}

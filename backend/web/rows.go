@@ -3,6 +3,7 @@ package web
 import (
 	"html/template"
 	"strings"
+	"time"
 
 	"mangabookmark/backend/store"
 )
@@ -11,13 +12,16 @@ import (
 // checked escaping as writeItems and for the same reason: html/template's
 // reflective escapers made a 200-row page six times its JSON endpoint.
 // FuzzFailRowsMatchTemplate holds it to its template twin (twin_test.go).
-func failRowsHTML(rows []store.AdminFailing, csrf, back string) template.HTML {
+//
+// A row's Force opens its question (GET …/force, forceAsk): Force asks
+// once before it acts, so the row carries no form token.
+func failRowsHTML(rows []store.AdminFailing, back string, now time.Time) template.HTML {
 	if len(rows) == 0 {
 		return `<tr><td colspan="6" class="muted">No failing Series.</td></tr>`
 	}
 	var b strings.Builder
 	b.Grow(len(rows) * 700)
-	csrf, back = esc(csrf), esc(back)
+	back = esc(back)
 	for _, r := range rows {
 		name := r.Title
 		if name == "" {
@@ -28,10 +32,10 @@ func failRowsHTML(rows []store.AdminFailing, csrf, back string) template.HTML {
 		for _, p := range []string{
 			`<tr data-site="`, site, `" data-series-id="`, id, "\">\n",
 			`<td class="title"><a href="`, siteURL(r.URL), `" rel="noreferrer noopener">`, name, `</a></td><td>`, site,
-			`</td><td class="fault-text">`, esc(r.Outcome), `</td><td>`, when(r.FailingSince), `</td><td>`, whenSet(r.LatestCheckedAt), "</td>\n",
-			`<td><form method="post" action="/admin/series/`, esc(pathEscape(r.Site)), `/`, esc(pathEscape(r.SeriesID)),
-			`/force"><input type="hidden" name="csrf" value="`, csrf, `"><input type="hidden" name="back" value="`, back,
-			`"><button type="submit" aria-label="Force: `, name, "\">Force</button></form></td>\n</tr>",
+			`</td><td class="fault-text">`, esc(r.Outcome), `</td><td>`, string(relTime(now, r.FailingSince)), `</td><td>`, string(relTimeSet(now, r.LatestCheckedAt)), "</td>\n",
+			`<td><form method="get" action="/admin/series/`, esc(pathEscape(r.Site)), `/`, esc(pathEscape(r.SeriesID)),
+			`/force"><input type="hidden" name="back" value="`, back,
+			`"><button type="submit" aria-label="Force: `, name, "\">Force…</button></form></td>\n</tr>",
 		} {
 			b.WriteString(p)
 		}

@@ -25,13 +25,15 @@ var funcs = template.FuncMap{
 	"path":     pathEscape,
 	"when":     when,
 	"whenSet":  whenSet,
+	"rel":      relTime,
+	"relSet":   relTimeSet,
 	"dur":      dur,
 	"secs":     func(d time.Duration) int64 { return int64(d / time.Second) },
 	"failed":   func(p store.Pass) int { return p.NotFound + p.NoChapter + p.Unfetchable + p.Errors },
 	"card":     card,
 	"failrows": failRowsHTML,
-	"rows": func(rows []store.AdminFailing, total, limit int, csrf, back string) failTable {
-		return failTable{Rows: rows, Total: total, Cap: limit, CSRF: csrf, Back: back}
+	"rows": func(rows []store.AdminFailing, total, limit int, back string, now time.Time) failTable {
+		return failTable{Rows: rows, Total: total, Cap: limit, Back: back, Now: now}
 	},
 	"digestMin": func(sec int) string { return strconv.FormatFloat(float64(sec)/60, 'f', -1, 64) },
 	"static":    staticPath,
@@ -83,15 +85,17 @@ func executePage(w io.Writer, name string, p page) error {
 type laneCard struct {
 	L          client.Lane
 	CSRF, Back string
+	Now        time.Time // its times are said relative to it
 }
 
-func card(l client.Lane, csrf, back string) laneCard {
-	return laneCard{L: l, CSRF: csrf, Back: back}
+func card(l client.Lane, csrf, back string, now time.Time) laneCard {
+	return laneCard{L: l, CSRF: csrf, Back: back, Now: now}
 }
 
-// failTable is the failing worklist with what its Force forms carry.
+// failTable is the failing worklist with where its Force returns to.
 type failTable struct {
 	Rows       []store.AdminFailing
 	Total, Cap int
-	CSRF, Back string
+	Back       string
+	Now        time.Time // its times are said relative to it
 }

@@ -120,6 +120,7 @@ func New(d Deps) *Handler {
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))
+	h.handle("GET /admin/series/{site}/{series_id}/force", h.owner(h.forceAsk))
 	h.handle("POST /admin/series/{site}/{series_id}/force", h.owner(h.post(h.force)))
 	h.handle("POST /admin/lanes/{site}/pause", h.owner(h.post(h.pause)))
 	h.handle("POST /admin/lanes/{site}/resume", h.owner(h.post(h.resume)))

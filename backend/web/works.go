@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"math/big"
 	"net/http"
 	"net/url"
 	"slices"
@@ -44,13 +45,26 @@ type workMemberRow struct {
 	Site, SeriesID, Title, URL string
 	Latest, LatestURL          string // the member's own number and chapter link
 	Offset                     string
-	LinkedBy                   string // how it joined: "id: al", "Readers", "your link (only you)"
-	Failing                    string // "not_found since …", "" when not failing for a day
-	Drifted                    string // since when its numbers drifted, "" when not
-	SeriesPath                 string // the Series page, "" when the Reader does not bookmark it
-	ActPath                    string // /works/{id}/members/{site}/{series_id}
-	Input                      string // the offset field's id
-	Reset                      string // a shared offset migration 0018 set back to 0 ("+100"), "" for none
+	LinkedBy                   string       // how it joined: "id: al", "Readers", "your link (only you)"
+	Failing                    string       // "not_found since …", "" when not failing for a day
+	Drifted                    string       // since when its numbers drifted, "" when not (or no longer in the Reader's numbers)
+	Advice                     *driftAdvice // the offset that ends the drift, nil when none is needed
+	SeriesPath                 string       // the Series page, "" when the Reader does not bookmark it
+	ActPath                    string       // /works/{id}/members/{site}/{series_id}
+	Input                      string       // the offset field's id
+	Reset                      string       // a shared offset migration 0018 set back to 0 ("+100"), "" for none
+}
+
+// driftAdvice is the Work page's advice for a drifted member: the offset
+// to set on it, with its sign, so its Latest meets the other members' in
+// the Work's numbers. Value is what the one-click form posts ("-11"),
+// Shown how the advice writes it ("−11", "+3").
+type driftAdvice struct {
+	Value, Shown string
+	Member       string // "site/series_id"
+	Latest       string // the member's Latest in the Work's numbers now
+	Others       string // the other working members' highest
+	Ahead        string // by how many chapters it stands above them
 }
 
 // idRow is one external id of a member.
@@ -155,7 +169,12 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 			row.Failing = m.FailingOutcome + " since " + m.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
 		}
 		if m.DriftSince != nil {
-			row.Drifted = ago(now, *m.DriftSince)
+			// Drift is judged on the shared offsets; the Reader sees their
+			// own: advise only while their numbers still drift, so the
+			// advice goes once they set the offset.
+			if row.Advice = adviseOffset(wk.Members, i); row.Advice != nil {
+				row.Drifted = ago(now, *m.DriftSince)
+			}
 		}
 		for _, o := range resets {
 			if o.Site == m.Site && o.SeriesID == m.SeriesID {
@@ -246,4 +265,67 @@ func signedOffset(off string) string {
 		return off
 	}
 	return "+" + off
+}
+
+// adviseOffset is the advice for member i of ms, in the Reader's numbers
+// (each member's Latest plus the Reader's offset on it): when its Latest
+// stands more than store.DriftMargin above every other working member's
+// (failing ones aside, as RecordOK judges drift), the offset that brings
+// it level with their highest. Nil when it does not, or when a number is
+// unknown or the offset would be one ParseOffset refuses.
+func adviseOffset(ms []store.WorkMember, i int) *driftAdvice {
+	m := ms[i]
+	latest, ok1 := new(big.Rat).SetString(m.LatestNumber)
+	off, ok2 := new(big.Rat).SetString(m.Offset)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	var others *big.Rat
+	for j, o := range ms {
+		if j == i || o.FailingSince != nil {
+			continue
+		}
+		l, ok1 := new(big.Rat).SetString(o.LatestNumber)
+		oo, ok2 := new(big.Rat).SetString(o.Offset)
+		if !ok1 || !ok2 {
+			continue
+		}
+		if w := l.Add(l, oo); others == nil || w.Cmp(others) > 0 {
+			others = w
+		}
+	}
+	if others == nil {
+		return nil
+	}
+	mine := new(big.Rat).Add(latest, off)
+	ahead := new(big.Rat).Sub(mine, others)
+	if ahead.Cmp(big.NewRat(store.DriftMargin, 1)) <= 0 {
+		return nil
+	}
+	want := new(big.Rat).Sub(others, latest)
+	v := decimal(want)
+	if _, err := store.ParseOffset(v); err != nil {
+		return nil
+	}
+	shown := signedOffset(v)
+	if v == "0" {
+		shown = "0"
+	} else if strings.HasPrefix(shown, "-") {
+		shown = "−" + shown[1:]
+	}
+	return &driftAdvice{Value: v, Shown: shown, Member: m.Site + "/" + m.SeriesID,
+		Latest: decimal(mine), Others: decimal(others), Ahead: decimal(ahead)}
+}
+
+// decimal writes r as a short decimal: "12", "-2.5" (chapter numbers and
+// offsets have at most four decimals).
+func decimal(r *big.Rat) string {
+	s := r.FloatString(4)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s
 }

@@ -58,16 +58,16 @@ func TestBrowserLibraryShowsOneCardPerWork(t *testing.T) {
 		t.Fatalf("the Work card's title opened %s", u)
 	}
 	assertNamed(t, p)
-	if rows := len(p.MustElements("table.members tbody tr")); rows != 2 {
+	if rows := len(p.MustElements("ul.members li.member")); rows != 2 {
 		t.Fatalf("the Work page lists %d members, want 2", rows)
 	}
 	// A member's offset, then the Work's Progress, each back with a flash.
-	p.MustElement(`tr[data-site="mangadex"] input[name="offset"]`).MustSelectAllText().MustInput("-2")
-	submit(p, `tr[data-site="mangadex"] form[action$="/offset"] button`)
+	p.MustElement(`li.member[data-site="mangadex"] input[name="offset"]`).MustSelectAllText().MustInput("-2")
+	submit(p, `li.member[data-site="mangadex"] form[action$="/offset"] button`)
 	if txt := p.MustElement("p.flash").MustText(); !strings.HasPrefix(txt, "Offset saved") {
 		t.Fatalf("after the offset: flash %q", txt)
 	}
-	if v := p.MustElement(`tr[data-site="mangadex"] input[name="offset"]`).MustProperty("value").Str(); v != "-2" {
+	if v := p.MustElement(`li.member[data-site="mangadex"] input[name="offset"]`).MustProperty("value").Str(); v != "-2" {
 		t.Fatalf("the offset shows %q after saving -2", v)
 	}
 	// The offset moved the Work's Latest to mangadex's 12 - 2 = 10: two past Progress 8.
@@ -83,8 +83,8 @@ func TestBrowserLibraryShowsOneCardPerWork(t *testing.T) {
 		t.Fatalf("the Work's Progress 10 on mangadex (offset -2): %+v, want 12", pr)
 	}
 	// A hostile offset: 400 with the reason, on the same page.
-	p.MustElement(`tr[data-site="mangadex"] input[name="offset"]`).MustSelectAllText().MustInput("1e9")
-	submit(p, `tr[data-site="mangadex"] form[action$="/offset"] button`)
+	p.MustElement(`li.member[data-site="mangadex"] input[name="offset"]`).MustSelectAllText().MustInput("1e9")
+	submit(p, `li.member[data-site="mangadex"] form[action$="/offset"] button`)
 	if txt := p.MustElement("p.alert").MustText(); !strings.Contains(txt, "Not an offset") {
 		t.Fatalf("a hostile offset: %q", txt)
 	}
@@ -93,7 +93,7 @@ func TestBrowserLibraryShowsOneCardPerWork(t *testing.T) {
 	if txt := p.MustElement("p.flash").MustText(); !strings.HasPrefix(txt, "Linked") {
 		t.Fatalf("after same story: flash %q", txt)
 	}
-	if rows := len(p.MustElements("table.members tbody tr")); rows != 3 {
+	if rows := len(p.MustElements("ul.members li.member")); rows != 3 {
 		t.Fatalf("after same story the Work lists %d members, want 3", rows)
 	}
 }
