@@ -14,6 +14,7 @@ import (
 	"mangabookmark/backend/admin/admintest"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/storetest"
+	"mangabookmark/client"
 )
 
 var (
@@ -444,5 +445,38 @@ func TestRefusedProgressOnSamePage(t *testing.T) {
 	}
 	if msg, _ := f.flashAfter(t, c, a); !strings.HasPrefix(msg, "Progress set to ch. 42:") {
 		t.Fatalf("set progress flash: %q", msg)
+	}
+}
+
+// After a tracker pull the card says in words what it did, instead of
+// "Working.": how many bookmarks moved forward, how many were skipped
+// (two ids) and how many entries no Series carries.
+func TestTrackerCardSaysWhatThePullDid(t *testing.T) {
+	t.Parallel()
+	w := newTrackerWorld(t, false)
+	ctx := context.Background()
+	now := w.clock.Now()
+	if err := w.st.PutTrackerSettings(ctx, store.TrackerSettings{ReaderID: readerID, Service: "anilist", Username: "aki", Pull: true, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	claims, err := w.st.ClaimTrackerPulls(ctx, "anilist", "test-owner", now, time.Minute, 1)
+	if err != nil || len(claims) != 1 {
+		t.Fatalf("claim: %v %v", claims, err)
+	}
+	moved, err := w.st.ApplyTrackerPull(ctx, store.TrackerPulled{ReaderID: readerID, Service: "anilist", Owner: "test-owner", Now: now,
+		Next: now.Add(time.Hour), Moves: []store.TrackerMove{{Site: "mangapill", SeriesID: "2", To: 9}}})
+	if err != nil || moved != 1 {
+		t.Fatalf("pull: %d %v", moved, err)
+	}
+	pulled := now.Add(-5 * time.Minute)
+	w.tr.set(readerID, client.Tracker{Service: "anilist", Username: "aki", Pull: true, State: "ok", LastPullAt: &pulled,
+		Skipped: []client.TrackerSkip{{Site: "mangapill", SeriesID: "3"}, {Site: "mangapill", SeriesID: "40"}, {Site: "weebcentral", SeriesID: "1"}}})
+	w.tr.unmatched = someUnmatched(12)
+	c := w.login(t, w.readerToken)
+	page := w.get(t, c, "/settings")
+	want := "Pulled from AniList 5 minutes ago: 1 bookmark moved forward, 3 skipped (two AniList ids), 12 entries not on a Site we read. Your AniList list is read regularly"
+	if !strings.Contains(page.body, want) {
+		m := regexp.MustCompile(`id="anilist-state">[^<]*`).FindString(page.body)
+		t.Fatalf("the card says %q, want %q", m, want)
 	}
 }

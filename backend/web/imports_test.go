@@ -144,7 +144,9 @@ func TestImportPageUploadsAndShowsTheResult(t *testing.T) {
 	}
 	job := f.get(t, c, loc)
 	for _, want := range []string{`data-state="done"`, `<progress id="progress" max="3" value="3">`, "1 added, 1 already in your library, Progress moved on 2",
-		"<strong>https://nowhere.example/x</strong>: not a Site we read", "https://mangapill.test/series/50</a> (Progress 4)"} {
+		"<strong>https://nowhere.example/x</strong>: not a Site we read", "https://mangapill.test/series/50</a> (Progress 4)",
+		// The flash says in words what the import just did.
+		`role="status" id="flash">Imported: 1 added, 1 already in your library, Progress moved forward on 2, 1 not imported (see below).</div>`} {
 		if !strings.Contains(job.body, want) {
 			t.Errorf("import page lacks %q:\n%s", want, job.body)
 		}
