@@ -108,7 +108,7 @@ func TestBrowserActsKeepThePlace(t *testing.T) {
 				t.Fatalf("%s: the select toolbar shows with nothing ticked", name)
 			}
 			for _, id := range []string{a, b} {
-				p.MustElement(`li.item[data-series-id="` + id + `"] input.pick`).MustClick()
+				p.MustElement(`li.item[data-series-id="` + id + `"] .pick input`).MustClick()
 			}
 			bar := p.MustElement(".bulk-bar")
 			bar.MustWaitVisible()

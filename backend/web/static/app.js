@@ -74,8 +74,8 @@ document.addEventListener("click", function (e) {
 // card's box is ticked; this counts them (and shows it where :has is not
 // known).
 document.addEventListener("change", function (e) {
-  if (!e.target.classList || !e.target.classList.contains("pick")) return;
-  var n = document.querySelectorAll("input.pick:checked").length;
+  if (e.target.name !== "pick") return;
+  var n = document.querySelectorAll('input[name="pick"]:checked').length;
   var bar = document.querySelector(".bulk-bar"), c = document.getElementById("picked");
   if (bar) bar.classList.toggle("on", n > 0);
   if (c) c.textContent = n + " selected:";
