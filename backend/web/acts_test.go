@@ -504,3 +504,34 @@ func TestCardBytesWithActs(t *testing.T) {
 		t.Fatalf("the csrf field is repeated per card: %d", strings.Count(body, `name="csrf"`))
 	}
 }
+
+// The Series page's notice and state forms confirm in the flash, and a
+// refused value shows the same page with the reason, nothing saved.
+func TestSeriesSettingsConfirmAndRefuseOnPage(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	c := f.login(t, f.readerToken)
+	page := "/series/mangapill/2"
+	tok := f.csrf(t, c, page)
+	a := f.postForm(t, c, "/library/mangapill/2/notify", url.Values{"csrf": {tok}, "mode": {"pile"}, "pile": {"4"}, "pile_days": {"9"}, "back": {page}})
+	if msg, _ := f.flashAfter(t, c, a); msg != "Notices saved: in a pile of 4 chapters, or after 9 days." {
+		t.Fatalf("notify flash: %q", msg)
+	}
+	a = f.postForm(t, c, "/library/mangapill/2/state", url.Values{"csrf": {tok}, "state": {"on_hold"}, "back": {page}})
+	if msg, _ := f.flashAfter(t, c, a); msg != "Reading state saved: on hold." {
+		t.Fatalf("state flash: %q", msg)
+	}
+	for path, form := range map[string]url.Values{
+		"/library/mangapill/2/notify": {"csrf": {tok}, "mode": {"<b>loud</b>"}, "pile": {"4"}, "pile_days": {"9"}, "back": {page}},
+		"/library/mangapill/2/state":  {"csrf": {tok}, "state": {"<b>x</b>"}, "back": {page}},
+	} {
+		a := f.postForm(t, c, path, form)
+		if a.code != http.StatusBadRequest || !strings.Contains(a.body, `<h1>mangapill title 2`) || !strings.Contains(a.body, "Nothing was saved.") || strings.Contains(a.body, "<b>") {
+			t.Errorf("%s refused: %d, the Series page with the reason?", path, a.code)
+		}
+	}
+	it, _ := f.st.LibraryEntry(context.Background(), 2, "mangapill", "2")
+	if it.NotifyMode != "pile" || it.State != "on_hold" {
+		t.Fatalf("a refused form changed the settings: %s %s", it.NotifyMode, it.State)
+	}
+}
