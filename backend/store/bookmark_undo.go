@@ -108,6 +108,30 @@ func (s *Store) RemoveBookmarksHeld(ctx context.Context, readerID int64, keys []
 // Reader's, replaced, or already undone); ErrUndoExpired past its time.
 func (s *Store) UndoRemove(ctx context.Context, readerID int64, token string, now time.Time) ([]BookmarkKey, error) {
 	var out []BookmarkKey
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		out, err = s.undoRemove(ctx, readerID, token, now)
+		if err == nil || !isRetryable(err) {
+			break
+		}
+	}
+	if errors.Is(err, ErrUndoGone) || errors.Is(err, ErrUndoExpired) {
+		if errors.Is(err, ErrUndoExpired) {
+			if perr := s.ReleaseExpiredHolds(ctx, now); perr != nil {
+				return nil, perr
+			}
+		}
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: undo remove: %w", err)
+	}
+	return out, nil
+}
+
+// undoRemove is UndoRemove's transaction.
+func (s *Store) undoRemove(ctx context.Context, readerID int64, token string, now time.Time) ([]BookmarkKey, error) {
+	var out []BookmarkKey
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var held string
 		var expires time.Time
@@ -166,18 +190,7 @@ func (s *Store) UndoRemove(ctx context.Context, readerID int64, token string, no
 		_, err = tx.Exec(ctx, `DELETE FROM bookmark_undo WHERE reader_id = $1`, readerID)
 		return err
 	})
-	if errors.Is(err, ErrUndoGone) || errors.Is(err, ErrUndoExpired) {
-		if errors.Is(err, ErrUndoExpired) {
-			if perr := s.ReleaseExpiredHolds(ctx, now); perr != nil {
-				return nil, perr
-			}
-		}
-		return nil, err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: undo remove: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // ReleaseExpiredHolds ends every hold past its time: its Series that no
