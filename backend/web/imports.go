@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +95,16 @@ func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	seeOther(w, r, "/?added="+strconv.FormatInt(job.ID, 10))
+	// Back to the library as it was (filter, sort, page), with the answers.
+	u, err := url.Parse(readerBack(r))
+	if err != nil || u.Path != "/" {
+		u = &url.URL{Path: "/"}
+	}
+	q := u.Query()
+	q.Set("added", strconv.FormatInt(job.ID, 10))
+	u.RawQuery = q.Encode()
+	h.setFlash(w, r, importSentence(job), "")
+	seeOther(w, r, u.String())
 }
 
 // submit runs an import for the page; false when it answered an error.
