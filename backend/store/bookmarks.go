@@ -195,7 +195,8 @@ func (s *Store) AddReaderBookmark(ctx context.Context, readerID int64, site, ser
 
 // RemoveBookmark deletes a Reader's bookmark (its Progress goes with it)
 // and, in the same statement, the Series when no other Reader bookmarks it
-// (orphan removal). An absent bookmark is ErrNotFound.
+// (orphan removal), nor a Remove's Undo holds it (bookmark_undo.go: the
+// hold's end deletes it then). An absent bookmark is ErrNotFound.
 //
 // The statement runs after the Series row is locked FOR UPDATE, in one
 // transaction: a concurrent add or read of the same Series either finished
@@ -220,6 +221,8 @@ func (s *Store) RemoveBookmark(ctx context.Context, readerID int64, site, series
 					WHERE s.site = b.site AND s.series_id = b.series_id
 					  AND NOT EXISTS (SELECT 1 FROM bookmarks o
 						WHERE o.site = b.site AND o.series_id = b.series_id AND o.reader_id <> $1)
+					  AND NOT EXISTS (SELECT 1 FROM bookmark_undo_items u
+						WHERE u.site = b.site AND u.series_id = b.series_id)
 				)
 				SELECT EXISTS (SELECT 1 FROM b)`, readerID, site, seriesID).Scan(&removed)
 		})

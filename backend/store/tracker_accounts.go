@@ -45,6 +45,9 @@ type TrackerAccount struct {
 	LastPullAt *time.Time
 	LastPushAt *time.Time
 	NextPullAt *time.Time
+	// LastPullMoved is how many bookmarks the last pull moved forward
+	// (nil: none recorded yet).
+	LastPullMoved *int
 }
 
 // Connected is a token stored and not refused.
@@ -59,12 +62,12 @@ type TrackerEntry struct {
 }
 
 const trackerAccountCols = `reader_id, service, username, pull, push, token_sealed IS NOT NULL, state, error,
-	last_pull_at, last_push_at, next_pull_at`
+	last_pull_at, last_push_at, next_pull_at, last_pull_moved`
 
 func scanTrackerAccount(row scanner) (TrackerAccount, error) {
 	var a TrackerAccount
 	err := row.Scan(&a.ReaderID, &a.Service, &a.Username, &a.Pull, &a.Push, &a.HasToken, &a.State, &a.Error,
-		&a.LastPullAt, &a.LastPushAt, &a.NextPullAt)
+		&a.LastPullAt, &a.LastPushAt, &a.NextPullAt, &a.LastPullMoved)
 	return a, err
 }
 

@@ -178,6 +178,10 @@ func (s *Store) ApplyTrackerPull(ctx context.Context, p TrackerPulled) (int, err
 		if moved, err = applyTrackerMoves(ctx, tx, p); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, `UPDATE tracker_accounts SET last_pull_moved = $3 WHERE reader_id = $1 AND service = $2`,
+			p.ReaderID, p.Service, moved); err != nil {
+			return err
+		}
 		if err := applyTrackerStates(ctx, tx, p); err != nil {
 			return err
 		}

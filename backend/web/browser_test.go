@@ -95,7 +95,7 @@ func TestBrowserReaderLibrary(t *testing.T) {
 	if w := p.MustEval(`() => document.querySelector('li.item img.cover').naturalWidth`).Int(); w == 0 {
 		t.Fatal("the cover did not load with the session")
 	}
-	submit(p, `li.item[data-series-id="2"] form[action$="/read"] button`)
+	submit(p, `li.item[data-series-id="2"] button[formaction$="/read"]`)
 	if p.MustHas(`li.item[data-new="true"]`) || p.MustHas(".badge.new") {
 		t.Fatal("the New Chapter marker stayed after mark read")
 	}
@@ -103,7 +103,7 @@ func TestBrowserReaderLibrary(t *testing.T) {
 		t.Fatalf("progress after mark read: %+v", p)
 	}
 	p.MustElement(`li.item[data-series-id="3"] details.menu summary`).MustClick() // Remove is in the card's menu
-	submit(p, `li.item[data-series-id="3"] form[action$="/remove"] button`)
+	submit(p, `li.item[data-series-id="3"] button[formaction$="/remove"]`)
 	if p.MustHas(`li.item[data-series-id="3"]`) {
 		t.Fatal("the removed Series is still listed")
 	}

@@ -2,8 +2,10 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -93,7 +95,16 @@ func (h *Handler) addSeries(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	seeOther(w, r, "/?added="+strconv.FormatInt(job.ID, 10))
+	// Back to the library as it was (filter, sort, page), with the answers.
+	u, err := url.Parse(readerBack(r))
+	if err != nil || u.Path != "/" {
+		u = &url.URL{Path: "/"}
+	}
+	q := u.Query()
+	q.Set("added", strconv.FormatInt(job.ID, 10))
+	u.RawQuery = q.Encode()
+	h.setFlash(w, r, importSentence(job), "")
+	seeOther(w, r, u.String())
 }
 
 // submit runs an import for the page; false when it answered an error.
@@ -139,7 +150,28 @@ func (h *Handler) postImport(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	h.setFlash(w, r, importSentence(job), "")
 	seeOther(w, r, "/import/"+strconv.FormatInt(job.ID, 10))
+}
+
+// importSentence says in words what an import just did, for the flash:
+// its counts when it is decided, else that it goes on.
+func importSentence(j store.ImportJob) string {
+	decided := j.Added + j.Already + j.UnsupportedCount
+	if j.State == "running" || (j.Total > 0 && decided+j.Waiting < j.Total) {
+		return fmt.Sprintf("Import started: %s read; this page counts them as they are added.", countOf(j.Total, "entry"))
+	}
+	s := fmt.Sprintf("Imported: %d added, %d already in your library", j.Added, j.Already)
+	if j.ProgressApplied > 0 {
+		s += fmt.Sprintf(", Progress moved forward on %d", j.ProgressApplied)
+	}
+	if j.Waiting > 0 {
+		s += fmt.Sprintf(", %d waiting for your allowance", j.Waiting)
+	}
+	if j.UnsupportedCount > 0 {
+		s += fmt.Sprintf(", %d not imported (see below)", j.UnsupportedCount)
+	}
+	return s + "."
 }
 
 // parseUpload decodes the form's file or URLs; false when it answered

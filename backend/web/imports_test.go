@@ -116,6 +116,11 @@ func TestImportPagesNameTheLimitsInForce(t *testing.T) {
 		}
 	}
 	job := f.get(t, c, "/import/"+strings.TrimPrefix(a.header.Get("Location"), "/?added=")).body
+	// From a filtered, sorted page: back there, with the answers.
+	a = f.postForm(t, c, "/library/add", url.Values{"csrf": {tok}, "urls": {"https://mangapill.test/series/81"}, "back": {"/?q=x&sort=title"}})
+	if loc := a.header.Get("Location"); !regexp.MustCompile(`^/\?added=\d+&q=x&sort=title$`).MatchString(loc) {
+		t.Errorf("add from a filtered page returned to %q", loc)
+	}
 	if want := "1 wait for your allowance of new Series (7 an hour) or for room under the cap of 2 bookmarks of Series the server has never read a chapter of"; !strings.Contains(job, want) {
 		t.Errorf("the import's page lacks %q:\n%s", want, job)
 	}
@@ -144,7 +149,9 @@ func TestImportPageUploadsAndShowsTheResult(t *testing.T) {
 	}
 	job := f.get(t, c, loc)
 	for _, want := range []string{`data-state="done"`, `<progress id="progress" max="3" value="3">`, "1 added, 1 already in your library, Progress moved on 2",
-		"<strong>https://nowhere.example/x</strong>: not a Site we read", "https://mangapill.test/series/50</a> (Progress 4)"} {
+		"<strong>https://nowhere.example/x</strong>: not a Site we read", "https://mangapill.test/series/50</a> (Progress 4)",
+		// The flash says in words what the import just did.
+		`role="status" id="flash">Imported: 1 added, 1 already in your library, Progress moved forward on 2, 1 not imported (see below).</div>`} {
 		if !strings.Contains(job.body, want) {
 			t.Errorf("import page lacks %q:\n%s", want, job.body)
 		}

@@ -53,6 +53,7 @@ type libraryView struct {
 	ListURL  string   // this view as a list, and as a grid
 	GridURL  string
 	Added    *importView // the answers to the last "Add a Series", from ?added=
+	Back     string      // this page's address, the acts' "back" (flash.go's safeBack)
 }
 
 // libraryItem is one bookmark as a card shows it, every value worked out
@@ -115,6 +116,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		lv.State = st
 	}
 	lv.Grid = h.gridView(w, r)
+	lv.Back = safeBack(r.URL.RequestURI())
 	asked, _ := strconv.Atoi(q.Get("page"))
 	lp, err := h.Store.LibraryPage(r.Context(), v.ReaderID, store.LibraryQuery{Site: lv.Site, Text: lv.Query,
 		OnlyNew: lv.OnlyNew, Sort: lv.Sort, State: lv.State, Page: asked, PerPage: PageSize})
@@ -264,26 +266,6 @@ func chapterTitle(title, number string) string {
 	return strings.TrimSpace(title)
 }
 
-// markRead sets the Progress of a bookmarked Series to its Latest Chapter.
-func (h *Handler) markRead(w http.ResponseWriter, r *http.Request) {
-	v := viewerFrom(r.Context())
-	_, err := h.Store.MarkRead(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), h.Now())
-	if h.bookmarkActFailed(w, r, err) {
-		return
-	}
-	seeOther(w, r, readerBack(r))
-}
-
-// remove deletes a bookmark (the Series goes with its last bookmark).
-func (h *Handler) remove(w http.ResponseWriter, r *http.Request) {
-	v := viewerFrom(r.Context())
-	err := h.Store.RemoveBookmark(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"))
-	if h.bookmarkActFailed(w, r, err) {
-		return
-	}
-	seeOther(w, r, "/")
-}
-
 // bookmarkActFailed answers a bookmark act's error (the not-in-your-library
 // page, or the unavailable one) and reports whether there was one.
 func (h *Handler) bookmarkActFailed(w http.ResponseWriter, r *http.Request, err error) bool {
@@ -296,17 +278,6 @@ func (h *Handler) bookmarkActFailed(w http.ResponseWriter, r *http.Request, err 
 		return false
 	}
 	return true
-}
-
-// readerBack is where a Reader's library act returns to: the form's
-// local library, Series or Work page (its "back" field), else the library.
-func readerBack(r *http.Request) string {
-	b := r.PostFormValue("back")
-	if (b == "/" || strings.HasPrefix(b, "/?") || strings.HasPrefix(b, "/series/") || strings.HasPrefix(b, "/works/")) &&
-		!strings.ContainsAny(b, "\\\r\n\t") && !strings.HasPrefix(b, "//") {
-		return b
-	}
-	return "/"
 }
 
 // seenLink is a chapter page a Lane saw, "" when it is not a Site's web

@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -192,20 +193,37 @@ func (h *Handler) setNotify(w http.ResponseWriter, r *http.Request) {
 	mode := r.PostFormValue("mode")
 	pile, err1 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("pile")))
 	days, err2 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("pile_days")))
+	problem := ""
 	switch {
 	case mode != store.NotifyEach && mode != store.NotifyOff && mode != store.NotifyPile:
-		h.errorPage(w, r, http.StatusBadRequest, "Not a notify mode", "Choose each, off or pile.")
-		return
+		problem = "Not a notify mode: choose each, off or pile."
 	case err1 != nil || pile < 1 || pile > 1000:
-		h.errorPage(w, r, http.StatusBadRequest, "Not a pile size", "A pile is a whole number of chapters from 1 to 1000.")
-		return
+		problem = "Not a pile size: a pile is a whole number of chapters from 1 to 1000."
 	case err2 != nil || days < 1 || days > 60:
-		h.errorPage(w, r, http.StatusBadRequest, "Not a number of days", "A pile waits a whole number of days from 1 to 60.")
+		problem = "Not a number of days: a pile waits a whole number of days from 1 to 60."
+	}
+	site, id := r.PathValue("site"), r.PathValue("series_id")
+	if problem != "" {
+		// The page it came from, with the reason (a Series the Reader does
+		// not bookmark is its 404).
+		h.showSeries(w, r, http.StatusBadRequest, site, id, "", problem+" Nothing was saved.")
 		return
 	}
-	_, err := h.Store.SetBookmarkNotify(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), mode, pile, days)
+	_, err := h.Store.SetBookmarkNotify(r.Context(), v.ReaderID, site, id, mode, pile, days)
 	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
+	h.setFlash(w, r, notifySentence(mode, pile, days), "")
 	seeOther(w, r, readerBack(r))
+}
+
+// notifySentence is a saved notice mode, for the flash.
+func notifySentence(mode string, pile, days int) string {
+	switch mode {
+	case store.NotifyOff:
+		return "Notices off for this Series."
+	case store.NotifyPile:
+		return fmt.Sprintf("Notices saved: in a pile of %d chapters, or after %d days.", pile, days)
+	}
+	return "Notices saved: each chapter."
 }

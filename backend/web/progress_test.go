@@ -37,7 +37,7 @@ func TestLibraryMarksReadBookmarksAndCorrectsProgress(t *testing.T) {
 			t.Fatalf("progress after setting %s: %+v %v", n, p, err)
 		}
 	}
-	if a := f.postForm(t, c, "/library/mangapill/2/progress", url.Values{"csrf": {tok}, "number": {"<x>"}}); a.code != http.StatusBadRequest {
+	if a := f.postForm(t, c, "/library/mangapill/2/progress", url.Values{"csrf": {tok}, "number": {"<x>"}}); a.code != http.StatusUnprocessableEntity {
 		t.Fatalf("bad number: %d", a.code)
 	}
 	if a := f.postForm(t, c, "/library/mangapill/999/progress", url.Values{"csrf": {tok}, "number": {"1"}}); a.code != http.StatusNotFound {

@@ -29,6 +29,7 @@ type page struct {
 	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView
 	Imp          *importView
+	Flash        *flashView // what the last act did, shown once (flash.go)
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,
@@ -41,6 +42,9 @@ const maxPooled = 16 << 20
 // render executes a page template into a buffer, then writes it whole, so
 // a failed render never leaves half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, name string, p page) {
+	if p.V != nil && p.Flash == nil {
+		p.Flash = h.takeFlash(w, r, p.V)
+	}
 	h.renderWith(w, r, status, name, func(b *bytes.Buffer) error { return executePage(b, name, p) })
 }
 

@@ -28,6 +28,7 @@ type seriesView struct {
 	Crosswalk   bool     // some id came from the crosswalk: MangaBaka is credited
 	Flash       string
 	Error       string
+	Field       fieldError // a refused Progress value, beside its field
 }
 
 // seriesChapter is one of the Series' latest Chapter Events (on a Work
@@ -44,8 +45,9 @@ func (h *Handler) seriesPage(w http.ResponseWriter, r *http.Request) {
 	h.showSeries(w, r, http.StatusOK, r.PathValue("site"), r.PathValue("series_id"), flashes[r.URL.Query().Get("done")], "")
 }
 
-// showSeries renders a Series page with a flash or an error.
-func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int, site, id, flash, problem string) {
+// showSeries renders a Series page with a flash or an error, and a
+// refused Progress value when one is given.
+func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int, site, id, flash, problem string, field ...fieldError) {
 	v := viewerFrom(r.Context())
 	it, err := h.Store.LibraryEntry(r.Context(), v.ReaderID, site, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -69,6 +71,9 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 	now := h.Now()
 	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
+	if len(field) > 0 {
+		sv.Field = field[0]
+	}
 	k, ksite, kstatus := libraryCard{items: []store.LibraryItem{it}}.clock()
 	h.withTime(&sv.Item, k, ksite, kstatus, now)
 	for _, e := range evs {

@@ -26,6 +26,7 @@ type viewer struct {
 	Owner     bool
 	CSRF      string // the csrf field every form of this session carries
 	idHash    []byte
+	flashKey  []byte // signs this session's flash cookie (flash.go)
 }
 
 type viewerKey struct{}
@@ -66,6 +67,9 @@ func (h *Handler) StartSession(w http.ResponseWriter, r *http.Request, tokenID i
 	if _, err := h.Store.PurgeSessions(r.Context(), now); err != nil {
 		h.Log.Warn("expired sessions not purged", "error", err)
 	}
+	if err := h.Store.ReleaseExpiredHolds(r.Context(), now); err != nil {
+		h.Log.Warn("expired undo holds not released", "error", err)
+	}
 	return nil
 }
 
@@ -83,7 +87,7 @@ func (h *Handler) viewer(w http.ResponseWriter, r *http.Request) (*viewer, error
 	return &viewer{
 		ReaderID: s.ReaderID, TokenID: s.TokenID, Name: s.ReaderName, DiscordID: s.DiscordID,
 		Owner: h.OwnerDiscordID != "" && subtle.ConstantTimeCompare([]byte(s.DiscordID), []byte(h.OwnerDiscordID)) == 1,
-		CSRF:  csrfFor(id), idHash: store.SessionHash(id),
+		CSRF:  csrfFor(id), idHash: store.SessionHash(id), flashKey: flashKeyFor(id),
 	}, nil
 }
 

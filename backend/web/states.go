@@ -38,15 +38,17 @@ func (h *Handler) setWorkState(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) setState(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	state := r.PostFormValue("state")
+	site, id := r.PathValue("site"), r.PathValue("series_id")
 	if !store.ValidState(state) {
-		h.errorPage(w, r, http.StatusBadRequest, "Not a reading state",
-			"Choose reading, rereading, plan to read, on hold, completed or dropped.")
+		h.showSeries(w, r, http.StatusBadRequest, site, id, "",
+			"Not a reading state: choose reading, rereading, plan to read, on hold, completed or dropped. Nothing was saved.")
 		return
 	}
-	err := h.Store.SetBookmarkState(r.Context(), v.ReaderID, r.PathValue("site"), r.PathValue("series_id"), state, h.Now())
+	err := h.Store.SetBookmarkState(r.Context(), v.ReaderID, site, id, state, h.Now())
 	if h.bookmarkActFailed(w, r, err) {
 		return
 	}
+	h.setFlash(w, r, "Reading state saved: "+stateWord(state)+".", "")
 	seeOther(w, r, readerBack(r))
 }
 

@@ -39,6 +39,7 @@ var funcs = template.FuncMap{
 	"static":    staticPath,
 	"fault":     client.IsFault,
 	"cardArgs":  func(it libraryItem, csrf string) cardArgs { return cardArgs{It: it, CSRF: csrf} },
+	"actsArgs":  func(csrf, back string) actsArgs { return actsArgs{CSRF: csrf, Back: back} },
 	"workOffer": workOffer,
 	// states.go
 	"readingStates": func() []string { return store.ReadingStates },
@@ -50,6 +51,12 @@ var funcs = template.FuncMap{
 type cardArgs struct {
 	It   libraryItem
 	CSRF string
+}
+
+// actsArgs is what the acts partial renders: the form token and the
+// page's own address (safeBack), every card's "back".
+type actsArgs struct {
+	CSRF, Back string
 }
 
 // pages holds one template set per page: the layout and the partials,

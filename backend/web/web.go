@@ -111,6 +111,8 @@ func New(d Deps) *Handler {
 	h.handle("POST /library/{site}/{series_id}/read", h.post(h.markRead))
 	h.handle("POST /library/{site}/{series_id}/remove", h.post(h.remove))
 	h.handle("POST /library/{site}/{series_id}/progress", h.post(h.setProgress))
+	h.handle("POST /library/undo", h.post(h.undo))
+	h.handle("POST /library/bulk", h.post(h.bulk))
 	h.noticeRoutes()
 	h.stateRoutes()
 	h.trackerRoutes()

@@ -38,6 +38,7 @@ type workView struct {
 	Kinds       []string          // the external id kinds, for the "name an id" forms
 	Flash       string
 	Error       string
+	Field       fieldError // a refused Progress value, beside its field
 }
 
 // workMemberRow is one member in the Work page's table.
@@ -133,7 +134,7 @@ func (h *Handler) workPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // showWork renders a Work page with a flash or an error.
-func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, wk store.Work, flash, problem string) {
+func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, wk store.Work, flash, problem string, field ...fieldError) {
 	v := viewerFrom(r.Context())
 	ctx := r.Context()
 	items, err := h.Store.LibraryOfWork(ctx, v.ReaderID, wk.ID)
@@ -149,6 +150,9 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 	c := libraryCard{items: items, work: &wk}
 	wv := &workView{Item: workCardOf(c, now), Work: wk, Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
 	wv.Path = wv.Item.PagePath
+	if len(field) > 0 {
+		wv.Field = field[0]
+	}
 	k, ksite, kstatus := c.clock()
 	h.withTime(&wv.Item, k, ksite, kstatus, now)
 	resets, err := h.Store.OffsetResets(ctx, wk.ID)

@@ -36,14 +36,17 @@ func (h *Handler) workRead(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	number := ""
 	if wk.Latest != nil {
+		number = wk.Latest.Number
 		err := h.Store.SetWorkProgress(r.Context(), viewerFrom(r.Context()).ReaderID, wk.ID, wk.Latest.Number, true, h.Now())
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			h.unavailable(w, r, err)
 			return
 		}
 	}
-	seeOther(w, r, withFlash(readerBack(r), "read"))
+	h.setFlash(w, r, readSentence(number, wk.Title), "")
+	seeOther(w, r, readerBack(r))
 }
 
 // workProgress is the Work's Progress correction: exactly the number
@@ -53,9 +56,10 @@ func (h *Handler) workProgress(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	number, ok := sites.ParseNumber(r.PostFormValue("number"))
+	typed := r.PostFormValue("number")
+	number, ok := sites.ParseNumber(typed)
 	if !ok {
-		h.showWork(w, r, http.StatusBadRequest, wk, "", "Not a chapter number: type the chapter you have read up to, such as 12 or 12.5. Nothing was saved.")
+		h.showWork(w, r, http.StatusUnprocessableEntity, wk, "", "", refusedNumber(typed))
 		return
 	}
 	err := h.Store.SetWorkProgress(r.Context(), viewerFrom(r.Context()).ReaderID, wk.ID, number, false, h.Now())
@@ -63,7 +67,8 @@ func (h *Handler) workProgress(w http.ResponseWriter, r *http.Request) {
 		h.unavailable(w, r, err)
 		return
 	}
-	seeOther(w, r, withFlash(workPath(wk), "progress"))
+	h.setFlash(w, r, "Progress set to ch. "+number+" on every member you bookmark: "+quoted(wk.Title), "")
+	seeOther(w, r, workPath(wk))
 }
 
 // workNotify sets the notice mode of every member the Reader bookmarks
@@ -91,23 +96,14 @@ func (h *Handler) workNotify(w http.ResponseWriter, r *http.Request) {
 	seeOther(w, r, withFlash(workPath(wk), "notify"))
 }
 
-// workRemove removes every bookmark of the Reader's in the Work.
+// workRemove removes every bookmark of the Reader's in the Work, as one
+// Undo.
 func (h *Handler) workRemove(w http.ResponseWriter, r *http.Request) {
 	wk, ok := h.heldWork(w, r)
 	if !ok {
 		return
 	}
-	v := viewerFrom(r.Context())
-	for _, m := range wk.Members {
-		if !m.Bookmarked {
-			continue
-		}
-		if err := h.Store.RemoveBookmark(r.Context(), v.ReaderID, m.Site, m.SeriesID); err != nil && !errors.Is(err, store.ErrNotFound) {
-			h.unavailable(w, r, err)
-			return
-		}
-	}
-	seeOther(w, r, "/")
+	h.removeHeld(w, r, workKeys(wk), "Removed "+quoted(wk.Title))
 }
 
 // memberOffset sets the Reader's own offset on a member, as PUT

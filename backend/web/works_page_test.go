@@ -215,7 +215,7 @@ func TestWorkPageActs(t *testing.T) {
 		t.Errorf("offset without the csrf field: %d, offset %s", a.code, offset())
 	}
 	// Progress on the Work, carried to both members (offset -2: 10 on mangadex is 12 there).
-	if a := post(page+"/progress", url.Values{"number": {"10"}}); a.code != http.StatusSeeOther || a.header.Get("Location") != page+"?done=progress" {
+	if a := post(page+"/progress", url.Values{"number": {"10"}}); a.code != http.StatusSeeOther || a.header.Get("Location") != page {
 		t.Fatalf("progress: %d %q", a.code, a.header.Get("Location"))
 	}
 	if p, _ := f.st.GetProgress(ctx, 2, "mangadex", "w1"); p.Number != "12" {
@@ -225,7 +225,7 @@ func TestWorkPageActs(t *testing.T) {
 		t.Errorf("the Work's Progress 10 on mangapill: %s", p.Number)
 	}
 	for _, bad := range []string{"x", "-3", "<b>1</b>", strings.Repeat("1", 400)} {
-		if a := post(page+"/progress", url.Values{"number": {bad}}); a.code != http.StatusBadRequest || !strings.Contains(a.body, "Not a chapter number") {
+		if a := post(page+"/progress", url.Values{"number": {bad}}); a.code != http.StatusUnprocessableEntity || !strings.Contains(a.body, "Not saved: type the chapter") {
 			t.Errorf("progress %.20q: %d", bad, a.code)
 		}
 	}

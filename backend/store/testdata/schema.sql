@@ -281,6 +281,39 @@ SET default_tablespace = '';
 SET default_table_access_method = heap;
 
 --
+-- Name: bookmark_undo; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.bookmark_undo (
+    reader_id bigint NOT NULL,
+    token text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: bookmark_undo_items; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.bookmark_undo_items (
+    reader_id bigint NOT NULL,
+    site text NOT NULL,
+    series_id text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    notify_mode text NOT NULL,
+    notify_pile integer NOT NULL,
+    notify_pile_days integer NOT NULL,
+    added_by text NOT NULL,
+    state text NOT NULL,
+    state_by_hand boolean NOT NULL,
+    state_at timestamp with time zone,
+    progress_number numeric,
+    progress_url text DEFAULT ''::text NOT NULL,
+    progress_read_at timestamp with time zone,
+    progress_updated_at timestamp with time zone,
+    progress_source text DEFAULT 'reader'::text NOT NULL
+);
+
+--
 -- Name: bookmarks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1003,6 +1036,7 @@ CREATE TABLE public.tracker_accounts (
     lease_until timestamp with time zone,
     unmatched jsonb DEFAULT '[]'::jsonb NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_pull_moved integer,
     CONSTRAINT tracker_accounts_error_check CHECK ((length(error) <= 300)),
     CONSTRAINT tracker_accounts_service_check CHECK ((service = ANY (ARRAY['anilist'::text, 'mangabaka'::text]))),
     CONSTRAINT tracker_accounts_state_check CHECK ((state = ANY (ARRAY['ok'::text, 'reconnect'::text, 'failing'::text, 'off'::text]))),
@@ -1291,6 +1325,20 @@ ALTER TABLE ONLY public.tokens ALTER COLUMN id SET DEFAULT nextval('public.token
 --
 
 ALTER TABLE ONLY public.works ALTER COLUMN id SET DEFAULT nextval('public.works_id_seq'::regclass);
+
+--
+-- Name: bookmark_undo_items bookmark_undo_items_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.bookmark_undo_items
+    ADD CONSTRAINT bookmark_undo_items_pkey PRIMARY KEY (reader_id, site, series_id);
+
+--
+-- Name: bookmark_undo bookmark_undo_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.bookmark_undo
+    ADD CONSTRAINT bookmark_undo_pkey PRIMARY KEY (reader_id);
 
 --
 -- Name: bookmarks bookmarks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1685,6 +1733,18 @@ ALTER TABLE ONLY public.works
     ADD CONSTRAINT works_pkey PRIMARY KEY (id);
 
 --
+-- Name: bookmark_undo_expires_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX bookmark_undo_expires_idx ON public.bookmark_undo USING btree (expires_at);
+
+--
+-- Name: bookmark_undo_items_series_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX bookmark_undo_items_series_idx ON public.bookmark_undo_items USING btree (site, series_id);
+
+--
 -- Name: bookmarks_series_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1995,6 +2055,27 @@ CREATE TRIGGER work_members_moved_upd AFTER UPDATE ON public.work_members REFERE
 --
 
 CREATE TRIGGER work_members_thin_del AFTER DELETE ON public.work_members REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION public.work_members_thin();
+
+--
+-- Name: bookmark_undo_items bookmark_undo_items_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.bookmark_undo_items
+    ADD CONSTRAINT bookmark_undo_items_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.bookmark_undo(reader_id) ON DELETE CASCADE;
+
+--
+-- Name: bookmark_undo_items bookmark_undo_items_site_series_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.bookmark_undo_items
+    ADD CONSTRAINT bookmark_undo_items_site_series_id_fkey FOREIGN KEY (site, series_id) REFERENCES public.series(site, series_id) ON DELETE CASCADE;
+
+--
+-- Name: bookmark_undo bookmark_undo_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.bookmark_undo
+    ADD CONSTRAINT bookmark_undo_reader_id_fkey FOREIGN KEY (reader_id) REFERENCES public.readers(id) ON DELETE CASCADE;
 
 --
 -- Name: bookmarks bookmarks_reader_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -57,8 +57,8 @@ document.addEventListener("click", function (e) {
       case "o": follow("a.open"); break;
       case "c": if (!follow("a.continue")) follow(".meta a"); break;
       case "m":
-        var li = current(), f = li && li.querySelector('form[action$="/read"]');
-        if (f) { if (f.requestSubmit) f.requestSubmit(); else f.submit(); }
+        var li = current(), b = li && li.querySelector('button[formaction$="/read"]');
+        if (b) b.click();
         break;
       case "?": if (help && help.showModal && !help.open) { e.preventDefault(); help.showModal(); } break;
       default: return;
@@ -69,4 +69,26 @@ document.addEventListener("click", function (e) {
     var li = e.target.closest && e.target.closest("ul.library li.item");
     if (li && li !== current()) { var old = current(); if (old) old.classList.remove("selected"); li.classList.add("selected"); }
   });
+})();
+// The select toolbar (the library's form "acts"): CSS shows it while a
+// card's box is ticked; this counts them (and shows it where :has is not
+// known).
+document.addEventListener("change", function (e) {
+  if (e.target.name !== "pick") return;
+  var n = document.querySelectorAll('input[name="pick"]:checked').length;
+  var bar = document.querySelector(".bulk-bar"), c = document.getElementById("picked");
+  if (bar) bar.classList.toggle("on", n > 0);
+  if (c) c.textContent = n + " selected:";
+});
+// An act returns to the page it came from (its "back" field: page, filter,
+// sort, page number); the scroll position is kept here, for that page only.
+document.addEventListener("submit", function (e) {
+  var b = e.target.querySelector && e.target.querySelector('input[name="back"]');
+  if (!b) return;
+  try { sessionStorage.setItem("mb-scroll", JSON.stringify({ back: b.value, y: window.scrollY })); } catch (x) { /* storage off */ }
+});
+(function () {
+  var s = null;
+  try { s = JSON.parse(sessionStorage.getItem("mb-scroll") || "null"); sessionStorage.removeItem("mb-scroll"); } catch (x) { return; }
+  if (s && s.back === location.pathname + location.search && s.y > 0) window.scrollTo(0, s.y);
 })();
