@@ -168,3 +168,23 @@ func (s *Store) Updates(ctx context.Context, readerID int64, before *UpdatesCurs
 	}
 	return p, nil
 }
+
+// MarkReadTo marks a bookmarked Series read up to chapter number (its own
+// numbers), read at `at`: the one Progress statement every read takes
+// (ProgressUpsertSQL, as AdvanceProgress and a notice's Mark read), so it
+// only moves Progress forward and refuses a number too far past the
+// Latest Chapter. It reports whether Progress moved; a bookmark the Reader
+// does not have is ErrNotFound (and is not created). Updates' Mark read on
+// a Series in no Work; a Work's is SetWorkProgress, forward.
+func (s *Store) MarkReadTo(ctx context.Context, readerID int64, site, seriesID, number string, at time.Time) (bool, error) {
+	var bookmarked, moved bool
+	var past *string
+	err := s.pool.QueryRow(ctx, ProgressUpsertSQL, readerID, site, seriesID, number, "", at).Scan(&bookmarked, &moved, &past)
+	if err != nil {
+		return false, fmt.Errorf("store: mark read to: %w", err)
+	}
+	if !bookmarked {
+		return false, ErrNotFound
+	}
+	return moved, nil
+}

@@ -29,6 +29,7 @@ type page struct {
 	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView
 	Imp          *importView
+	Upd          *updatesView // the Updates page (updates.go)
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,
