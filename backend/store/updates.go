@@ -91,14 +91,21 @@ type UpdatesPage struct {
 // seen before the cursor (@before_at, @before_id; @before_id 0 for the
 // first page), newest first, at most @limit.
 //
-// A story is a Work as the Reader sees it (rw, rm: their hand links, not
-// the members they unlinked, no Work their unlinks thinned) or a Series in
-// none. A Work shows each number in the Reader's Work numbers once: its
-// first sighting among the members they see (firsts), whether or not they
-// bookmark that member, as the notices tell it once; a number first shown
-// before the story joined the library is not shown when a later member
-// shows it. Read is the Reader's Progress on the story at or past the
-// number: the Series' own, or the Work's (rwn.progress, as the library).
+// A story is a Work as the Reader sees it (readerWorks' rw and rm: their
+// hand links, not the members they unlinked, no Work their unlinks
+// thinned) or a Series in none. A Work shows each number in the Reader's
+// Work numbers once: its first sighting among the members they see,
+// whether or not they bookmark that member, as the notices tell it once;
+// a number first shown before the story joined the library is not shown
+// when a later member shows it. Read is the Reader's Progress on the
+// story at or past the number: the Series' own, or the Work's as the
+// library reads it (workFactsSQL, which also gives the Work's title).
+//
+// The page is chosen on narrow rows (ev, pg: Work, event, time, number),
+// then only its rows are read whole: their events, Series, Progress and
+// Works' facts. Reading every event of the library whole, and every Work's
+// facts, cost ten times the page at 20,000 events. (readerWorks' rwn is
+// not referenced, so PostgreSQL never computes it.)
 var updatesSQL = readerWorks("true") + `, st AS (
 		SELECT wm.work_id, CASE WHEN wm.work_id IS NULL THEN b.site END AS site,
 			CASE WHEN wm.work_id IS NULL THEN b.series_id END AS series_id,
@@ -108,32 +115,34 @@ var updatesSQL = readerWorks("true") + `, st AS (
 		GROUP BY 1, 2, 3
 	), live AS (
 		SELECT * FROM st WHERE ` + notQuietSQL("st") + `
-	), firsts AS (
-		SELECT DISTINCT ON (rm.work_id, e.number + rm.off) rm.work_id, e.id, e.site, e.series_id, e.number,
-			e.number + rm.off AS wn, e.title, e.url, e.seen_at, live.since
-		FROM live JOIN rm ON rm.work_id = live.work_id
-		JOIN chapter_events e ON e.site = rm.site AND e.series_id = rm.series_id
-		ORDER BY rm.work_id, e.number + rm.off, e.seen_at, e.id
 	), ev AS (
-		SELECT NULL::bigint AS work_id, e.id, e.site, e.series_id, e.number, e.number AS wn, e.title, e.url, e.seen_at, live.since
-		FROM live JOIN chapter_events e ON e.site = live.site AND e.series_id = live.series_id
+		SELECT NULL::bigint AS work_id, e.id, e.seen_at, e.number AS wn
+		FROM live JOIN chapter_events e ON e.site = live.site AND e.series_id = live.series_id AND e.seen_at > live.since
 		WHERE live.work_id IS NULL
 		UNION ALL
-		SELECT * FROM firsts
+		SELECT work_id, id, seen_at, wn FROM (
+			SELECT DISTINCT ON (rm.work_id, e.number + rm.off) rm.work_id, e.id, e.seen_at, e.number + rm.off AS wn, live.since
+			FROM live JOIN rm ON rm.work_id = live.work_id
+			JOIN chapter_events e ON e.site = rm.site AND e.series_id = rm.series_id
+			ORDER BY rm.work_id, e.number + rm.off, e.seen_at, e.id) firsts
+		WHERE seen_at > since
+	), pg AS (
+		SELECT * FROM ev
+		WHERE @before_id::bigint = 0 OR (seen_at, id) < (@before_at::timestamptz, @before_id::bigint)
+		ORDER BY seen_at DESC, id DESC
+		LIMIT @limit
 	)
-	SELECT ev.id, ev.work_id, ev.site, ev.series_id,
-		coalesce(CASE WHEN ev.work_id IS NULL THEN s.title ELSE rwn.title END, ''),
-		ev.wn::text, ev.number::text, ev.title, ev.url, ev.seen_at,
-		CASE WHEN ev.work_id IS NULL THEN coalesce(p.number >= ev.number, false)
-			ELSE coalesce(rwn.progress >= ev.wn, false) END
-	FROM ev
-	JOIN series s ON s.site = ev.site AND s.series_id = ev.series_id
-	LEFT JOIN rwn ON rwn.work_id = ev.work_id
-	LEFT JOIN progress p ON ev.work_id IS NULL AND p.reader_id = @reader AND p.site = ev.site AND p.series_id = ev.series_id
-	WHERE ev.seen_at > ev.since
-		AND (@before_id::bigint = 0 OR (ev.seen_at, ev.id) < (@before_at::timestamptz, @before_id::bigint))
-	ORDER BY ev.seen_at DESC, ev.id DESC
-	LIMIT @limit`
+	SELECT pg.id, pg.work_id, e.site, e.series_id,
+		coalesce(CASE WHEN pg.work_id IS NULL THEN s.title ELSE wf.title END, ''),
+		pg.wn::text, e.number::text, e.title, e.url, e.seen_at,
+		CASE WHEN pg.work_id IS NULL THEN coalesce(p.number >= e.number, false)
+			ELSE coalesce(wf.progress >= pg.wn, false) END
+	FROM pg
+	JOIN chapter_events e ON e.id = pg.id
+	JOIN series s ON s.site = e.site AND s.series_id = e.series_id
+	LEFT JOIN progress p ON pg.work_id IS NULL AND p.reader_id = @reader AND p.site = e.site AND p.series_id = e.series_id
+	LEFT JOIN LATERAL (` + workFactsSQL(memberNumbersSQL("("+readerMembersSQL("@reader", "= pg.work_id")+")"), "true") + `) wf ON true
+	ORDER BY pg.seen_at DESC, pg.id DESC`
 
 // Updates returns one page of the Reader's Updates: at most limit (1 to
 // UpdatesMax) seen before the cursor (nil for the newest), in one

@@ -58,7 +58,7 @@ func TestUpdatesPage(t *testing.T) {
 		`<a href="/updates" aria-current="page">Updates</a>`,
 		`<h2 id="d-2026-11-30">Today</h2>`, `<h2 id="d-2026-11-29">Yesterday</h2>`,
 		`<a class="open" href="/series/mangapill/2">`,
-		`Ch. 9: The Ninth</a> · mangapill · <time datetime="2026-11-30T09:00:00Z" title="2026-11-30 09:00 UTC">3 hours ago</time>`,
+		`Ch. 9: The Ninth</a> · <time datetime="2026-11-30T09:00:00Z" title="2026-11-30 09:00 UTC">3 hours ago</time> · mangapill`,
 		`Ch. 8.5</a>`, // a title that only repeats the number is left out
 		`<span class="muted small read">✓ read</span>`,
 		`aria-label="Mark read: mangapill title 2, up to chapter 9"`,
