@@ -234,3 +234,32 @@ func countRows(t *testing.T, f *fixture, q string) int {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// Pages of Updates: 50 rows, an Older link by cursor, and on the older
+// page a link back to the newest; Mark read there returns to that page.
+func TestUpdatesPages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	var evs []storetest.ChapterEventOpts
+	for i := range 55 {
+		evs = append(evs, storetest.ChapterEventOpts{Site: "mangapill", SeriesID: "3", Number: strconv.Itoa(21 + i),
+			SeenAt: storetest.At(admintest.Now.Add(-time.Duration(i+1) * time.Minute))})
+	}
+	storetest.ChapterEvents(context.Background(), t, f.st, evs...)
+	c := f.login(t, f.readerToken)
+	first := f.get(t, c, "/updates")
+	if n := len(updateRows(first.body)); n != 50 {
+		t.Fatalf("the first page holds %d rows, want 50", n)
+	}
+	m := regexp.MustCompile(`<a href="(/updates\?before=[0-9.]+)" rel="next">Older →</a>`).FindStringSubmatch(first.body)
+	if m == nil || strings.Contains(first.body, "← Newest") {
+		t.Fatal("the first page has no Older link, or links to the newest")
+	}
+	older := f.get(t, c, m[1])
+	if n := len(updateRows(older.body)); n != 5 || !strings.Contains(older.body, `<a href="/updates">← Newest</a>`) || strings.Contains(older.body, "Older →") {
+		t.Fatalf("the older page: %d rows, or its links are wrong", n)
+	}
+	if !strings.Contains(older.body, `name="back" value="`+strings.ReplaceAll(m[1], "&", "&amp;")+`#u`) {
+		t.Fatal("the older page's Mark read does not return to it")
+	}
+}
