@@ -26,6 +26,7 @@ run ./backend/api -bench 'ProgressRatio' -benchtime 5x
 run ./backend/api -bench 'Admin' -benchtime 300x -timeout 30m
 # 300 requests a library page: with 100, the p99 is the one slowest.
 run ./backend/web -bench 'WebLibrary2000' -benchtime 300x -timeout 30m
+run ./backend/web -bench 'WebUpdates2000' -benchtime 300x -timeout 30m
 run ./backend/web -bench 'WebAdmin1M' -benchtime 100x -timeout 30m
 run ./backend/sites/registry -bench 'ReadPlain' -benchtime 2s
 run ./backend/imports -bench 'Import(Plan|Walk)5000' -benchtime 10x

@@ -12,6 +12,7 @@ import (
 // handler; everything else stays the JSON API's.
 var webPrefixes = []string{"/{$}", "/login", "/login/", "/logout", "/library/", "/series/", "/works/", "/admin", "/admin/", "/web/", "/auth/discord/",
 	"/import", "/import/", "/export.json", "/export.csv", "/notices", "/notices/", "/settings", "/trackers/",
+	"/updates", "/updates/",
 	"/sw.js", "/manifest.webmanifest"}
 
 // MountWeb routes the web pages' paths to h (the backend/web handler).

@@ -37,6 +37,7 @@ func (s *Server) readerRoutes() {
 	s.correctionRoutes()
 	s.worksRoutes()
 	s.stateRoutes()
+	s.updatesRoutes()
 	s.mux.HandleFunc("GET /covers/{site}/{series_id}", s.readerOrSession(s.getCover))
 	s.mux.HandleFunc("GET "+userscript.Path, s.getUserscript)
 }

@@ -43,6 +43,16 @@ func notQuietSQL(b string) string {
 	return b + `.state NOT IN ('on_hold', 'dropped')`
 }
 
+// storyStateSQL is the state a story's card shows, an aggregate over the
+// rows of the Reader's bookmarks in it (SQL expressions: each row's state,
+// when it was set, its Site and id): the one set last. For a Series in no
+// Work that is its bookmark's; a Work's state is set on every bookmark of
+// its members (SetWorkState), and a member bookmarked later keeps its own
+// until then. The library's cards (library_page.go) aggregate the same.
+func storyStateSQL(state, stateAt, site, seriesID string) string {
+	return `(array_agg(` + state + ` ORDER BY ` + stateAt + ` DESC NULLS LAST, ` + site + `, ` + seriesID + `))[1]`
+}
+
 // statusJoin joins bookmark b to its shared Work's status (stm, stw), for
 // statusColumnsSQL and readingStateSQL.
 const statusJoin = `

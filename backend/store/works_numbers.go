@@ -201,8 +201,10 @@ func workTopOrder(wl, seenAt, site, seriesID string) string {
 //
 //   - rw: each such bookmark in a Work, with the Work it is in for the
 //     Reader (seriesWorkJoins);
-//   - rwn: per Work in rw, its facts (workFactsSQL) over the members the
-//     Reader sees (readerMembersSQL).
+//   - rm: the members of those Works as the Reader sees them
+//     (readerMembersSQL), for a statement that reads them beside rwn
+//     (updates.go);
+//   - rwn: per Work in rw, its facts (workFactsSQL) over rm.
 //
 // Set-based rather than one correlated subquery per bookmark: each Work's
 // numbers are aggregated once, and the plan's cost stays far below
@@ -213,8 +215,10 @@ func readerWorks(where string) string {
 		SELECT b.site, b.series_id, ` + seriesWorkSQL + ` AS work_id
 		FROM bookmarks b` + seriesWorkJoins("b.site", "b.series_id") + `
 		WHERE b.reader_id = @reader AND (` + where + `) AND ` + seriesWorkSQL + ` IS NOT NULL
+	), rm AS (
+		` + readerMembersSQL("@reader", "IN (SELECT work_id FROM rw)") + `
 	), rwn AS (
-		` + workFactsSQL(memberNumbersSQL("("+readerMembersSQL("@reader", "IN (SELECT work_id FROM rw)")+")"), "true") + `
+		` + workFactsSQL(memberNumbersSQL("rm"), "true") + `
 	)`
 }
 

@@ -1,6 +1,8 @@
 // Package web serves the server-rendered pages for people in a browser:
 // the Readers' library at / (one card per story: a Work's members share
-// one card), the Series and Work pages, and the Owner's status pages under /admin
+// one card), their Updates at /updates (updates.go: New Chapters across
+// the library by day, driven by the library's keys), the Series and Work
+// pages, and the Owner's status pages under /admin
 // (docs/adr/0009-web-pages-and-sessions.md). Pages are html/template with
 // embedded CSS and a few lines of plain JavaScript; there is no build step.
 // A page authenticates by the mb_session cookie only, and every POST

@@ -106,7 +106,7 @@ func (h *Handler) showSettings(w http.ResponseWriter, r *http.Request, status in
 		sc.Key = nv.SyncKey
 		nv.Sync = sc
 	}
-	h.render(w, r, status, "notices", page{Title: "Notices", V: v, Notify: nv})
+	h.render(w, r, status, "notices", page{Title: "Settings", V: v, Notify: nv})
 }
 
 func (h *Handler) saveNotices(w http.ResponseWriter, r *http.Request) {

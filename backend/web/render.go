@@ -29,7 +29,8 @@ type page struct {
 	Notify       *noticesView // the notices settings page (notices.go)
 	Welcome      *welcomeView
 	Imp          *importView
-	Flash        *flashView // what the last act did, shown once (flash.go)
+	Flash        *flashView   // what the last act did, shown once (flash.go)
+	Upd          *updatesView // the Updates page (updates.go)
 }
 
 // bufs holds page buffers between requests: a 2000-item library is ~2 MB,

@@ -119,6 +119,7 @@ func New(d Deps) *Handler {
 	h.phoneSyncRoutes()
 	h.workOfferRoutes()
 	h.worksRoutes()
+	h.updatesRoutes()
 	h.handle("GET /admin", h.owner(h.adminPage))
 	h.handle("GET /admin/lanes/{site}", h.owner(h.lanePage))
 	h.handle("GET /admin/failing", h.owner(h.failingPage))

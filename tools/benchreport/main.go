@@ -191,6 +191,7 @@ func render(res map[string]result, now time.Time) string {
 	figs = append(figs, releaseFigures()...)
 	figs = append(figs, statusFigures()...)
 	figs = append(figs, timelineFigures()...)
+	figs = append(figs, updatesFigures()...)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Benchmarks\n\nMeasured by `make bench` on %s, %d cores (%s/%s), %s.\n",
 		now.UTC().Format("2006-01-02"), runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())

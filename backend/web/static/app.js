@@ -17,12 +17,14 @@ document.addEventListener("click", function (e) {
   navigator.clipboard.writeText(f.value).then(function () { e.target.textContent = "Copied"; });
 });
 // The library's keys: / filter, j and k move, o opens the Series page,
-// c continues on the Site, m marks read, ? shows the help.
+// c continues on the Site, m marks read, ? shows the help. Updates
+// (ul.updates, one list a day) takes the same keys over its rows.
 (function () {
+  var LISTS = "ul.library, ul.updates", ITEMS = "ul.library li.item, ul.updates li.item";
   function cards() {
-    return Array.prototype.filter.call(document.querySelectorAll("ul.library li.item"), function (li) { return !li.hidden; });
+    return Array.prototype.filter.call(document.querySelectorAll(ITEMS), function (li) { return !li.hidden; });
   }
-  function current() { return document.querySelector("ul.library li.item.selected"); }
+  function current() { return document.querySelector("ul.library li.item.selected, ul.updates li.item.selected"); }
   function select(li) {
     var old = current(); if (old) old.classList.remove("selected");
     if (!li) return;
@@ -43,7 +45,7 @@ document.addEventListener("click", function (e) {
     return true;
   }
   document.addEventListener("keydown", function (e) {
-    if (e.ctrlKey || e.metaKey || e.altKey || !document.querySelector("ul.library")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey || !document.querySelector(LISTS)) return;
     var t = e.target, tag = t && t.tagName;
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || (t && t.isContentEditable)) {
       if (e.key === "Escape" && t.id === "q") t.blur();
@@ -66,7 +68,7 @@ document.addEventListener("click", function (e) {
   });
   // Hash navigation and focus keep the selection where the Reader is.
   document.addEventListener("focusin", function (e) {
-    var li = e.target.closest && e.target.closest("ul.library li.item");
+    var li = e.target.closest && e.target.closest(ITEMS);
     if (li && li !== current()) { var old = current(); if (old) old.classList.remove("selected"); li.classList.add("selected"); }
   });
 })();
