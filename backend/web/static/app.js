@@ -59,7 +59,7 @@ document.addEventListener("click", function (e) {
       case "o": follow("a.open"); break;
       case "c": if (!follow("a.continue")) follow(".meta a"); break;
       case "m":
-        var li = current(), b = li && li.querySelector('button[formaction$="/read"]');
+        var li = current(), b = li && li.querySelector('button[formaction$="/read"], form[action$="/read"] button.mark');
         if (b) b.click();
         break;
       case "?": if (help && help.showModal && !help.open) { e.preventDefault(); help.showModal(); } break;
