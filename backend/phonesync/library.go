@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"mangabookmark/backend/imports/tachibk"
 	"mangabookmark/backend/store"
 	"mangabookmark/backend/trackers"
 )
@@ -50,16 +52,26 @@ type PutResult struct {
 
 // Put stores library (the inflated body; received is its size as sent)
 // as the Reader's one library when ifMatch is nil or names the stored
-// ETag (else store.ErrSyncConflict, nothing written), then reads it in
-// (Ingest) and records the result. A library Ingest cannot read is kept
-// and answered as SyncYomi does; only its result says it was not read.
+// ETag (else store.ErrSyncConflict, nothing written), then reads in the
+// manga that changed since the last reading (planRead) and records the
+// result. A library that cannot be read is kept and answered as SyncYomi
+// does; only its result says it was not read.
 func (s *Service) Put(ctx context.Context, readerID int64, library []byte, received int64, ifMatch *string) (PutResult, error) {
 	etag, err := NewETag(s.cfg.Rand)
 	if err != nil {
 		return PutResult{}, err
 	}
-	sealed, err := s.Seal(readerID, library)
-	if err != nil {
+	// Sealing (gzip and AES-GCM over the whole library) runs beside the
+	// plan and the decode of what changed, on another core.
+	var sealed []byte
+	sealDone := make(chan error, 1)
+	go func() {
+		var err error
+		sealed, err = s.Seal(readerID, library)
+		sealDone <- err
+	}()
+	in, inErr := s.prepare(ctx, readerID, library)
+	if err := <-sealDone; err != nil {
 		return PutResult{}, err
 	}
 	now := s.cfg.Now()
@@ -68,7 +80,13 @@ func (s *Service) Put(ctx context.Context, readerID int64, library []byte, recei
 		return PutResult{}, err
 	}
 	out := PutResult{ETag: etag}
-	res, err := s.Ingest(ctx, readerID, library)
+	var res Result
+	var refused map[store.SyncKey]bool
+	if inErr == nil {
+		res, refused, err = s.apply(ctx, readerID, in.backup, in.addFavorites)
+	} else {
+		err = inErr
+	}
 	switch {
 	case errors.Is(err, ErrUnreadable), errors.Is(err, ErrTooLarge):
 		s.cfg.Log.Info("phone sync library stored but not read", "reader_id", readerID, "reason", err.Error())
@@ -78,13 +96,69 @@ func (s *Service) Put(ctx context.Context, readerID int64, library []byte, recei
 		s.cfg.Log.Warn("phone sync library stored, reading it failed", "reader_id", readerID, "error", err)
 		return out, nil
 	}
+	var digests []byte
+	if in.planned {
+		res.Manga = in.plan.manga
+		res.Matched += in.plan.onSite
+		next := nextDigests(in.plan, in.kept, readFlags(in.backup, s.cfg.Sites, refused))
+		if digests, err = s.seal.SealBytes(next, digestBinding(readerID)); err != nil {
+			digests = nil // read everything next time
+		}
+	}
 	out.Result, out.Read = res, true
-	if err := s.cfg.Store.SetSyncResult(ctx, readerID, etag, res, s.cfg.Now()); err != nil {
+	if err := s.cfg.Store.SetSyncResult(ctx, readerID, etag, res, digests, s.cfg.Now()); err != nil {
 		s.cfg.Log.Warn("phone sync result not recorded", "reader_id", readerID, "error", err)
 	}
 	s.cfg.Log.Info("phone sync upload", "reader_id", readerID, "bytes", len(library), "manga", res.Manga,
-		"matched", res.Matched, "progress_moved", res.ProgressMoved, "bookmarks_added", res.BookmarksAdded, "not_added", res.NotAdded)
+		"read", len(in.plan.changed), "matched", res.Matched, "progress_moved", res.ProgressMoved,
+		"bookmarks_added", res.BookmarksAdded, "not_added", res.NotAdded)
 	return out, nil
+}
+
+// readIn is an upload made ready to read in: the part of it to read,
+// decoded, and the plan that cut it (planned false: everything is read).
+type readIn struct {
+	backup       *tachibk.Backup
+	addFavorites bool
+	planned      bool
+	plan         readPlan
+	kept         keptDigests
+}
+
+// prepare plans and decodes what of library to read in, against the
+// digests the Reader's last reading kept.
+func (s *Service) prepare(ctx context.Context, readerID int64, library []byte) (readIn, error) {
+	addFavorites, sealed, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
+	if err != nil {
+		return readIn{}, fmt.Errorf("phonesync: ingest: %w", err)
+	}
+	in := readIn{addFavorites: addFavorites}
+	if len(sealed) > 0 {
+		if plain, err := s.seal.OpenBytes(sealed, digestBinding(readerID)); err == nil {
+			in.kept = parseDigests(plain)
+		}
+	}
+	part := library
+	if in.plan, in.planned = planRead(library, s.salt, in.kept); in.planned {
+		part = in.plan.sub
+	}
+	in.backup, err = s.decode(part)
+	if err != nil {
+		return readIn{}, err
+	}
+	if in.planned && len(in.backup.Manga) != len(in.plan.changed) {
+		// The reader and the plan disagree on what a manga is: read all.
+		in.planned = false
+		if in.backup, err = s.decode(library); err != nil {
+			return readIn{}, err
+		}
+	}
+	return in, nil
+}
+
+// digestBinding ties a Reader's sealed digests to their row.
+func digestBinding(readerID int64) string {
+	return "phone_sync.read_digests:" + strconv.FormatInt(readerID, 10)
 }
 
 // Library is the stored library as a GET answers it.

@@ -61,6 +61,7 @@ type Service struct {
 	cfg   Config
 	seal  *trackers.Sealer
 	gates gates
+	salt  []byte // of the read digests (digestSalt)
 }
 
 // Result is what reading one upload did.
@@ -111,7 +112,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
-	return &Service{cfg: cfg, seal: seal, gates: newGates(cfg.Pace, cfg.Burst)}, nil
+	return &Service{cfg: cfg, seal: seal, gates: newGates(cfg.Pace, cfg.Burst), salt: digestSalt(cfg.Sites)}, nil
 }
 
 // MaxBody is the cap on an upload as sent.
