@@ -1,12 +1,9 @@
 package merge
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
@@ -113,14 +110,16 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 			return err
 		}
 		ans.Written = len(rows)
-		if ans.Marked, err = e.markReads(ctx, tx, req.Reader, d.fresh); err != nil {
+		written := d.items()
+		library := func() ([]*Item, error) { return e.fullAnswer(ctx, tx, req.Reader, written, wrote, len(rows) > 0) }
+		if ans.Marked, err = e.markReads(ctx, tx, req.Reader, d.fresh, library); err != nil {
 			return err
 		}
 		ans.Cursor = tx.Seq()
 
 		var out []*Item
 		if full {
-			out, err = e.fullAnswer(ctx, tx, req.Reader, d.items(), wrote, len(rows) > 0)
+			out, err = library()
 			ans.Changed = true
 		} else {
 			out, ans.Changed, err = e.delta(ctx, tx, req.Reader, cursor, origin, d)
@@ -265,10 +264,11 @@ func (e *Engine) keyHash(it *Item) []byte {
 	return it.hash
 }
 
-// fullAnswer is the whole library after a merge: the items it wrote
-// under seq wrote (held: they are not read back and opened again) and
-// every other stored item, in the order tx.All gives (kind, seq, key
-// hash). With written false the merge wrote nothing and all is read.
+// fullAnswer is the whole library after a merge: every stored item the
+// merge did not write, then the items it wrote under seq wrote (held:
+// they are not read back and opened again). Render orders what the order
+// decides (categories, chapters). With written false the merge wrote
+// nothing and all is read.
 func (e *Engine) fullAnswer(ctx context.Context, tx *store.SyncV2Tx, reader int64, items []*Item, wrote int64, written bool) ([]*Item, error) {
 	if !written {
 		return e.opened(ctx, tx, reader, func() ([]store.SyncItem, error) { return tx.All(ctx) })
@@ -292,8 +292,5 @@ func (e *Engine) fullAnswer(ctx context.Context, tx *store.SyncV2Tx, reader int6
 			out = append(out, it)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b *Item) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.seq, b.seq), bytes.Compare(e.keyHash(a), e.keyHash(b)))
-	})
 	return out, nil
 }
