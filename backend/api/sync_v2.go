@@ -188,7 +188,11 @@ func (s *Server) readSyncUpload(w http.ResponseWriter, r *http.Request, readerID
 		writeError(w, http.StatusUnsupportedMediaType, "send the library raw or with Content-Encoding: gzip; no other encoding is taken")
 		return syncUpload{}, false
 	}
-	body, err := phonesync.ReadBody(r.Body, gz, s.PhoneSync.MaxBody(), s.PhoneSync.MaxInflated())
+	size := r.ContentLength // a raw body's size, known before it comes
+	if gz {
+		size = 0
+	}
+	body, err := phonesync.ReadBodySized(r.Body, gz, size, s.PhoneSync.MaxBody(), s.PhoneSync.MaxInflated())
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(err, phonesync.ErrTooLarge), errors.As(err, &tooBig):

@@ -30,11 +30,11 @@ func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Re
 	if err != nil {
 		return Result{}, err
 	}
-	addFavorites, _, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
+	read, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
 	if err != nil {
 		return Result{}, fmt.Errorf("phonesync: ingest: %w", err)
 	}
-	res, _, err := s.apply(ctx, readerID, b, addFavorites)
+	res, _, err := s.apply(ctx, readerID, b, read.AddFavorites)
 	return res, err
 }
 

@@ -3,12 +3,15 @@ package phonesync
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
 
 	"mangabookmark/backend/imports/tachibk"
 	"mangabookmark/backend/store"
@@ -61,23 +64,42 @@ func (s *Service) Put(ctx context.Context, readerID int64, library []byte, recei
 	if err != nil {
 		return PutResult{}, err
 	}
-	// Sealing (gzip and AES-GCM over the whole library) runs beside the
-	// plan and the decode of what changed, on another core.
-	var sealed []byte
-	sealDone := make(chan error, 1)
-	go func() {
-		var err error
-		sealed, err = s.Seal(readerID, library)
-		sealDone <- err
-	}()
-	in, inErr := s.prepare(ctx, readerID, library)
-	if err := <-sealDone; err != nil {
-		return PutResult{}, err
+	read, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
+	if err != nil {
+		return PutResult{}, fmt.Errorf("phonesync: put: %w", err)
 	}
 	now := s.cfg.Now()
-	if err := s.cfg.Store.PutSyncLibrary(ctx, readerID, ifMatch, store.SyncLibrary{Sealed: sealed, ETag: etag,
-		ReceivedBytes: received, StoredBytes: int64(len(library)), UploadedAt: now}); err != nil {
-		return PutResult{}, err
+	sum := libraryDigest(library)
+	renewed := false
+	if s.sameLibrary(readerID, read.LibraryDigest, sum) {
+		// The very bytes stored (an app start): a new ETag, nothing sealed
+		// or written again.
+		if renewed, err = s.cfg.Store.RenewSyncLibrary(ctx, readerID, ifMatch, read.LibraryDigest, etag, received, now); err != nil {
+			return PutResult{}, err
+		}
+	}
+	var sealed, digest []byte
+	sealDone := make(chan error, 1)
+	if !renewed {
+		// Sealing (gzip and AES-GCM over the whole library) runs beside
+		// the plan and the decode of what changed, on another core.
+		go func() {
+			var err error
+			if sealed, err = s.Seal(readerID, library); err == nil {
+				digest, err = s.seal.SealBytes(binary.BigEndian.AppendUint64(nil, sum), libraryDigestBinding(readerID))
+			}
+			sealDone <- err
+		}()
+	}
+	in, inErr := s.prepare(readerID, library, read)
+	if !renewed {
+		if err := <-sealDone; err != nil {
+			return PutResult{}, err
+		}
+		if err := s.cfg.Store.PutSyncLibrary(ctx, readerID, ifMatch, store.SyncLibrary{Sealed: sealed, ETag: etag,
+			ReceivedBytes: received, StoredBytes: int64(len(library)), UploadedAt: now, Digest: digest}); err != nil {
+			return PutResult{}, err
+		}
 	}
 	out := PutResult{ETag: etag}
 	var res Result
@@ -127,14 +149,10 @@ type readIn struct {
 
 // prepare plans and decodes what of library to read in, against the
 // digests the Reader's last reading kept.
-func (s *Service) prepare(ctx context.Context, readerID int64, library []byte) (readIn, error) {
-	addFavorites, sealed, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
-	if err != nil {
-		return readIn{}, fmt.Errorf("phonesync: ingest: %w", err)
-	}
-	in := readIn{addFavorites: addFavorites}
-	if len(sealed) > 0 {
-		if plain, err := s.seal.OpenBytes(sealed, digestBinding(readerID)); err == nil {
+func (s *Service) prepare(readerID int64, library []byte, read store.SyncReadIn) (readIn, error) {
+	in := readIn{addFavorites: read.AddFavorites}
+	if len(read.Digests) > 0 {
+		if plain, err := s.seal.OpenBytes(read.Digests, digestBinding(readerID)); err == nil {
 			in.kept = parseDigests(plain)
 		}
 	}
@@ -142,6 +160,7 @@ func (s *Service) prepare(ctx context.Context, readerID int64, library []byte) (
 	if in.plan, in.planned = planRead(library, s.salt, in.kept); in.planned {
 		part = in.plan.sub
 	}
+	var err error
 	in.backup, err = s.decode(part)
 	if err != nil {
 		return readIn{}, err
@@ -154,6 +173,24 @@ func (s *Service) prepare(ctx context.Context, readerID int64, library []byte) (
 		}
 	}
 	return in, nil
+}
+
+// libraryDigest is the 64-bit digest of a whole library's bytes.
+func libraryDigest(library []byte) uint64 { return xxhash.Sum64(library) }
+
+// sameLibrary reports whether sealed (the stored library's sealed digest)
+// opens to sum.
+func (s *Service) sameLibrary(readerID int64, sealed []byte, sum uint64) bool {
+	if len(sealed) == 0 {
+		return false
+	}
+	plain, err := s.seal.OpenBytes(sealed, libraryDigestBinding(readerID))
+	return err == nil && len(plain) == 8 && binary.BigEndian.Uint64(plain) == sum
+}
+
+// libraryDigestBinding ties a Reader's sealed library digest to their row.
+func libraryDigestBinding(readerID int64) string {
+	return "phone_sync.library_digest:" + strconv.FormatInt(readerID, 10)
 }
 
 // digestBinding ties a Reader's sealed digests to their row.
@@ -187,6 +224,9 @@ func (s *Service) Get(ctx context.Context, readerID int64) (Library, error) {
 		// stored, so the phone uploads its library again (404, then a
 		// push with no If-Match).
 		s.cfg.Log.Warn("phone sync library cannot be opened; answered as nothing stored", "reader_id", readerID, "error", err)
+		if err := s.cfg.Store.ForgetSyncLibraryDigest(ctx, readerID); err != nil {
+			s.cfg.Log.Warn("phone sync library digest not forgotten", "reader_id", readerID, "error", err)
+		}
 		return Library{}, ErrNothingStored
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package phonesync_test
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strings"
@@ -206,5 +207,57 @@ func TestV2MergeShowsOnTheCard(t *testing.T) {
 	c2, _ := e.st.CountSync(context.Background(), e.clock.Now())
 	if err := e.st.Pool().QueryRow(context.Background(), `SELECT sum(octet_length(sealed)) FROM sync_v2_items`).Scan(&sum); err != nil || sum != c2.BytesStored || c2.UploadsToday != 2 {
 		t.Fatalf("after a delta: stored %d, items seal %d, uploads %d", c2.BytesStored, sum, c2.UploadsToday)
+	}
+}
+
+// TestV1SameBytesRenew: an upload of the very library stored (an app
+// start) takes a new ETag without the library being sealed and written
+// again; If-Match still holds (412), the day counts it, GET answers the
+// same bytes. A library that does not open is never renewed.
+func TestV1SameBytesRenew(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, noPace)
+	tok, reader := e.reader("200000000000000044")
+	key := e.syncKey(tok)
+	lib := pillLibrary(pillManga("46", 4, 2, e.clock.Now().Unix())).Proto()
+	sealed := func() []byte {
+		var b []byte
+		if err := e.st.Pool().QueryRow(context.Background(), `SELECT library_sealed FROM phone_sync WHERE reader_id = $1`, reader).Scan(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	resp, _ := e.call(http.MethodPut, "/api/sync/content", "", key, bytes.NewReader(lib), nil)
+	first, before := resp.Header.Get("ETag"), sealed()
+	resp, _ = e.call(http.MethodPut, "/api/sync/content", "", key, bytes.NewReader(lib), map[string]string{"If-Match": "uuid=not-it"})
+	if resp.StatusCode != http.StatusPreconditionFailed {
+		t.Fatalf("same bytes, wrong If-Match: %d", resp.StatusCode)
+	}
+	resp, _ = e.call(http.MethodPut, "/api/sync/content", "", key, bytes.NewReader(lib), map[string]string{"If-Match": first})
+	second := resp.Header.Get("ETag")
+	if resp.StatusCode != http.StatusOK || second == first || second == "" {
+		t.Fatalf("same bytes: %d, ETag %q after %q", resp.StatusCode, second, first)
+	}
+	if !bytes.Equal(sealed(), before) {
+		t.Fatal("the same library was sealed and written again")
+	}
+	resp, body := e.call(http.MethodGet, "/api/sync/content", "", key, nil, nil)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") != second || !bytes.Equal(body, lib) {
+		t.Fatalf("GET: %d %q", resp.StatusCode, resp.Header.Get("ETag"))
+	}
+	if c, err := e.st.CountSync(context.Background(), e.clock.Now()); err != nil || c.UploadsToday != 2 {
+		t.Fatalf("counts %+v %v: want 2 uploads", c, err)
+	}
+	// Damage the stored bytes: the GET answers nothing stored, and the
+	// same bytes pushed again are stored whole.
+	if _, err := e.st.Pool().Exec(context.Background(), `UPDATE phone_sync SET library_sealed = 'x' WHERE reader_id = $1`, reader); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := e.call(http.MethodGet, "/api/sync/content", "", key, nil, nil); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("GET of a damaged library: %d", resp.StatusCode)
+	}
+	upload(t, e, key, lib)
+	if resp, body := e.call(http.MethodGet, "/api/sync/content", "", key, nil, nil); resp.StatusCode != http.StatusOK || !bytes.Equal(body, lib) {
+		t.Fatalf("GET after the push: %d", resp.StatusCode)
 	}
 }

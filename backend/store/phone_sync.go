@@ -64,6 +64,9 @@ type SyncLibrary struct {
 	ReceivedBytes int64 // as the PUT body came (gzip or raw)
 	StoredBytes   int64 // inflated
 	UploadedAt    time.Time
+	// Digest is the library's digest, sealed by the caller (nil: none):
+	// an upload of the same bytes renews the stored one (RenewSyncLibrary).
+	Digest []byte
 }
 
 // InsertSyncKey stores a new sync key's HMAC for a Reader, revoking the
@@ -112,7 +115,7 @@ func (s *Store) DeleteSync(ctx context.Context, readerID int64, at time.Time) (b
 			return err
 		}
 		_, err = tx.Exec(ctx, `UPDATE phone_sync SET library_sealed = NULL, etag = '', received_bytes = 0,
-			stored_bytes = 0, read_digests = NULL, last_upload_at = NULL, last_result = NULL, updated_at = $2 WHERE reader_id = $1`, readerID, at)
+			stored_bytes = 0, read_digests = NULL, library_digest = NULL, last_upload_at = NULL, last_result = NULL, updated_at = $2 WHERE reader_id = $1`, readerID, at)
 		return err
 	})
 	if err != nil {
@@ -210,8 +213,8 @@ func (s *Store) PutSyncLibrary(ctx context.Context, readerID int64, ifMatch *str
 			return ErrSyncConflict
 		}
 		if _, err := tx.Exec(ctx, `UPDATE phone_sync SET library_sealed = $2, etag = $3, received_bytes = $4,
-				stored_bytes = $5, last_upload_at = $6, updated_at = $6 WHERE reader_id = $1`,
-			readerID, l.Sealed, l.ETag, l.ReceivedBytes, l.StoredBytes, l.UploadedAt); err != nil {
+				stored_bytes = $5, last_upload_at = $6, updated_at = $6, library_digest = $7 WHERE reader_id = $1`,
+			readerID, l.Sealed, l.ETag, l.ReceivedBytes, l.StoredBytes, l.UploadedAt, l.Digest); err != nil {
 			return err
 		}
 		return countSyncDay(ctx, tx, readerID, l.UploadedAt, 1, 0)
@@ -296,21 +299,79 @@ func countSyncDay(ctx context.Context, tx pgx.Tx, readerID int64, at time.Time, 
 	return err
 }
 
+// SyncReadIn is what the Reader's phone sync reads an upload with.
+type SyncReadIn struct {
+	AddFavorites bool   // favourites become bookmarks
+	Digests      []byte // sealed digests of what the last reading covered (nil: none)
+	// LibraryDigest is the stored library's sealed digest (nil: none or
+	// unknown).
+	LibraryDigest []byte
+}
+
 // GetSyncReadIn returns what the Reader's phone sync reads an upload
-// with: whether favourites become bookmarks and the sealed digests of
-// what the last reading covered (nil: none). A Reader with no phone_sync
-// row has add_favorites on and no digests.
-func (s *Store) GetSyncReadIn(ctx context.Context, readerID int64) (addFavorites bool, digests []byte, err error) {
-	addFavorites = true
-	err = s.pool.QueryRow(ctx, `SELECT add_favorites, read_digests FROM phone_sync WHERE reader_id = $1`, readerID).
-		Scan(&addFavorites, &digests)
+// with. A Reader with no phone_sync row has add_favorites on and nothing
+// else.
+func (s *Store) GetSyncReadIn(ctx context.Context, readerID int64) (SyncReadIn, error) {
+	in := SyncReadIn{AddFavorites: true}
+	err := s.pool.QueryRow(ctx, `SELECT add_favorites, read_digests, CASE WHEN library_sealed IS NOT NULL THEN library_digest END
+		FROM phone_sync WHERE reader_id = $1`, readerID).Scan(&in.AddFavorites, &in.Digests, &in.LibraryDigest)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return true, nil, nil
+		return SyncReadIn{AddFavorites: true}, nil
 	}
 	if err != nil {
-		return false, nil, fmt.Errorf("store: sync read in: %w", err)
+		return SyncReadIn{}, fmt.Errorf("store: sync read in: %w", err)
 	}
-	return addFavorites, digests, nil
+	return in, nil
+}
+
+// ForgetSyncLibraryDigest forgets the stored library's digest (a library
+// that does not open must be stored whole again, never renewed).
+func (s *Store) ForgetSyncLibraryDigest(ctx context.Context, readerID int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE phone_sync SET library_digest = NULL WHERE reader_id = $1`, readerID); err != nil {
+		return fmt.Errorf("store: forget sync library digest: %w", err)
+	}
+	return nil
+}
+
+// RenewSyncLibrary is an upload of the very library stored: when the
+// stored library's sealed digest is still digest (no other upload
+// replaced it since the caller read it) and ifMatch is nil or names the
+// stored ETag, the library keeps its bytes and takes the new ETag, size
+// as sent and time, and the day's upload count goes up; renewed is false
+// when the library was replaced meanwhile (nothing written: store it
+// whole). An If-Match that does not match is ErrSyncConflict.
+func (s *Store) RenewSyncLibrary(ctx context.Context, readerID int64, ifMatch *string, digest []byte, etag string, received int64, at time.Time) (renewed bool, err error) {
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var cur string
+		var same bool
+		err := tx.QueryRow(ctx, `SELECT etag, library_sealed IS NOT NULL AND library_digest = $2
+			FROM phone_sync WHERE reader_id = $1 FOR UPDATE`, readerID, digest).Scan(&cur, &same)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if ifMatch != nil && (cur == "" || cur != *ifMatch) {
+			return ErrSyncConflict
+		}
+		if !same {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE phone_sync SET etag = $2, received_bytes = $3, last_upload_at = $4, updated_at = $4
+			WHERE reader_id = $1`, readerID, etag, received, at); err != nil {
+			return err
+		}
+		renewed = true
+		return countSyncDay(ctx, tx, readerID, at, 1, 0)
+	})
+	if errors.Is(err, ErrSyncConflict) {
+		return false, ErrSyncConflict
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: renew sync library: %w", err)
+	}
+	return renewed, nil
 }
 
 // SeeSyncDevice records that device id (cut to MaxSyncDeviceID, as is its

@@ -572,6 +572,7 @@ CREATE TABLE public.phone_sync (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     read_digests bytea,
+    library_digest bytea,
     CONSTRAINT phone_sync_check CHECK (((library_sealed IS NULL) = (etag = ''::text))),
     CONSTRAINT phone_sync_etag_check CHECK ((length(etag) <= 64)),
     CONSTRAINT phone_sync_progress_moved_check CHECK ((progress_moved >= 0)),
