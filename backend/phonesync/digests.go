@@ -56,7 +56,7 @@ type readPlan struct {
 	manga   int      // manga in the upload
 	digests []uint64 // of each manga, in order
 	changed []int    // the manga to read (indices into digests)
-	sub     []byte   // the source lists and the changed manga: a library of its own
+	sub     []byte   // the source lists and the changed manga: a library of its own (lib when all changed)
 	kept    int      // manga not read: their digest is kept
 	onSite  int      // of those, favourites on one of the Sites
 }
@@ -116,6 +116,10 @@ func planRead(lib, salt []byte, kept keptDigests) (readPlan, bool) {
 			continue
 		}
 		p.changed = append(p.changed, i)
+	}
+	if len(p.changed) == len(manga) {
+		p.sub = lib // everything is read: the library as it came
+		return p, true
 	}
 	size := 0
 	for _, s := range sources {
