@@ -41,10 +41,12 @@ run ./backend/store -bench 'Publishers' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeDrain' -benchtime 1x -timeout 20m
 run ./backend/readernotice -bench 'NoticeLatency' -benchtime 1x
 run ./backend/trackersync -bench 'TrackerDay' -benchtime 1x -timeout 30m
-run ./backend/phonesync -bench 'SyncUpload5000|SyncDecode5000' -benchtime 5x -timeout 20m
+run ./backend/phonesync -bench 'SyncUpload5000|SyncDecode5000' -benchtime 3x -timeout 20m
 run ./backend/phonesync -bench 'PhoneReadToProgress' -benchtime 10x -timeout 20m
 run ./backend/phonesync/merge -bench 'MergeV2' -benchtime 2x -timeout 30m
 run ./backend/phonesync -bench 'ReadElsewhereToDevice' -benchtime 3x
+run ./backend/phonesync -bench 'ReadElsewhereToV1Device' -benchtime 2x -timeout 20m
+run ./backend/phonesync -bench 'V2FirstMerge5000' -benchtime 2x -timeout 20m
 run ./tui -bench 'WorklistRender10k' -benchtime 2s
 run ./cmd/mangabookmark -bench 'ResidentMemory' -benchtime 1x
 

@@ -93,44 +93,16 @@ func (s *Server) getSyncContent(w http.ResponseWriter, r *http.Request) {
 func (s *Server) putSyncContent(w http.ResponseWriter, r *http.Request) {
 	id, _ := SyncIdentity(r.Context())
 	SetDeprecation(w)
-	release, err := s.PhoneSync.Begin(id.ReaderID)
-	var paced *phonesync.PacedError
-	switch {
-	case errors.As(err, &paced):
-		s.Metrics.ObserveSync(r.Pattern, SyncPaced)
-		w.Header().Set("Retry-After", strconv.Itoa(paced.Seconds()))
-		writeError(w, http.StatusTooManyRequests, "this sync key uploads faster than the server takes; the phone syncs again in a few seconds")
-		return
-	case err != nil:
-		s.Metrics.ObserveSync(r.Pattern, SyncBusy)
-		writeBusy(w, "another upload of this sync key is still in progress; the phone syncs again once it is done")
-		return
-	}
-	defer release()
-	gz, ok := uploadEncoding(r)
+	upload, ok := s.readSyncUpload(w, r, id.ReaderID)
 	if !ok {
-		s.Metrics.ObserveSync(r.Pattern, SyncBadRequest)
-		writeError(w, http.StatusUnsupportedMediaType, "send the library raw or with Content-Encoding: gzip; no other encoding is taken")
 		return
 	}
-	library, err := phonesync.ReadBody(r.Body, gz, s.PhoneSync.MaxBody(), s.PhoneSync.MaxInflated())
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.Is(err, phonesync.ErrTooLarge), errors.As(err, &tooBig):
-		s.Metrics.ObserveSync(r.Pattern, SyncTooLarge)
-		w.Header().Set("Connection", "close")
-		writeError(w, http.StatusRequestEntityTooLarge, tooLargeSentence(err, s.PhoneSync.MaxBody()))
-		return
-	case err != nil:
-		s.Metrics.ObserveSync(r.Pattern, SyncBadRequest)
-		writeError(w, http.StatusBadRequest, "the library could not be read: "+strings.TrimPrefix(err.Error(), "phonesync: "))
-		return
-	}
+	defer upload.release()
 	var ifMatch *string
 	if v := strings.TrimSpace(r.Header.Get("If-Match")); v != "" {
 		ifMatch = &v
 	}
-	res, err := s.PhoneSync.Put(r.Context(), id.ReaderID, library, receivedBytes(r, len(library)), ifMatch)
+	res, err := s.PhoneSync.Put(r.Context(), id.ReaderID, upload.body, receivedBytes(r, len(upload.body)), ifMatch)
 	switch {
 	case errors.Is(err, store.ErrSyncConflict):
 		s.Metrics.ObserveSync(r.Pattern, SyncConflict)

@@ -123,19 +123,14 @@ func (s *Server) postSyncMerge(w http.ResponseWriter, r *http.Request) {
 	}
 	ans, err := s.SyncV2.Merge(r.Context(), merge.Request{Reader: id.ReaderID, Device: dev.ID, Cursor: cursor,
 		Full: strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Sync-Full")), "true"), Backup: backup,
-		DeletedCategories: deleted})
+		DeletedCategories: deleted, RawOnly: true})
 	if err != nil {
 		s.Metrics.ObserveSync(r.Pattern, SyncError)
 		s.internalError(w, r, "phone sync merge", err)
 		return
 	}
 	s.ingestMerged(r, id.ReaderID, library.body)
-	out, err := bp.Marshal(ans.Backup)
-	if err != nil {
-		s.Metrics.ObserveSync(r.Pattern, SyncError)
-		s.internalError(w, r, "phone sync merge answer", err)
-		return
-	}
+	out := ans.Raw
 	s.PhoneSync.SeeDevice(r.Context(), id.ReaderID, dev)
 	s.Metrics.ObserveSync(r.Pattern, SyncOK)
 	h := w.Header()
@@ -149,10 +144,11 @@ func (s *Server) postSyncMerge(w http.ResponseWriter, r *http.Request) {
 }
 
 // ingestMerged reads the upload in (reads, favourites, tracking rows), as
-// a v1 upload is read; a library the reader refuses was merged all the
-// same, and is only logged.
+// a v1 upload is read, and records the result on the Reader's card (last
+// upload, last result, the day's counts); a library the reader refuses
+// was merged all the same, and is only logged.
 func (s *Server) ingestMerged(r *http.Request, readerID int64, body []byte) {
-	res, err := s.PhoneSync.Ingest(r.Context(), readerID, body)
+	res, err := s.PhoneSync.IngestMerged(r.Context(), readerID, body)
 	if err != nil {
 		s.Log.Info("phone sync v2 upload merged but not read", "reader_id", readerID, "reason", err.Error())
 		return
@@ -168,7 +164,9 @@ type syncUpload struct {
 }
 
 // readSyncUpload takes the key's upload slot and reads the body (raw or
-// gzip, within the caps); on false the answer is written.
+// gzip, within the caps): the one home of an upload's refusals (429 with
+// Retry-After, 415, 413, 400), for v1's PUT and v2's merge. On false the
+// answer is written and the slot released.
 func (s *Server) readSyncUpload(w http.ResponseWriter, r *http.Request, readerID int64) (syncUpload, bool) {
 	release, err := s.PhoneSync.Begin(readerID)
 	var paced *phonesync.PacedError
@@ -190,7 +188,11 @@ func (s *Server) readSyncUpload(w http.ResponseWriter, r *http.Request, readerID
 		writeError(w, http.StatusUnsupportedMediaType, "send the library raw or with Content-Encoding: gzip; no other encoding is taken")
 		return syncUpload{}, false
 	}
-	body, err := phonesync.ReadBody(r.Body, gz, s.PhoneSync.MaxBody(), s.PhoneSync.MaxInflated())
+	size := r.ContentLength // a raw body's size, known before it comes
+	if gz {
+		size = 0
+	}
+	body, err := phonesync.ReadBodySized(r.Body, gz, size, s.PhoneSync.MaxBody(), s.PhoneSync.MaxInflated())
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.Is(err, phonesync.ErrTooLarge), errors.As(err, &tooBig):
@@ -232,14 +234,8 @@ func (s *Server) getSyncSnapshot(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	out, err := bp.Marshal(snap.Backup)
-	if err != nil {
-		s.Metrics.ObserveSync(r.Pattern, SyncError)
-		s.internalError(w, r, "phone sync snapshot", err)
-		return
-	}
 	s.Metrics.ObserveSync(r.Pattern, SyncOK)
-	writeSyncBody(w, out)
+	writeSyncBody(w, snap.Raw)
 }
 
 // writeSyncBody writes a 200 with a raw protobuf Backup, not gzipped (the

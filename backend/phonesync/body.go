@@ -9,14 +9,22 @@ import (
 	"io"
 )
 
-// ReadBody reads an upload's body within the caps: at most maxBody bytes
+// ReadBody reads an upload's body within the caps (ReadBodySized with no
+// size known).
+func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, error) {
+	return ReadBodySized(r, gzipped, 0, maxBody, maxInflated)
+}
+
+// ReadBodySized reads an upload's body within the caps: at most maxBody bytes
 // as sent and, when gzipped (Content-Encoding: gzip, as TachiyomiSY's v2
 // client sends it), at most maxInflated once inflated, streaming (the
 // body is never held compressed and inflated at once). It returns the
 // inflated bytes: what the SyncYomi server stores. Past a cap it is
 // ErrTooLarge with a sentence; a gzip body that does not inflate is an
-// error saying so.
-func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, error) {
+// error saying so. sizeHint, when above 0, is what the inflated body is said
+// to be (a raw body's Content-Length): the buffer is made that large at
+// once, within the cap, instead of doubling its way there.
+func ReadBodySized(r io.Reader, gzipped bool, sizeHint, maxBody, maxInflated int64) ([]byte, error) {
 	sent := &capped{r: r, left: maxBody, mark: true}
 	var src io.Reader = sent
 	limit := maxBody
@@ -33,6 +41,9 @@ func ReadBody(r io.Reader, gzipped bool, maxBody, maxInflated int64) ([]byte, er
 	}
 	inflated := &capped{r: src, left: limit}
 	var buf bytes.Buffer
+	if sizeHint > 0 && sizeHint <= limit {
+		buf.Grow(int(sizeHint) + bytes.MinRead)
+	}
 	_, err := buf.ReadFrom(inflated)
 	switch {
 	case sent.over:

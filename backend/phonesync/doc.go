@@ -11,7 +11,10 @@
 //     Now, Log, MaxBody, MaxInflated, Pace, Burst}.
 //   - (*Service).Ingest(ctx, readerID, backup) (Result, error): reads in
 //     of one inflated library (Result is store.SyncResult: manga,
-//     matched, progress_moved, bookmarks_added, not_added).
+//     matched, progress_moved, bookmarks_added, not_added);
+//     (*Service).IngestMerged: the same for a v2 merge's upload, recorded
+//     on the Reader's card. A v1 upload (Put) reads in only the manga
+//     changed since the last reading (digests.go; ADR 0035).
 //   - (*Service).ReadsOut(ctx, readerID, backup) ([]byte, error): the
 //     library with the chapters the Reader read elsewhere marked read
 //     (read, version one above, lastModifiedAt now; every other byte
@@ -19,7 +22,8 @@
 //   - (*Service).Begin(readerID) (release func(), err error): the
 //     per-key gate of an upload (ErrBusy: one in flight; *PacedError:
 //     over the pace, with RetryAfter).
-//   - ReadBody(r, gzipped, maxBody, maxInflated) ([]byte, error): a body
+//   - ReadBody(r, gzipped, maxBody, maxInflated) ([]byte, error) and
+//     ReadBodySized (with the size the body is said to be): a body
 //     read and inflated within the caps (ErrTooLarge with a sentence).
 //   - (*Service).Put(ctx, readerID, body, ifMatch, device)
 //     (PutResult, error), (*Service).Get(ctx, readerID) (Library,

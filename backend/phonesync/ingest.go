@@ -23,27 +23,52 @@ var ErrUnreadable = errors.New("phonesync: the library is not a readable backup"
 // Progress forward only, with source sync; its tracking rows become
 // external ids of source sync, the Reader's word. Nothing is removed.
 // A library the reader refuses is ErrUnreadable (or ErrTooLarge) and
-// changes nothing.
+// changes nothing. Ingest reads every manga; a v1 upload (Put) reads only
+// those changed since the last one.
 func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Result, error) {
+	b, err := s.decode(backup)
+	if err != nil {
+		return Result{}, err
+	}
+	read, err := s.cfg.Store.GetSyncReadIn(ctx, readerID)
+	if err != nil {
+		return Result{}, fmt.Errorf("phonesync: ingest: %w", err)
+	}
+	res, _, err := s.apply(ctx, readerID, b, read.AddFavorites)
+	return res, err
+}
+
+// decode reads a library (or the part of one a plan reads) with the
+// .tachibk reader, within the caps.
+func (s *Service) decode(backup []byte) (*tachibk.Backup, error) {
 	b, err := tachibk.Read(bytes.NewReader(backup), tachibk.Limits{MaxInflated: s.cfg.MaxInflated, MaxManga: imports.MaxItems})
 	var te *tachibk.Error
 	switch {
 	case err == nil:
+		return b, nil
 	case errors.As(err, &te) && errors.Is(te.Kind, tachibk.ErrTooLarge):
-		return Result{}, fmt.Errorf("%w: %s", ErrTooLarge, te.Reason)
+		return nil, fmt.Errorf("%w: %s", ErrTooLarge, te.Reason)
 	case errors.As(err, &te):
-		return Result{}, fmt.Errorf("%w: %s", ErrUnreadable, te.Reason)
-	default:
-		return Result{}, fmt.Errorf("%w: %w", ErrUnreadable, err)
+		return nil, fmt.Errorf("%w: %s", ErrUnreadable, te.Reason)
 	}
-	res := Result{Manga: len(b.Manga)}
+	return nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
+}
+
+// apply reads a decoded library into the Reader's data (Ingest's rules);
+// refused are the Series whose favourite the limits refused (the next
+// upload tries them again).
+func (s *Service) apply(ctx context.Context, readerID int64, b *tachibk.Backup, addFavorites bool) (res Result, refused map[store.SyncKey]bool, err error) {
+	res = Result{Manga: len(b.Manga)}
 	p, err := imports.ParseTachibk(b, s.cfg.Sites)
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrUnreadable, err)
+		return Result{}, nil, fmt.Errorf("%w: %w", ErrUnreadable, err)
 	}
 	plan := imports.MakePlan(p, s.cfg.Sites)
 	entries := plan.Entries
 	res.Matched = len(entries)
+	if len(entries) == 0 {
+		return res, nil, nil
+	}
 	now := s.cfg.Now().UTC()
 	for i := range entries {
 		if entries[i].Number != "" && entries[i].ReadAt == nil {
@@ -53,14 +78,11 @@ func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Re
 			entries[i].IDs[k].Source = store.IDFromSync
 		}
 	}
-	st, err := s.cfg.Store.GetSyncState(ctx, readerID)
+	out, err := s.cfg.Store.ApplySyncReads(ctx, readerID, entries, addFavorites)
 	if err != nil {
-		return Result{}, fmt.Errorf("phonesync: ingest: %w", err)
+		return Result{}, nil, fmt.Errorf("phonesync: ingest: %w", err)
 	}
-	out, err := s.cfg.Store.ApplySyncReads(ctx, readerID, entries, st.AddFavorites)
-	if err != nil {
-		return Result{}, fmt.Errorf("phonesync: ingest: %w", err)
-	}
+	refused = map[store.SyncKey]bool{}
 	limits := s.cfg.Store.ReaderLimits()
 	var ids []store.SeriesIDs
 	for i, r := range out {
@@ -70,6 +92,9 @@ func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Re
 		}
 		if r.Created {
 			res.BookmarksAdded++
+		}
+		if r.Refused != nil {
+			refused[store.SyncKey{Site: e.Site, SeriesID: e.SeriesID}] = true
 		}
 		switch {
 		case errors.Is(r.Refused, store.ErrBookmarkLimit):
@@ -87,13 +112,13 @@ func (s *Service) Ingest(ctx context.Context, readerID int64, backup []byte) (Re
 		// What is left out or not linked stays the Reader's word unlinked;
 		// the library page's ids say so, not the sync's result.
 		if _, err := s.cfg.Store.AddSeriesIDs(ctx, ids); err != nil {
-			return Result{}, fmt.Errorf("phonesync: ingest: %w", err)
+			return Result{}, nil, fmt.Errorf("phonesync: ingest: %w", err)
 		}
 	}
 	if len(res.NotAddedItems) > store.MaxStoredProblems {
 		res.NotAddedItems = res.NotAddedItems[:store.MaxStoredProblems]
 	}
-	return res, nil
+	return res, refused, nil
 }
 
 // refusedReason says why a favourite is not a bookmark yet.
@@ -105,4 +130,18 @@ func refusedReason(err error) string {
 		return "too many of your Series have never been read by the server yet"
 	}
 	return "your limits refused it"
+}
+
+// IngestMerged reads in a protocol v2 merge's upload (Ingest) and records
+// it on the Reader's card as a v1 upload is: last upload, last result and
+// the day's uploads and moves.
+func (s *Service) IngestMerged(ctx context.Context, readerID int64, backup []byte) (Result, error) {
+	res, err := s.Ingest(ctx, readerID, backup)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.cfg.Store.SetSyncV2Result(ctx, readerID, res, s.cfg.Now()); err != nil {
+		s.cfg.Log.Warn("phone sync v2 result not recorded", "reader_id", readerID, "error", err)
+	}
+	return res, nil
 }

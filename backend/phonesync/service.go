@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,7 @@ type Service struct {
 	cfg   Config
 	seal  *trackers.Sealer
 	gates gates
+	salt  []byte // of the read digests (digestSalt)
 }
 
 // Result is what reading one upload did.
@@ -111,7 +113,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Rand == nil {
 		cfg.Rand = rand.Reader
 	}
-	return &Service{cfg: cfg, seal: seal, gates: newGates(cfg.Pace, cfg.Burst)}, nil
+	return &Service{cfg: cfg, seal: seal, gates: newGates(cfg.Pace, cfg.Burst), salt: digestSalt(cfg.Sites)}, nil
 }
 
 // MaxBody is the cap on an upload as sent.
@@ -151,7 +153,13 @@ func (s *Service) Open(readerID int64, sealed []byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("phonesync: open stored library: %w", err)
 	}
-	plain, err := ReadBody(bytes.NewReader(b), true, int64(len(b)), s.cfg.MaxInflated)
+	// gzip's trailer says the inflated size (mod 2^32): the buffer is
+	// made that large at once.
+	var size int64
+	if len(b) >= 4 {
+		size = int64(binary.LittleEndian.Uint32(b[len(b)-4:]))
+	}
+	plain, err := ReadBodySized(bytes.NewReader(b), true, size, int64(len(b)), s.cfg.MaxInflated)
 	if err != nil {
 		return nil, fmt.Errorf("phonesync: open stored library: %w", err)
 	}

@@ -190,7 +190,7 @@ func (s *Store) ReaderSyncProgress(ctx context.Context, readerID int64, keys []S
 type SyncCounts struct {
 	ReadersSyncing int   // Readers with a live sync key
 	UploadsToday   int   // uploads on the current UTC day
-	BytesStored    int64 // stored libraries, inflated
+	BytesStored    int64 // stored libraries: v1 inflated, v2 items sealed
 	ProgressMoved  int64 // Progress moved by sync, all time
 }
 
@@ -200,7 +200,8 @@ func (s *Store) CountSync(ctx context.Context, now time.Time) (SyncCounts, error
 	err := s.pool.QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM tokens WHERE scope = 'sync' AND revoked_at IS NULL),
 			(SELECT coalesce(sum(uploads), 0) FROM phone_sync_days WHERE day = ($1::timestamptz AT TIME ZONE 'UTC')::date),
-			(SELECT coalesce(sum(stored_bytes), 0) FROM phone_sync),
+			(SELECT coalesce(sum(stored_bytes), 0) FROM phone_sync)
+				+ (SELECT coalesce(sum(stored_bytes), 0) FROM sync_v2_libraries),
 			(SELECT coalesce(sum(progress_moved), 0) FROM phone_sync_days)`, now).
 		Scan(&c.ReadersSyncing, &c.UploadsToday, &c.BytesStored, &c.ProgressMoved)
 	if err != nil {

@@ -25,6 +25,10 @@ type SyncItem struct {
 	Origin   []byte // keyed hash of the device that wrote it
 	Seq      int64
 	Sealed   []byte // nil when read by SyncV2Tx.Lookup
+	// Fresh says the library holds no item of this kind and key (the
+	// caller looked it up under the same lock): Write copies it straight
+	// into the table instead of through the upsert.
+	Fresh bool
 }
 
 // SyncV2Tx is one merge or snapshot of one Reader's v2 library, inside a
@@ -128,6 +132,12 @@ func (t *SyncV2Tx) All(ctx context.Context) ([]SyncItem, error) {
 	return t.query(ctx, "all", `true`)
 }
 
+// AllBut returns every item but those written under seq (a merge that
+// holds what it wrote answers with those itself).
+func (t *SyncV2Tx) AllBut(ctx context.Context, seq int64) ([]SyncItem, error) {
+	return t.query(ctx, "all but", `seq <> $2`, seq)
+}
+
 // Since returns the items written after seq cursor.
 func (t *SyncV2Tx) Since(ctx context.Context, cursor int64) ([]SyncItem, error) {
 	return t.query(ctx, "since", `seq > $2`, cursor)
@@ -152,22 +162,62 @@ func (t *SyncV2Tx) Children(ctx context.Context, parents [][]byte) ([]SyncItem, 
 
 // Write stores items (inserted, or replacing the stored copy of the same
 // kind and key) under the library's next seq, and returns the new seq.
-// Writing nothing leaves the seq where it was.
+// Writing nothing leaves the seq where it was. The library's stored_bytes
+// follows (what the written items seal, less what they replace).
 func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
 	if len(items) == 0 {
 		return t.seq, nil
 	}
 	next := t.seq + 1
-	// COPY into a scratch table, then one upsert: a first full library is
-	// tens of thousands of rows, which COPY carries an order of magnitude
-	// faster than INSERT parameters.
+	var fresh, replace []SyncItem
+	var added int64
+	for _, it := range items {
+		added += int64(len(it.Sealed))
+		if it.Fresh {
+			fresh = append(fresh, it)
+		} else {
+			replace = append(replace, it)
+		}
+	}
+	// Items new to the library are copied straight in (a first full
+	// library is tens of thousands of rows, which COPY carries an order
+	// of magnitude faster than INSERT parameters); the others go by COPY
+	// into a scratch table, then one upsert.
+	if len(fresh) > 0 {
+		if _, err := t.tx.CopyFrom(ctx, pgx.Identifier{"sync_v2_items"},
+			[]string{"reader_id", "kind", "key_hash", "parent_hash", "version", "modified_at", "deleted", "digest", "origin", "seq", "sealed"},
+			pgx.CopyFromSlice(len(fresh), func(i int) ([]any, error) {
+				it := fresh[i]
+				return []any{t.reader, it.Kind, it.Key, it.Parent, it.Version, it.Modified, it.Deleted, it.Digest, it.Origin, next, it.Sealed}, nil
+			})); err != nil {
+			return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		}
+	}
+	var removed int64
+	if len(replace) > 0 {
+		var err error
+		if removed, err = t.upsert(ctx, replace, next); err != nil {
+			return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		}
+	}
+	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET seq = $2, stored_bytes = greatest(stored_bytes + $3, 0),
+			updated_at = now() WHERE reader_id = $1`, t.reader, next, added-removed); err != nil {
+		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+	}
+	t.seq = next
+	return next, nil
+}
+
+// upsert writes items that may be stored already under seq next, and
+// returns the sealed bytes of the stored copies they replace.
+func (t *SyncV2Tx) upsert(ctx context.Context, items []SyncItem, next int64) (int64, error) {
 	if _, err := t.tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS sync_v2_in (
 			kind smallint, key_hash bytea, parent_hash bytea, version bigint, modified_at bigint,
 			deleted boolean, digest bytea, origin bytea, sealed bytea) ON COMMIT DELETE ROWS`); err != nil {
-		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		return 0, err
 	}
 	if _, err := t.tx.Exec(ctx, `TRUNCATE sync_v2_in`); err != nil {
-		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		return 0, err
 	}
 	if _, err := t.tx.CopyFrom(ctx, pgx.Identifier{"sync_v2_in"},
 		[]string{"kind", "key_hash", "parent_hash", "version", "modified_at", "deleted", "digest", "origin", "sealed"},
@@ -175,23 +225,29 @@ func (t *SyncV2Tx) Write(ctx context.Context, items []SyncItem) (int64, error) {
 			it := items[i]
 			return []any{it.Kind, it.Key, it.Parent, it.Version, it.Modified, it.Deleted, it.Digest, it.Origin, it.Sealed}, nil
 		})); err != nil {
-		return 0, fmt.Errorf("store: sync v2 write: %w", err)
+		return 0, err
 	}
-	if _, err := t.tx.Exec(ctx, `INSERT INTO sync_v2_items AS i
+	// What the stored copies seal, found by key through the primary key
+	// (the scratch table has no statistics to plan a join with).
+	kinds, keys := make([]int16, len(items)), make([][]byte, len(items))
+	for i, it := range items {
+		kinds[i], keys[i] = it.Kind, it.Key
+	}
+	var removed int64
+	if err := t.tx.QueryRow(ctx, `SELECT coalesce(sum(octet_length(i.sealed)), 0)
+		FROM unnest($2::smallint[], $3::bytea[]) n (kind, key_hash)
+		JOIN sync_v2_items i ON i.reader_id = $1 AND i.kind = n.kind AND i.key_hash = n.key_hash`,
+		t.reader, kinds, keys).Scan(&removed); err != nil {
+		return 0, err
+	}
+	_, err := t.tx.Exec(ctx, `INSERT INTO sync_v2_items AS i
 			(reader_id, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, seq, sealed)
 		SELECT $1, kind, key_hash, parent_hash, version, modified_at, deleted, digest, origin, $2, sealed FROM sync_v2_in
 		ON CONFLICT (reader_id, kind, key_hash) DO UPDATE SET
 			parent_hash = excluded.parent_hash, version = excluded.version,
 			modified_at = excluded.modified_at, deleted = excluded.deleted, digest = excluded.digest,
-			origin = excluded.origin, seq = excluded.seq, sealed = excluded.sealed`, t.reader, next); err != nil {
-		return 0, fmt.Errorf("store: sync v2 write: %w", err)
-	}
-	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET seq = $2, updated_at = now() WHERE reader_id = $1`,
-		t.reader, next); err != nil {
-		return 0, fmt.Errorf("store: sync v2 write: %w", err)
-	}
-	t.seq = next
-	return next, nil
+			origin = excluded.origin, seq = excluded.seq, sealed = excluded.sealed`, t.reader, next)
+	return removed, err
 }
 
 // One returns one stored item (ok false when there is none): enough to
@@ -213,6 +269,9 @@ func (t *SyncV2Tx) One(ctx context.Context) (SyncItem, bool, error) {
 // phone holds is taken for a later state.
 func (t *SyncV2Tx) Clear(ctx context.Context) error {
 	if _, err := t.tx.Exec(ctx, `DELETE FROM sync_v2_items WHERE reader_id = $1`, t.reader); err != nil {
+		return fmt.Errorf("store: sync v2 clear: %w", err)
+	}
+	if _, err := t.tx.Exec(ctx, `UPDATE sync_v2_libraries SET stored_bytes = 0 WHERE reader_id = $1`, t.reader); err != nil {
 		return fmt.Errorf("store: sync v2 clear: %w", err)
 	}
 	return nil

@@ -59,7 +59,7 @@ func BenchmarkMergeV2(b *testing.B) {
 			b.Fatal(err)
 		}
 		t0 := time.Now()
-		a, err := bare.Merge(ctx, merge.Request{Reader: r.ID, Device: "a", Full: true, Backup: lib})
+		a, err := bare.Merge(ctx, merge.Request{Reader: r.ID, Device: "a", Full: true, Backup: lib, RawOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func BenchmarkMergeV2(b *testing.B) {
 		run := func(eng *merge.Engine, v int64) time.Duration {
 			bp.Set(ch, "version", v)
 			t := time.Now()
-			if _, err := eng.Merge(ctx, merge.Request{Reader: r.ID, Device: "a", Cursor: a.Cursor, Backup: delta}); err != nil {
+			if _, err := eng.Merge(ctx, merge.Request{Reader: r.ID, Device: "a", Cursor: a.Cursor, Backup: delta, RawOnly: true}); err != nil {
 				b.Fatal(err)
 			}
 			return time.Since(t)

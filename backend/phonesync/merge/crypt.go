@@ -5,6 +5,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"fmt"
+	"hash"
+	"sync"
 
 	"mangabookmark/backend/trackers"
 )
@@ -23,6 +25,7 @@ const hashLen = 16
 type Crypt struct {
 	sealer  *trackers.Sealer
 	hashKey []byte
+	macs    sync.Pool // of hash.Hash: HMAC-SHA256 under hashKey, keyed once
 }
 
 // NewCrypt derives Crypt's keys from tokenKey (TOKEN_KEY).
@@ -35,11 +38,15 @@ func NewCrypt(tokenKey []byte) (*Crypt, error) {
 	if err != nil {
 		return nil, fmt.Errorf("merge: derive hash key: %w", err)
 	}
-	return &Crypt{sealer: s, hashKey: k}, nil
+	c := &Crypt{sealer: s, hashKey: k}
+	c.macs.New = func() any { return hmac.New(sha256.New, c.hashKey) }
+	return c, nil
 }
 
 func (c *Crypt) hash(domain string, parts ...[]byte) []byte {
-	m := hmac.New(sha256.New, c.hashKey)
+	m := c.macs.Get().(hash.Hash)
+	defer c.macs.Put(m)
+	m.Reset()
 	m.Write([]byte(domain))
 	for _, p := range parts {
 		m.Write([]byte{0})

@@ -47,11 +47,15 @@ type Request struct {
 	Full              bool   // X-Sync-Full
 	Backup            protoreflect.Message
 	DeletedCategories []int64 // X-Sync-Deleted-Categories
+	// RawOnly: the caller sends the answer's bytes (Answer.Raw) and
+	// needs no decoded Answer.Backup.
+	RawOnly bool
 }
 
 // Answer is what a merge or a snapshot answers.
 type Answer struct {
-	Backup        *dynamicpb.Message
+	Backup        *dynamicpb.Message // nil when the Request was RawOnly
+	Raw           []byte             // the Backup's protobuf bytes (RenderBytes)
 	Cursor        int64
 	Changed       bool // X-Sync-Changed
 	FullRequested bool // X-Sync-Full-Requested
@@ -101,18 +105,21 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 		if err != nil {
 			return err
 		}
-		if _, err = tx.Write(ctx, rows); err != nil {
+		wrote, err := tx.Write(ctx, rows)
+		if err != nil {
 			return err
 		}
 		ans.Written = len(rows)
-		if ans.Marked, err = e.markReads(ctx, tx, req.Reader, d.fresh); err != nil {
+		written := d.items()
+		library := func() ([]*Item, error) { return e.fullAnswer(ctx, tx, req.Reader, written, wrote, len(rows) > 0) }
+		if ans.Marked, err = e.markReads(ctx, tx, req.Reader, d.fresh, library); err != nil {
 			return err
 		}
 		ans.Cursor = tx.Seq()
 
 		var out []*Item
 		if full {
-			out, err = e.opened(ctx, tx, req.Reader, func() ([]store.SyncItem, error) { return tx.All(ctx) })
+			out, err = library()
 			ans.Changed = true
 		} else {
 			out, ans.Changed, err = e.delta(ctx, tx, req.Reader, cursor, origin, d)
@@ -120,11 +127,16 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 		if err != nil {
 			return err
 		}
-		ans.Backup, err = Render(e.msgs, out)
+		ans.Raw, err = RenderBytes(e.msgs, out)
 		return err
 	})
 	if err != nil {
 		return Answer{}, fmt.Errorf("merge: %w", err)
+	}
+	if !req.RawOnly {
+		if ans.Backup, err = bp.Unmarshal(e.msgs.Backup, ans.Raw); err != nil {
+			return Answer{}, fmt.Errorf("merge: %w", err)
+		}
 	}
 	return ans, nil
 }
@@ -142,7 +154,10 @@ func (e *Engine) Snapshot(ctx context.Context, reader int64) (Answer, error) {
 			return err
 		}
 		ans.Cursor, ans.Changed = tx.Seq(), true
-		ans.Backup, err = Render(e.msgs, all)
+		if ans.Raw, err = RenderBytes(e.msgs, all); err != nil {
+			return err
+		}
+		ans.Backup, err = bp.Unmarshal(e.msgs.Backup, ans.Raw)
 		return err
 	})
 	if errors.Is(err, ErrNoData) {
@@ -175,7 +190,7 @@ func (e *Engine) load(ctx context.Context, tx *store.SyncV2Tx, reader int64, ite
 	keys := make([][]byte, 0, len(items))
 	for _, it := range items {
 		if it.Kind != KindCategory {
-			keys = append(keys, e.crypt.keyHash(it.Kind, it.Key))
+			keys = append(keys, e.keyHash(it))
 		}
 	}
 	meta, err := tx.Lookup(ctx, keys)
@@ -196,17 +211,21 @@ func (e *Engine) load(ctx context.Context, tx *store.SyncV2Tx, reader int64, ite
 // seal turns items into rows written by the device origin.
 func (e *Engine) seal(reader int64, origin []byte, items []*Item) ([]store.SyncItem, error) {
 	rows := make([]store.SyncItem, 0, len(items))
+	parents := map[string][]byte{}
 	for _, it := range items {
-		key := e.crypt.keyHash(it.Kind, it.Key)
+		key := e.keyHash(it)
 		env := it.envelope()
 		sealed, err := e.crypt.seal(reader, it.Kind, key, env)
 		if err != nil {
 			return nil, err
 		}
 		row := store.SyncItem{Kind: int16(it.Kind), Key: key, Version: it.Version, Modified: it.Modified,
-			Deleted: it.Deleted, Digest: e.crypt.digest(env), Origin: origin, Sealed: sealed}
+			Deleted: it.Deleted, Digest: e.crypt.digest(env), Origin: origin, Sealed: sealed, Fresh: it.fresh}
 		if it.Kind == KindChapter {
-			row.Parent = e.crypt.keyHash(KindManga, it.Parent)
+			if row.Parent = parents[it.Parent]; row.Parent == nil {
+				row.Parent = e.crypt.keyHash(KindManga, it.Parent)
+				parents[it.Parent] = row.Parent
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -230,7 +249,48 @@ func (e *Engine) opened(_ context.Context, _ *store.SyncV2Tx, reader int64, read
 		if err := it.openEnvelope(env); err != nil {
 			return nil, err
 		}
+		it.hash, it.hashedOf = r.Key, it.Key
 		out = append(out, it)
+	}
+	return out, nil
+}
+
+// keyHash is the stored key of it (Crypt.keyHash of its kind and key),
+// made once per key.
+func (e *Engine) keyHash(it *Item) []byte {
+	if it.hash == nil || it.hashedOf != it.Key {
+		it.hash, it.hashedOf = e.crypt.keyHash(it.Kind, it.Key), it.Key
+	}
+	return it.hash
+}
+
+// fullAnswer is the whole library after a merge: every stored item the
+// merge did not write, then the items it wrote under seq wrote (held:
+// they are not read back and opened again). Render orders what the order
+// decides (categories, chapters). With written false the merge wrote
+// nothing and all is read.
+func (e *Engine) fullAnswer(ctx context.Context, tx *store.SyncV2Tx, reader int64, items []*Item, wrote int64, written bool) ([]*Item, error) {
+	if !written {
+		return e.opened(ctx, tx, reader, func() ([]store.SyncItem, error) { return tx.All(ctx) })
+	}
+	rest, err := e.opened(ctx, tx, reader, func() ([]store.SyncItem, error) { return tx.AllBut(ctx, wrote) })
+	if err != nil {
+		return nil, err
+	}
+	type id struct {
+		kind Kind
+		key  string
+	}
+	later := make(map[id]bool, len(rest))
+	for _, it := range rest {
+		later[id{it.Kind, it.Key}] = true // rewritten since (reads out)
+	}
+	out := rest
+	for _, it := range items {
+		if !later[id{it.Kind, it.Key}] {
+			it.seq = wrote
+			out = append(out, it)
+		}
 	}
 	return out, nil
 }

@@ -44,6 +44,10 @@ type Item struct {
 
 	origin []byte // the stored item's device hash (read back only)
 	seq    int64  // the stored item's seq (read back only)
+
+	hash     []byte // keyed hash of Kind and hashedOf (Engine.keyHash)
+	hashedOf string // the Key hash was made of
+	fresh    bool   // decide found no stored item of this kind and key
 }
 
 // Envelope field numbers: what is sealed for one item.

@@ -30,9 +30,11 @@ const MarkerDevice = "\x00mangabookmark reads made elsewhere"
 // another device"), and once stored read it is not marked again. It
 // reads the whole library, so it runs only when something may have
 // changed since the last time: a Progress or offset of the Reader
-// (ReadsChanged), or a manga or chapter new to the library (fresh). It
-// returns the number of chapters marked.
-func (e *Engine) markReads(ctx context.Context, tx *store.SyncV2Tx, reader int64, fresh bool) (int, error) {
+// (ReadsChanged), or a manga or chapter new to the library (fresh).
+// library gives the whole library (Engine.fullAnswer: what the merge
+// wrote is held, not read back). It returns the number of chapters
+// marked.
+func (e *Engine) markReads(ctx context.Context, tx *store.SyncV2Tx, reader int64, fresh bool, library func() ([]*Item, error)) (int, error) {
 	if e.reads == nil {
 		return 0, nil
 	}
@@ -43,27 +45,20 @@ func (e *Engine) markReads(ctx context.Context, tx *store.SyncV2Tx, reader int64
 	if err := tx.ReadsChecked(ctx); err != nil {
 		return 0, err
 	}
-	kinds := func() ([]store.SyncItem, error) {
-		m, err := tx.Kind(ctx, int16(KindManga))
-		if err != nil {
-			return nil, err
-		}
-		c, err := tx.Kind(ctx, int16(KindChapter))
-		if err != nil {
-			return nil, err
-		}
-		s, err := tx.Kind(ctx, int16(KindSource))
-		return append(append(m, c...), s...), err
-	}
-	items, err := e.opened(ctx, tx, reader, kinds)
-	if err != nil || len(items) == 0 {
-		return 0, err
-	}
-	lib, err := Render(e.msgs, items)
+	all, err := library()
 	if err != nil {
 		return 0, err
 	}
-	before, err := bp.Marshal(lib)
+	var items []*Item
+	for _, it := range all {
+		if it.Kind == KindManga || it.Kind == KindChapter || it.Kind == KindSource {
+			items = append(items, it)
+		}
+	}
+	if len(items) == 0 {
+		return 0, nil
+	}
+	before, err := RenderBytes(e.msgs, items)
 	if err != nil {
 		return 0, err
 	}

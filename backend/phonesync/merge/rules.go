@@ -100,7 +100,11 @@ func (e *Engine) decide(st state, items []*Item, deletedUIDs []int64) *decision 
 			}
 		}
 		switch {
-		case cur == nil, it.Version > cur.Version:
+		case cur == nil:
+			it.fresh = true
+			d.write(it)
+			st.cats[it.Key] = it
+		case it.Version > cur.Version:
 			d.write(it)
 			st.cats[it.Key] = it
 		case cur.Deleted:
@@ -119,9 +123,10 @@ func (e *Engine) decide(st state, items []*Item, deletedUIDs []int64) *decision 
 				it.Refs[i] = to
 			}
 		}
-		cur, known := st.meta[int16(it.Kind)][string(e.crypt.keyHash(it.Kind, it.Key))]
+		cur, known := st.meta[int16(it.Kind)][string(e.keyHash(it))]
 		switch {
 		case !known:
+			it.fresh = true
 			d.write(it)
 			d.fresh = d.fresh || it.Kind == KindManga || it.Kind == KindChapter
 		case !it.Kind.versioned():

@@ -604,6 +604,8 @@ CREATE TABLE public.phone_sync (
     progress_moved bigint DEFAULT 0 NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    read_digests bytea,
+    library_digest bytea,
     CONSTRAINT phone_sync_check CHECK (((library_sealed IS NULL) = (etag = ''::text))),
     CONSTRAINT phone_sync_etag_check CHECK ((length(etag) <= 64)),
     CONSTRAINT phone_sync_progress_moved_check CHECK ((progress_moved >= 0)),
@@ -977,7 +979,9 @@ CREATE TABLE public.sync_v2_libraries (
     seq bigint DEFAULT 0 NOT NULL,
     reads_checked_at timestamp with time zone,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT sync_v2_libraries_seq_check CHECK ((seq >= 0))
+    stored_bytes bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT sync_v2_libraries_seq_check CHECK ((seq >= 0)),
+    CONSTRAINT sync_v2_libraries_stored_bytes_check CHECK ((stored_bytes >= 0))
 );
 
 --
