@@ -31,13 +31,32 @@ func driveLane(t *testing.T, e *env, site string, span time.Duration) {
 // the Lane reads one Series a second, and behind-by grows exactly as the
 // arithmetic says: t while the never-checked Series last (they are due
 // since t0), then N*gap - Rest for ever after.
+//
+// make test runs it without the race detector (scripts/plain-tests): its
+// 86,400 reads are one goroutine's, the test's, and each read's waits are
+// the ones TestSimulatedDayFourThousandSeries runs under -race.
 func TestSimulatedDayTwentyThousandSeries(t *testing.T) {
 	t.Parallel()
-	const n = 20000
 	span := 24 * time.Hour
 	if testing.Short() {
 		span = 7 * time.Hour // the 5.6h of never-checked Series, then steady state
 	}
+	simulatedDay(t, 20000, span)
+}
+
+// The same arithmetic on a Site of 4,000 Series (behind by 400s once the
+// 67 minutes of never-checked Series have passed): the day's raced copy,
+// its Lane waiting between reads on the fake clock as the big day's does.
+func TestSimulatedDayFourThousandSeries(t *testing.T) {
+	t.Parallel()
+	simulatedDay(t, 4000, 150*time.Minute)
+}
+
+// simulatedDay drives a Lane over n never-checked Series for span and
+// checks every read one gap (the 1s floor) after the last and every
+// pass's behind-by against the arithmetic.
+func simulatedDay(t *testing.T, n int, span time.Duration) {
+	t.Helper()
 	e := newEnv(t, nil, siteSpec{name: "big"})
 	e.seed(t, "big", n, t0)
 	driveLane(t, e, "big", span)
