@@ -29,8 +29,8 @@ p=${TEST_P:-2}
 
 # The longest jobs, measured (docs/development.md, "Per-package times"):
 # started first. A package's plain-tests job is "PKG@plain".
-longest=(./backend/lanes ./backend/web ./backend/browser ./backend/lanes@plain
-  ./faults ./backend/userscript ./backend/api ./backend/store ./cmd/mangabookmark
+longest=(./backend/lanes ./backend/web ./backend/browser ./faults ./backend/lanes@plain
+  ./backend/userscript ./backend/api ./backend/store ./cmd/mangabookmark
   ./backend/readernotice ./backend/imports ./backend/trackersync ./backend/sitesim)
 
 # Packages whose tests mostly wait (real-time windows in a browser, a real
@@ -39,12 +39,13 @@ longest=(./backend/lanes ./backend/web ./backend/browser ./backend/lanes@plain
 # (docs/development.md, "PostgreSQL connections").
 declare -A wide=([./backend/userscript]=6)
 
-# Packages whose tests wait on real time far more than they compute (the
-# fault suite's real processes idle through Gaps, the userscript's pages
-# through their reading windows): they run one after another in a job
-# slot of their own beside the TEST_P slots, so they hold no core's slot
-# while they wait. TEST_WAITING="" puts them back among the rest.
-read -r -a waiting <<<"${TEST_WAITING-./faults ./backend/userscript}"
+# Jobs that wait far more than they compute (the fault suite's real
+# processes idle through Gaps, the Lanes' simulated day on PostgreSQL's
+# round trips, the userscript's pages through their reading windows): they
+# run one after another, in longest's order, in a slot of their own beside
+# the TEST_P slots, so they hold no core's slot while they wait.
+# TEST_WAITING="" puts them back among the rest.
+read -r -a waiting <<<"${TEST_WAITING-./faults ./backend/lanes@plain ./backend/userscript}"
 
 # What the race rule looks for in a package's product code (the comment at
 # the top of scripts/race-packages says it in words).
@@ -101,36 +102,39 @@ done
 
 # The order: the longest first, then the rest as go list gives them. A
 # raced package with tests in scripts/plain-tests is two jobs: its raced
-# run without them (race) and them alone, plain (split).
+# run without them (race) and them alone, plain (split, named PKG@plain).
+# A job named in TEST_WAITING goes to the waiting slot, in the same order.
 declare -A queued=() inlongest=() iswaiting=()
 for d in "${longest[@]}"; do inlongest[$d]=1; done
 for d in "${waiting[@]}"; do iswaiting[$d]=1; done
 order=()
 worder=()
 nrace=0
+# add_job MODE PKG NAME
+add_job() {
+  if [ -n "${iswaiting[$3]:-}" ]; then worder+=("$1" "$2"); else order+=("$1" "$2"); fi
+}
 for d in "${longest[@]}" "${pkgs[@]}"; do
   [ -z "${queued[$d]:-}" ] || continue
   if [ "${d%@plain}" != "$d" ]; then
     base=${d%@plain}
     [ -n "${haspkg[$base]:-}" ] && [ -n "${plainrun[$base]:-}" ] || continue
     queued[$d]=1
-    order+=(split "$base")
+    add_job split "$base" "$d"
     continue
   fi
   [ -n "${haspkg[$d]:-}" ] || continue
   queued[$d]=1
   if [ -n "${israce[$d]:-}" ]; then
-    order+=(race "$d")
+    add_job race "$d" "$d"
     nrace=$((nrace + 1))
     # Its split job right after it, unless longest places it.
     if [ -n "${plainrun[$d]:-}" ] && [ -z "${inlongest[$d@plain]:-}" ]; then
       queued[$d@plain]=1
-      order+=(split "$d")
+      add_job split "$d" "$d@plain"
     fi
-  elif [ -n "${iswaiting[$d]:-}" ]; then
-    worder+=(plain "$d")
   else
-    order+=(plain "$d")
+    add_job plain "$d" "$d"
   fi
 done
 
@@ -188,7 +192,7 @@ wall=$(($(date +%s) - start))
 echo
 scripts/testtimes.sh "$TEST_JSON"/*.json
 echo
-echo "test: ${#pkgs[@]} packages ($nrace under -race), $p at a time and $((${#worder[@]} / 2)) waiting ones beside them (TEST_WAITING), in ${wall}s; go test -json in $TEST_JSON/"
+echo "test: ${#pkgs[@]} packages ($nrace under -race), $p at a time and $((${#worder[@]} / 2)) waiting jobs beside them (TEST_WAITING), in ${wall}s; go test -json in $TEST_JSON/"
 if [ "$rc" -ne 0 ]; then
   echo "test: FAIL"
   exit 1
