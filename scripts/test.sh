@@ -29,7 +29,7 @@ p=${TEST_P:-2}
 
 # The longest jobs, measured (docs/development.md, "Per-package times"):
 # started first. A package's plain-tests job is "PKG@plain".
-longest=(./backend/lanes ./backend/web ./backend/browser ./faults ./backend/lanes@plain
+longest=(./backend/web ./backend/browser ./backend/lanes ./faults ./backend/lanes@plain
   ./backend/userscript ./backend/api ./backend/store ./cmd/mangabookmark
   ./backend/readernotice ./backend/imports ./backend/trackersync ./backend/sitesim)
 
