@@ -2,8 +2,10 @@
 # Turns `go test -json` output into a per-package table (Markdown), the
 # slowest first: package, mode, seconds, top-level tests, result.
 #   scripts/testtimes.sh FILE...   files named PKG.MODE.json, as
-#                                  scripts/test.sh writes them (MODE: race
-#                                  or plain); any other name has mode "-"
+#                                  scripts/test.sh writes them (MODE: race,
+#                                  plain, or split: a raced package's
+#                                  scripts/plain-tests, shown as plain);
+#                                  any other name has mode "-"
 #   go test -json ./... | scripts/testtimes.sh
 # The seconds are each test binary's own (the "Elapsed" of its package
 # line): what the package cost, not when it ran.
@@ -13,7 +15,7 @@ for f in "$@"; do
   mode=-
   case $f in
     *.race.json) mode=race ;;
-    *.plain.json) mode=plain ;;
+    *.plain.json | *.split.json) mode=plain ;;
   esac
   # A package's last pass/fail/skip line without a test; a package that
   # did not build has none and shows as "no result".

@@ -160,6 +160,7 @@ func servedScript(t *testing.T, h http.Handler) []byte {
 // onto mangapill.com) records the read, follows SPA navigation, queues
 // while the backend is down and drains once when it is back.
 func TestUserscriptRecordsQueuesAndDrains(t *testing.T) {
+	t.Parallel()
 	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 3})
 	reg, err := registry.New(nil)
 	if err != nil {

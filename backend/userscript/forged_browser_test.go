@@ -151,6 +151,8 @@ func TestAPageScriptCannotMakeAReadWithoutTheReader(t *testing.T) {
 
 // A tab behind another is not visible: the Reader's gestures there record
 // nothing until it is brought to the front and shown for a few seconds.
+// It runs alone (no t.Parallel): its tabs open in the browser's first
+// window, and another test's tab there would be hidden by them.
 func TestAHiddenTabRecordsNoRead(t *testing.T) {
 	e, hs := newRealSitesEnv(t)
 	const chapter = "https://mangapill.com/chapters/2-11184000/one-piece-chapter-1184"

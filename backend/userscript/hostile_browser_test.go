@@ -44,6 +44,7 @@ func pageStrings(t *testing.T, page *rod.Page, js string) []string {
 // switch it off and remap the Sites): they change nothing, the chapter is
 // read as MangaPill's.
 func TestHostilePageGlobalsCannotSwitchTheScriptOff(t *testing.T) {
+	t.Parallel()
 	runHostilePage(t, true)
 }
 
@@ -54,6 +55,7 @@ func TestHostilePageGlobalsCannotSwitchTheScriptOff(t *testing.T) {
 // attacker's host, the settings are unchanged, and the script still reads
 // the chapter and syncs it to the real backend.
 func TestHostilePageCannotStealTheTokenOrRetargetTheBackend(t *testing.T) {
+	t.Parallel()
 	runHostilePage(t, false)
 }
 
@@ -123,6 +125,7 @@ func runHostilePage(t *testing.T, presetGlobals bool) {
 // keeps the old one; a token comes in the browser's own prompt, and text
 // that is not a token is refused with a toast.
 func TestReaderChangesSettingsWithConfirmation(t *testing.T) {
+	t.Parallel()
 	e, hs := newRealSitesEnv(t)
 	other, _ := evilServer(t)
 

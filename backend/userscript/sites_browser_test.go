@@ -47,6 +47,7 @@ var sitePages = []sitePage{
 // the userscript and accepted by the backend (same URL rules), and the
 // ember shows on a Series whose Latest Chapter is past the Progress.
 func TestUserscriptRecognisesEverySite(t *testing.T) {
+	t.Parallel()
 	reg, err := registry.New(nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // toast; a refused token (401) is toasted and keeps the queue; a token the
 // Reader sets from the manager's menu drains it.
 func TestUserscriptFullQueueAnd401Toasts(t *testing.T) {
+	t.Parallel()
 	sim := simtest.Start(t, sitesim.Config{SeriesPerSite: 2})
 	e, hs := newRealSitesEnv(t)
 
