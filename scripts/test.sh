@@ -97,6 +97,15 @@ for d in "${!plainrun[@]}"; do
     echo "test: scripts/plain-tests names $d, which scripts/race-packages does not list (its tests run plain already)" >&2
     bad=1
   fi
+  # A renamed test would leave the split silently empty: each name must
+  # still be a test function of its package.
+  IFS='|' read -r -a names <<<"${plainrun[$d]}"
+  for n in "${names[@]}"; do
+    if ! grep -qE "^func $n\(t \*testing\.T\)" "$d"/*_test.go; then
+      echo "test: scripts/plain-tests names $n in $d, which has no such test" >&2
+      bad=1
+    fi
+  done
 done
 [ "$bad" -eq 0 ] || exit 1
 
