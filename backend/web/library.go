@@ -9,9 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/userscript"
 )
 
 // PageSize is how many cards one library page shows. Sixty keeps the
@@ -19,13 +21,17 @@ import (
 // few hundred Series pages through a handful.
 const PageSize = 60
 
-// The library's sorts; the default puts New Chapters first.
-const (
-	sortNew     = store.LibrarySortNew
-	sortUpdated = store.LibrarySortUpdated
-	sortTitle   = store.LibrarySortTitle
-	sortState   = store.LibrarySortState
-)
+// The library's sorts (store.LibrarySortNew and the others), in the Sort
+// select's order, each with its label; the default puts New Chapters
+// first.
+var librarySorts = []struct{ Value, Label string }{
+	{store.LibrarySortNew, "New first"},
+	{store.LibrarySortUnread, "Most unread"},
+	{store.LibrarySortRead, "Last read"},
+	{store.LibrarySortUpdated, "Recently updated"},
+	{store.LibrarySortTitle, "Title"},
+	{store.LibrarySortState, "Reading state"},
+}
 
 // viewCookie remembers the list or grid choice (not a secret, not a session).
 const viewCookie = "mb_view"
@@ -36,23 +42,28 @@ type libraryView struct {
 	Total    int // cards before the filters (a Work is one card)
 	Matched  int // cards the filters keep, over every page
 	NewCount int
-	Sites    []string // the Sites the Reader has bookmarks on, for the filter
-	Site     string   // the Site filter ("" for all)
-	Query    string   // the text filter
-	OnlyNew  bool     // the "has New" filter
-	Sort     string   // sortNew, sortUpdated, sortTitle or sortState
-	State    string   // the reading-state filter ("" for all; states.go)
-	States   []string // the six states, for the filter
-	Grid     bool     // the grid view, else the list
-	Page     int      // 1-based
-	Pages    int      // at least 1
-	First    int      // the 1-based position of the page's first card
-	Last     int      // and of its last
-	Prev     string   // the previous page's URL, "" on the first
-	Next     string   // the next page's URL, "" on the last
-	ListURL  string   // this view as a list, and as a grid
+	Sites    []string                        // the Sites the Reader has bookmarks on, for the filter
+	Site     string                          // the Site filter ("" for all)
+	Query    string                          // the text filter
+	OnlyNew  bool                            // the "has New" filter
+	Sort     string                          // a store.LibrarySort (librarySorts)
+	Sorts    []struct{ Value, Label string } // librarySorts, for the select
+	State    string                          // the reading-state filter ("" for all; states.go)
+	States   []string                        // the six states, for the filter
+	Grid     bool                            // the grid view, else the list
+	Page     int                             // 1-based
+	Pages    int                             // at least 1
+	First    int                             // the 1-based position of the page's first card
+	Last     int                             // and of its last
+	Prev     string                          // the previous page's URL, "" on the first
+	Next     string                          // the next page's URL, "" on the last
+	ListURL  string                          // this view as a list, and as a grid
 	GridURL  string
 	Added    *importView // the answers to the last "Add a Series", from ?added=
+	// The empty library's ways in: the userscript's path, and whether the
+	// server runs phone sync (its card on the settings page).
+	Userscript string
+	PhoneSync  bool
 }
 
 // libraryItem is one bookmark as a card shows it, every value worked out
@@ -68,6 +79,13 @@ type libraryItem struct {
 	Initial                    string       // shown when no cover is stored
 	New                        bool
 	Unread                     string // "3 new", or "new" when the numbers do not count
+	// Count and CountWords are the cover's badge: "3" and " new chapters"
+	// (a screen reader reads "3 new chapters"), or "new" and " chapters".
+	Count, CountWords string
+	// Refusing is "{Site} refuses us since 3 h ago" when the card's Site
+	// refuses our reads (its Lane's refusal backoff is open): said instead
+	// of "checking…".
+	Refusing                   string
 	LatestNumber, LatestTitle  string // LatestTitle is "" when it only repeats the number
 	LatestURL                  string
 	ContinueURL                string // the next chapter after Progress, else the Latest
@@ -83,7 +101,6 @@ type libraryItem struct {
 	State                      string // the Reader's reading state (states.go)
 	Status                     string // the story's status: releasing, completed, hiatus, cancelled, unknown
 	FinalChapter               string // "" when none is known
-	SearchKey                  string // lower-cased title, Site and id for the text filter
 	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
 	// the first read); StatusLine the story's status as the time line
 	// names it ("" when unknown); Expect the next chapter's window; Late,
@@ -107,9 +124,9 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	q := r.URL.Query()
 	lv := &libraryView{Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
-		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r), States: store.ReadingStates}
-	if lv.Sort != sortUpdated && lv.Sort != sortTitle && lv.Sort != sortState {
-		lv.Sort = sortNew
+		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Sorts: librarySorts, Added: h.addedView(r), States: store.ReadingStates}
+	if !store.ValidLibrarySort(lv.Sort) {
+		lv.Sort = store.LibrarySortNew
 	}
 	if st := q.Get("state"); store.ValidState(st) {
 		lv.State = st
@@ -134,11 +151,20 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lv.paginate(q, lp.Page, len(lp.Cards))
+	lv.Userscript, lv.PhoneSync = userscript.Path, h.SyncKeys != nil
 	now := h.Now()
+	refusing, err := h.Store.RefusingSites(r.Context(), lp.Sites, now)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
 	for _, c := range cards {
 		li := c.view(now)
 		k, site, status := c.clock()
 		h.withTime(&li, k, site, status, now)
+		if since, ok := refusing[li.Site]; ok {
+			li.Refusing = li.Site + " refuses us since " + shortAgo(now, since)
+		}
 		lv.Items = append(lv.Items, li)
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
@@ -203,22 +229,19 @@ func (lv *libraryView) paginate(q url.Values, page, shown int) {
 }
 
 // cardOf is one bookmark as its card shows it.
-func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
+func cardOf(it store.LibraryItem, now time.Time) libraryItem {
 	path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
 	li := libraryItem{
 		Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: siteLink(it.URL),
 		ActionPath: "/library/" + path, PagePath: "/series/" + path,
 		New: it.New, LatestNumber: it.LatestNumber, LatestTitle: chapterTitle(it.LatestTitle, it.LatestNumber),
-		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil,
 		State: it.State, Status: it.Status, FinalChapter: it.FinalChapter,
 	}
 	if it.HasCover {
 		li.CoverPath = "/covers/" + path
 	}
-	if li.Title == "" {
-		li.Title = it.SeriesID
-	}
-	li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
+	li.Title, li.Initial = titleOf(it.Title, it.URL, it.Site)
 	if it.FailingSince != nil {
 		li.Failing = it.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
 	}
@@ -226,13 +249,129 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 		li.Appeared = ago(now, *it.LatestSeenAt)
 	}
 	if it.New {
-		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
+		li.setUnread(it.LatestNumber, it.ProgressNumber)
 		li.setContinue(store.ContinueAfter(it.ProgressNumber, it.ContinueNumber, seenLink(it.ContinueURL), it.URL), it.Site)
 	}
 	li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
 	li.AddedByRead = it.AddedBy == "read"
 	li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
 	return li
+}
+
+// titleOf is a story's title as a card shows it and its cover's initial:
+// the stored title; before the Lane's first read, the words of the
+// Series URL's slug ("/title/01ab…/the-summer-story" is "The Summer
+// Story"); else "Untitled on {site}", never the raw id. The initial is
+// the title's first letter, upper-cased, or a neutral glyph when it has
+// none (a title of digits gives no "0" cover).
+func titleOf(title, rawURL, site string) (string, string) {
+	title = strings.TrimSpace(title)
+	if title == "" {
+		title = slugTitle(rawURL)
+	}
+	if title == "" {
+		title = "Untitled on " + site
+	}
+	initial := "•"
+	for _, r := range title {
+		if unicode.IsLetter(r) {
+			initial = string(unicode.ToUpper(r))
+			break
+		}
+	}
+	return title, initial
+}
+
+// slugWords are path segments that name a Site's section, never a story.
+var slugWords = []string{"title", "titles", "manga", "manhwa", "manhua", "series", "comic", "comics", "webtoon", "webtoons",
+	"read", "book", "books", "work", "works", "chapter", "chapters", "en", "g", "m"}
+
+// slugTitle is the title a Series URL's slug spells, "" when its path
+// has none: the last segment that reads as words once split at "-" and
+// "_" (a trailing ".123" or "-a1b2c3" id cut, ids and section words
+// skipped), each word capitalised.
+func slugTitle(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		seg, err := url.PathUnescape(segs[i])
+		if err != nil {
+			continue
+		}
+		if dot := strings.LastIndexByte(seg, '.'); dot > 0 && (idLike(seg[dot+1:]) || strings.Trim(seg[dot+1:], "0123456789") == "" ||
+			slices.Contains([]string{"html", "htm", "php"}, strings.ToLower(seg[dot+1:]))) {
+			seg = seg[:dot]
+		}
+		words := strings.FieldsFunc(seg, func(r rune) bool { return r == '-' || r == '_' || r == '+' || r == ' ' })
+		// An id at either end ("a1b2c-the-story", "the-story-1234") goes;
+		// a number inside the words ("kaiju-no-8") stays.
+		for len(words) > 1 && idLike(words[0]) {
+			words = words[1:]
+		}
+		for len(words) > 1 && idLike(words[len(words)-1]) {
+			words = words[:len(words)-1]
+		}
+		if len(words) == 0 || (len(words) == 1 && (idLike(words[0]) || slices.Contains(slugWords, strings.ToLower(words[0])))) ||
+			!strings.ContainsFunc(seg, unicode.IsLetter) || uuidLike(seg) {
+			continue
+		}
+		for j, w := range words {
+			r := []rune(w)
+			words[j] = string(unicode.ToUpper(r[0])) + string(r[1:])
+		}
+		return strings.Join(words, " ")
+	}
+	return ""
+}
+
+// idLike reports whether a word is an id rather than a word of a title:
+// digits and letters mixed (a hash, a ULID), or more than three digits
+// alone ("86" and "8" are words of titles).
+func idLike(w string) bool {
+	digits, letters := 0, 0
+	for _, r := range w {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case unicode.IsLetter(r):
+			letters++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && (letters > 0 || digits > 3)
+}
+
+// uuidLike reports whether a segment is a UUID (8-4-4-4-12 hex digits).
+func uuidLike(seg string) bool {
+	parts := strings.Split(seg, "-")
+	if len(parts) != 5 {
+		return false
+	}
+	for i, n := range []int{8, 4, 4, 4, 12} {
+		if len(parts[i]) != n || strings.Trim(strings.ToLower(parts[i]), "0123456789abcdef") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// setUnread sets the card's unread count from its Latest and Progress:
+// Unread ("3 new") and the cover's badge (Count, CountWords).
+func (li *libraryItem) setUnread(latest, progress string) {
+	li.Unread = unread(latest, progress)
+	n, ok := strings.CutSuffix(li.Unread, " new")
+	switch {
+	case !ok:
+		li.Count, li.CountWords = "new", " chapters"
+	case n == "1":
+		li.Count, li.CountWords = n, " new chapter"
+	default:
+		li.Count, li.CountWords = n, " new chapters"
+	}
 }
 
 // unread counts the chapters between Progress and Latest when both are

@@ -67,7 +67,7 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	now := h.Now()
-	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
+	sv := &seriesView{Item: cardOf(it, now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
 	k, ksite, kstatus := libraryCard{items: []store.LibraryItem{it}}.clock()
 	h.withTime(&sv.Item, k, ksite, kstatus, now)
