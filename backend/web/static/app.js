@@ -9,7 +9,15 @@
   var timer, ctl, asked = 0;
   function query(form) {
     var u = new URLSearchParams();
-    new FormData(form).forEach(function (v, k) { if (typeof v === "string" && v.trim() !== "") u.append(k, k === "q" ? v.trim() : v); });
+    // Each field with a value, but a select left at its first option
+    // (the default): the URL is the one the page's own links make.
+    Array.prototype.forEach.call(form.elements, function (e) {
+      var v = e.value;
+      if (!e.name || e.disabled || ((e.type === "checkbox" || e.type === "radio") && !e.checked)) return;
+      if (e.tagName === "SELECT" && e.selectedIndex <= 0) return;
+      if (e.name === "q") v = v.trim();
+      if (v !== "") u.append(e.name, v);
+    });
     var s = u.toString();
     return "/" + (s ? "?" + s : "");
   }
