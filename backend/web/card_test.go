@@ -127,3 +127,38 @@ func TestEmptyLibraryLinksTheWaysIn(t *testing.T) {
 		t.Error("the library has no Import link outside Add a Series")
 	}
 }
+
+// The library's cards stay within the page's budget of 1.5 KB a card on
+// average (docs/benchmarks.md, "Library HTML per card"), here with seven
+// New cards (their badges), a Work's card with a failing member's chip and
+// a full time line, and New titles of 70 characters (written four times
+// each).
+func TestLibraryCardBytes(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	seedNewCards(t, f)
+	seedTimeLines(t, f)
+	seedWork(t, f)
+	if err := f.st.UpsertFailure(context.Background(), "mangadex", "w1", "not_found", admintest.Now.Add(-30*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	seedRefused(t, f)
+	b := f.get(t, f.login(t, f.readerToken), "/").body
+	b = b[:strings.LastIndex(b, "</ul>")]
+	cards := strings.Split(b, `<li class="item"`)[1:]
+	if len(cards) < 10 {
+		t.Fatalf("%d cards", len(cards))
+	}
+	most, total := 0, 0
+	for _, c := range cards {
+		n := len(`<li class="item"`) + len(c)
+		total += n
+		if n > most {
+			most = n
+		}
+	}
+	if total/len(cards) > 1536 {
+		t.Errorf("%d cards of %d bytes on average, over 1.5 KB", len(cards), total/len(cards))
+	}
+	t.Logf("%d cards, %d bytes each on average, %d at most", len(cards), total/len(cards), most)
+}
