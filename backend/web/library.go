@@ -81,9 +81,9 @@ type libraryItem struct {
 	// Count and CountWords are the cover's badge: "3" and " new chapters"
 	// (a screen reader reads "3 new chapters"), or "new" and " chapters".
 	Count, CountWords string
-	// Refusing is "{Site} refuses us since 3 h ago" when the card's Site
-	// refuses our reads (its Lane's refusal backoff is open): said instead
-	// of "checking…".
+	// Refusing is "{Site} refuses us since 3 h ago" when the Lane has not
+	// read the card's Series yet and its Site refuses our reads (the
+	// Lane's refusal backoff is open): said instead of "checking…".
 	Refusing                   string
 	LatestNumber, LatestTitle  string // LatestTitle is "" when it only repeats the number
 	LatestURL                  string
@@ -152,19 +152,27 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	lv.paginate(q, lp.Page, len(lp.Cards))
 	lv.Userscript, lv.PhoneSync = userscript.Path, h.SyncKeys != nil
 	now := h.Now()
-	refusing, err := h.Store.RefusingSites(r.Context(), lp.Sites, now)
-	if err != nil {
-		h.unavailable(w, r, err)
-		return
-	}
+	var unread []string // the Sites of the cards whose Series no Lane has read yet
 	for _, c := range cards {
 		li := c.view(now)
 		k, site, status := c.clock()
 		h.withTime(&li, k, site, status, now)
-		if since, ok := refusing[li.Site]; ok {
-			li.Refusing = li.Site + " refuses us since " + shortAgo(now, since)
+		if li.Checking && li.LatestNumber == "" && !slices.Contains(unread, li.Site) {
+			unread = append(unread, li.Site)
 		}
 		lv.Items = append(lv.Items, li)
+	}
+	// Of those, the ones whose Site refuses us say so instead of "checking…".
+	refusing, err := h.Store.RefusingSites(r.Context(), unread, now)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	for i := range lv.Items {
+		li := &lv.Items[i]
+		if since, ok := refusing[li.Site]; ok && li.Checking && li.LatestNumber == "" {
+			li.Refusing = li.Site + " refuses us since " + shortAgo(now, since)
+		}
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
