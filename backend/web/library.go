@@ -37,32 +37,34 @@ const viewCookie = "mb_view"
 
 // libraryView is the Reader's library page.
 type libraryView struct {
+	// The Sort select's options (librarySorts); the empty library's ways
+	// in: the userscript's path, and whether the server runs phone sync
+	// (its card on the settings page).
+	Sorts      []struct{ Value, Label string }
+	Userscript string
+	PhoneSync  bool
+
 	Items    []libraryItem
 	Total    int // cards before the filters (a Work is one card)
 	Matched  int // cards the filters keep, over every page
 	NewCount int
-	Sites    []string                        // the Sites the Reader has bookmarks on, for the filter
-	Site     string                          // the Site filter ("" for all)
-	Query    string                          // the text filter
-	OnlyNew  bool                            // the "has New" filter
-	Sort     string                          // a store.LibrarySort (librarySorts)
-	Sorts    []struct{ Value, Label string } // librarySorts, for the select
-	State    string                          // the reading-state filter ("" for all; states.go)
-	States   []string                        // the six states, for the filter
-	Grid     bool                            // the grid view, else the list
-	Page     int                             // 1-based
-	Pages    int                             // at least 1
-	First    int                             // the 1-based position of the page's first card
-	Last     int                             // and of its last
-	Prev     string                          // the previous page's URL, "" on the first
-	Next     string                          // the next page's URL, "" on the last
-	ListURL  string                          // this view as a list, and as a grid
+	Sites    []string // the Sites the Reader has bookmarks on, for the filter
+	Site     string   // the Site filter ("" for all)
+	Query    string   // the text filter
+	OnlyNew  bool     // the "has New" filter
+	Sort     string   // a store.LibrarySort (librarySorts)
+	State    string   // the reading-state filter ("" for all; states.go)
+	States   []string // the six states, for the filter
+	Grid     bool     // the grid view, else the list
+	Page     int      // 1-based
+	Pages    int      // at least 1
+	First    int      // the 1-based position of the page's first card
+	Last     int      // and of its last
+	Prev     string   // the previous page's URL, "" on the first
+	Next     string   // the next page's URL, "" on the last
+	ListURL  string   // this view as a list, and as a grid
 	GridURL  string
 	Added    *importView // the answers to the last "Add a Series", from ?added=
-	// The empty library's ways in: the userscript's path, and whether the
-	// server runs phone sync (its card on the settings page).
-	Userscript string
-	PhoneSync  bool
 }
 
 // libraryItem is one bookmark as a card shows it, every value worked out
