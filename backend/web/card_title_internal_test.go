@@ -6,7 +6,7 @@ import "testing"
 // from the URL's slug, skipping ids (a UUID, a ULID, a hash, a long
 // number) and section words, and never shows the raw id; its cover's
 // initial is the title's first letter, or a neutral glyph, never "0".
-func TestTitleOfBeforeTheFirstRead(t *testing.T) {
+func TestCardTitleBeforeTheFirstRead(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ title, url, site, want, initial string }{
 		{"Frieren", "https://a.test/title/x", "mangadex", "Frieren", "F"},
@@ -24,9 +24,9 @@ func TestTitleOfBeforeTheFirstRead(t *testing.T) {
 		{"", "::not a url", "comix", "Untitled on comix", "U"},
 		{"2046", "", "comix", "2046", "•"},
 	} {
-		title, initial := titleOf(c.title, c.url, c.site)
+		title, initial := cardTitle(c.title, c.url, c.site)
 		if title != c.want || initial != c.initial {
-			t.Errorf("titleOf(%q, %q) = %q, %q; want %q, %q", c.title, c.url, title, initial, c.want, c.initial)
+			t.Errorf("cardTitle(%q, %q) = %q, %q; want %q, %q", c.title, c.url, title, initial, c.want, c.initial)
 		}
 	}
 }
