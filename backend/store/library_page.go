@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"mangabookmark/backend/safetext"
 )
@@ -20,7 +21,21 @@ const (
 	// LibrarySortState is by reading state (ReadingStates' order), then
 	// the library's order.
 	LibrarySortState = "state"
+	// LibrarySortUnread is by how many chapters are unread (Latest minus
+	// Progress, a Work's in Work numbers), most first; cards with no New
+	// Chapter after them, then the library's order.
+	LibrarySortUnread = "unread"
+	// LibrarySortRead is by when the Reader last read the story (the
+	// latest Progress read_at of the card's bookmarks), newest first;
+	// never read last, then the library's order.
+	LibrarySortRead = "last_read"
 )
+
+// librarySorts is every LibrarySort.
+var librarySorts = []string{LibrarySortNew, LibrarySortUpdated, LibrarySortTitle, LibrarySortState, LibrarySortUnread, LibrarySortRead}
+
+// ValidLibrarySort reports whether sort is one of the library's sorts.
+func ValidLibrarySort(sort string) bool { return slices.Contains(librarySorts, sort) }
 
 // LibraryQuery is what one library page asks: its filters, its sort and
 // which page of PerPage cards.
@@ -66,7 +81,10 @@ type LibraryPage struct {
 // 2,000 bookmarks in Works, looking every member up again cost the page
 // half as much again. In the library's order a card stands
 // by New, then by its newest Latest date (released, else seen; unknown
-// last), then by the least of its bookmarks' titles, Sites and ids. Every
+// last), then by the least of its bookmarks' titles, Sites and ids; the
+// other sorts put their key first and break its ties the same way (a
+// card's unread count is its Latest minus its Progress, a Work's in Work
+// numbers; its last read the latest read_at of its bookmarks' Progress). Every
 // row carries the page's counts, and a page with no card is one row of
 // counts alone (the card number n is NULL).
 //
@@ -75,7 +93,7 @@ type LibraryPage struct {
 var libraryPageSQL = `
 	WITH mine AS (
 		SELECT b.site, b.series_id, ` + seriesWorkSQL + ` AS work_id, ` + seriesOffSQL + ` AS off,
-			s.title, s.latest_seen_at, coalesce(s.latest_released_at, s.latest_seen_at) AS d, s.latest_number, p.number,
+			s.title, s.latest_seen_at, coalesce(s.latest_released_at, s.latest_seen_at) AS d, s.latest_number, p.number, p.read_at,
 			` + readingStateSQL + ` AS state, b.state_at
 		FROM bookmarks b
 		JOIN series s ON s.site = b.site AND s.series_id = b.series_id
@@ -98,7 +116,9 @@ var libraryPageSQL = `
 			bool_or(mine.site = @site) AS on_site, max(mine.d) AS d, min(mine.title) AS first_title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.title) ELSE min(w.title) END AS title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.latest_seen_at) ELSE min(w.appeared) END AS appeared,
-			(array_agg(mine.state ORDER BY mine.state_at DESC NULLS LAST, mine.site, mine.series_id))[1] AS state
+			(array_agg(mine.state ORDER BY mine.state_at DESC NULLS LAST, mine.site, mine.series_id))[1] AS state,
+			CASE WHEN mine.work_id IS NULL THEN max(mine.latest_number - mine.number) ELSE max(w.latest - w.progress) END AS unread,
+			max(mine.read_at) AS read_at
 		FROM mine LEFT JOIN w ON w.work_id = mine.work_id
 		GROUP BY mine.work_id, CASE WHEN mine.work_id IS NULL THEN mine.site END,
 			CASE WHEN mine.work_id IS NULL THEN mine.series_id END
@@ -107,6 +127,8 @@ var libraryPageSQL = `
 				CASE WHEN @sort = '` + LibrarySortUpdated + `' THEN appeared END DESC NULLS LAST,
 				CASE WHEN @sort = '` + LibrarySortTitle + `' THEN lower(title) END COLLATE "C",
 				CASE WHEN @sort = '` + LibrarySortState + `' THEN array_position(@states::text[], state) END,
+				CASE WHEN @sort = '` + LibrarySortUnread + `' AND is_new THEN unread END DESC NULLS LAST,
+				CASE WHEN @sort = '` + LibrarySortRead + `' THEN read_at END DESC NULLS LAST,
 				is_new DESC, d DESC NULLS LAST, first_title, site, series_id) AS n
 		FROM cards
 		WHERE (@site = '' OR on_site) AND hit AND (is_new OR NOT @only_new) AND (@state = '' OR state = @state)
@@ -139,7 +161,7 @@ func textHit(title, site, seriesID string) string {
 // LibraryPage returns one page of the Reader's library (q): its cards,
 // sorted and filtered, with the counts around them.
 func (s *Store) LibraryPage(ctx context.Context, readerID int64, q LibraryQuery) (LibraryPage, error) {
-	if q.Sort != LibrarySortUpdated && q.Sort != LibrarySortTitle && q.Sort != LibrarySortState {
+	if !ValidLibrarySort(q.Sort) {
 		q.Sort = LibrarySortNew
 	}
 	q.Page, q.PerPage = min(max(q.Page, 1), math.MaxInt32), min(max(q.PerPage, 1), math.MaxInt32)

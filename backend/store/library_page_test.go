@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"cmp"
 	"math"
 	"reflect"
 	"slices"
@@ -37,7 +38,8 @@ func TestLibraryPageAgrees(t *testing.T) {
 		if mine {
 			marks = append(marks, storetest.BookmarkOpts{ReaderID: r, Site: site, SeriesID: id, CreatedAt: at(1000 - len(marks))})
 			if read != "" {
-				progress = append(progress, storetest.ProgressOpts{ReaderID: r, Site: site, SeriesID: id, Number: read, ReadAt: &t0})
+				// Read at four times, so the last-read sort has ties to break.
+				progress = append(progress, storetest.ProgressOpts{ReaderID: r, Site: site, SeriesID: id, Number: read, ReadAt: at(30 * (len(progress) % 4))})
 			}
 		}
 	}
@@ -58,7 +60,7 @@ func TestLibraryPageAgrees(t *testing.T) {
 			latest = ""
 		}
 		if i%2 == 0 && latest != "" {
-			read = strconv.Itoa(10 + i - i%4/2) // every other one behind
+			read = strconv.Itoa(10 + i - i%4/2*(1+i%3)) // every other one behind, by 1 to 3
 		}
 		add(site, id, "Lone "+strings.Repeat("z", i%3)+" story "+strconv.Itoa(i), latest, seen, read, true)
 	}
@@ -235,6 +237,31 @@ func libraryPageAgrees(t *testing.T, w *noticeWorld, reader int64, texts ...stri
 		}
 		return time.Time{}
 	}
+	// The unread count of a New card: Latest minus Progress, a Work's in
+	// Work numbers; the last read: the latest read of its bookmarks.
+	unread := func(c store.LibraryCard) float64 {
+		if !isNew(c) {
+			return math.Inf(-1)
+		}
+		latest, progress := c.Items[0].LatestNumber, c.Items[0].ProgressNumber
+		if c.WorkID != nil {
+			latest, progress = works[*c.WorkID].Latest.Number, works[*c.WorkID].ProgressNumber
+		}
+		l, err1 := strconv.ParseFloat(latest, 64)
+		p, err2 := strconv.ParseFloat(progress, 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("a New card %v without numbers: %q %q", cardNames([]store.LibraryCard{c}), latest, progress)
+		}
+		return l - p
+	}
+	lastRead := func(c store.LibraryCard) (d time.Time) {
+		for _, it := range c.Items {
+			if it.ProgressReadAt != nil && it.ProgressReadAt.After(d) {
+				d = *it.ProgressReadAt
+			}
+		}
+		return d
+	}
 	holds := func(c store.LibraryCard, text string) bool {
 		in := func(s string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(text)) }
 		if c.WorkID == nil {
@@ -267,7 +294,7 @@ func libraryPageAgrees(t *testing.T, w *noticeWorld, reader int64, texts ...stri
 	}
 	checked := 0
 	for _, q := range queries {
-		for _, sort := range []string{store.LibrarySortNew, store.LibrarySortUpdated, store.LibrarySortTitle} {
+		for _, sort := range []string{store.LibrarySortNew, store.LibrarySortUpdated, store.LibrarySortTitle, store.LibrarySortUnread, store.LibrarySortRead} {
 			q.Sort = sort
 			var kept []store.LibraryCard
 			for _, c := range cards {
@@ -283,6 +310,10 @@ func libraryPageAgrees(t *testing.T, w *noticeWorld, reader int64, texts ...stri
 				slices.SortStableFunc(kept, func(a, b store.LibraryCard) int {
 					return strings.Compare(strings.ToLower(title(a)), strings.ToLower(title(b)))
 				})
+			case store.LibrarySortUnread:
+				slices.SortStableFunc(kept, func(a, b store.LibraryCard) int { return cmp.Compare(unread(b), unread(a)) })
+			case store.LibrarySortRead:
+				slices.SortStableFunc(kept, func(a, b store.LibraryCard) int { return lastRead(b).Compare(lastRead(a)) })
 			}
 			for _, per := range []int{2, 1000} {
 				pages := max(1, (len(kept)+per-1)/per)

@@ -12,6 +12,7 @@ import (
 
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/userscript"
 )
 
 // PageSize is how many cards one library page shows. Sixty keeps the
@@ -19,19 +20,30 @@ import (
 // few hundred Series pages through a handful.
 const PageSize = 60
 
-// The library's sorts; the default puts New Chapters first.
-const (
-	sortNew     = store.LibrarySortNew
-	sortUpdated = store.LibrarySortUpdated
-	sortTitle   = store.LibrarySortTitle
-	sortState   = store.LibrarySortState
-)
+// The library's sorts (store.LibrarySortNew and the others), in the Sort
+// select's order, each with its label; the default puts New Chapters
+// first.
+var librarySorts = []struct{ Value, Label string }{
+	{store.LibrarySortNew, "New first"},
+	{store.LibrarySortUnread, "Most unread"},
+	{store.LibrarySortRead, "Last read"},
+	{store.LibrarySortUpdated, "Recently updated"},
+	{store.LibrarySortTitle, "Title"},
+	{store.LibrarySortState, "Reading state"},
+}
 
 // viewCookie remembers the list or grid choice (not a secret, not a session).
 const viewCookie = "mb_view"
 
 // libraryView is the Reader's library page.
 type libraryView struct {
+	// The Sort select's options (librarySorts); the empty library's ways
+	// in: the userscript's path, and whether the server runs phone sync
+	// (its card on the settings page).
+	Sorts      []struct{ Value, Label string }
+	Userscript string
+	PhoneSync  bool
+
 	Items    []libraryItem
 	Total    int // cards before the filters (a Work is one card)
 	Matched  int // cards the filters keep, over every page
@@ -40,7 +52,7 @@ type libraryView struct {
 	Site     string   // the Site filter ("" for all)
 	Query    string   // the text filter
 	OnlyNew  bool     // the "has New" filter
-	Sort     string   // sortNew, sortUpdated, sortTitle or sortState
+	Sort     string   // a store.LibrarySort (librarySorts)
 	State    string   // the reading-state filter ("" for all; states.go)
 	States   []string // the six states, for the filter
 	Grid     bool     // the grid view, else the list
@@ -69,6 +81,13 @@ type libraryItem struct {
 	Initial                    string       // shown when no cover is stored
 	New                        bool
 	Unread                     string // "3 new", or "new" when the numbers do not count
+	// Count and CountWords are the cover's badge: "3" and " new chapters"
+	// (a screen reader reads "3 new chapters"), or "new" and " chapters".
+	Count, CountWords string
+	// Refusing is "{Site} refuses us since 3 h ago" when the Lane has not
+	// read the card's Series yet and its Site refuses our reads (the
+	// Lane's refusal backoff is open): said instead of "checking…".
+	Refusing                   string
 	LatestNumber, LatestTitle  string // LatestTitle is "" when it only repeats the number
 	LatestURL                  string
 	ContinueURL                string // the next chapter after Progress, else the Latest
@@ -84,7 +103,6 @@ type libraryItem struct {
 	State                      string // the Reader's reading state (states.go)
 	Status                     string // the story's status: releasing, completed, hiatus, cancelled, unknown
 	FinalChapter               string // "" when none is known
-	SearchKey                  string // lower-cased title, Site and id for the text filter
 	// The time line (timeline.go): Fresh is "checked … · next ≤ …" ("" before
 	// the first read); StatusLine the story's status as the time line
 	// names it ("" when unknown); Expect the next chapter's window; Late,
@@ -108,9 +126,9 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	v := viewerFrom(r.Context())
 	q := r.URL.Query()
 	lv := &libraryView{Site: q.Get("site"), Query: strings.TrimSpace(q.Get("q")),
-		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Added: h.addedView(r), States: store.ReadingStates}
-	if lv.Sort != sortUpdated && lv.Sort != sortTitle && lv.Sort != sortState {
-		lv.Sort = sortNew
+		OnlyNew: q.Get("new") == "1", Sort: q.Get("sort"), Sorts: librarySorts, Added: h.addedView(r), States: store.ReadingStates}
+	if !store.ValidLibrarySort(lv.Sort) {
+		lv.Sort = store.LibrarySortNew
 	}
 	if st := q.Get("state"); store.ValidState(st) {
 		lv.State = st
@@ -136,12 +154,29 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lv.paginate(q, lp.Page, len(lp.Cards))
+	lv.Userscript, lv.PhoneSync = userscript.Path, h.SyncKeys != nil
 	now := h.Now()
+	var unread []string // the Sites of the cards whose Series no Lane has read yet
 	for _, c := range cards {
 		li := c.view(now)
 		k, site, status := c.clock()
 		h.withTime(&li, k, site, status, now)
+		if li.Checking && li.LatestNumber == "" && !slices.Contains(unread, li.Site) {
+			unread = append(unread, li.Site)
+		}
 		lv.Items = append(lv.Items, li)
+	}
+	// Of those, the ones whose Site refuses us say so instead of "checking…".
+	refusing, err := h.Store.RefusingSites(r.Context(), unread, now)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	for i := range lv.Items {
+		li := &lv.Items[i]
+		if since, ok := refusing[li.Site]; ok && li.Checking && li.LatestNumber == "" {
+			li.Refusing = li.Site + " refuses us since " + shortAgo(now, since)
+		}
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})
 }
@@ -205,22 +240,19 @@ func (lv *libraryView) paginate(q url.Values, page, shown int) {
 }
 
 // cardOf is one bookmark as its card shows it.
-func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
+func cardOf(it store.LibraryItem, now time.Time) libraryItem {
 	path := url.PathEscape(it.Site) + "/" + url.PathEscape(it.SeriesID)
 	li := libraryItem{
 		Site: it.Site, SeriesID: it.SeriesID, Title: it.Title, URL: siteLink(it.URL),
 		ActionPath: "/library/" + path, PagePath: "/series/" + path,
 		New: it.New, LatestNumber: it.LatestNumber, LatestTitle: chapterTitle(it.LatestTitle, it.LatestNumber),
-		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil, SearchKey: key,
+		LatestURL: siteLink(it.LatestURL), LatestSite: it.Site, ProgressNumber: it.ProgressNumber, Checking: it.CheckedAt == nil,
 		State: it.State, Status: it.Status, FinalChapter: it.FinalChapter,
 	}
 	if it.HasCover {
 		li.CoverPath = "/covers/" + path
 	}
-	if li.Title == "" {
-		li.Title = it.SeriesID
-	}
-	li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
+	li.Title, li.Initial = cardTitle(it.Title, it.URL, it.Site)
 	if it.FailingSince != nil {
 		li.Failing = it.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
 	}
@@ -228,13 +260,28 @@ func cardOf(it store.LibraryItem, key string, now time.Time) libraryItem {
 		li.Appeared = ago(now, *it.LatestSeenAt)
 	}
 	if it.New {
-		li.Unread = unread(it.LatestNumber, it.ProgressNumber)
+		li.setUnread(it.LatestNumber, it.ProgressNumber)
 		li.setContinue(store.ContinueAfter(it.ProgressNumber, it.ContinueNumber, seenLink(it.ContinueURL), it.URL), it.Site)
 	}
 	li.CanMark = it.LatestNumber != "" && (it.New || it.ProgressNumber == "")
 	li.AddedByRead = it.AddedBy == "read"
 	li.NotifyMode, li.NotifyPile, li.NotifyPileDays = it.NotifyMode, it.NotifyPile, it.NotifyPileDays
 	return li
+}
+
+// setUnread sets the card's unread count from its Latest and Progress:
+// Unread ("3 new") and the cover's badge (Count, CountWords).
+func (li *libraryItem) setUnread(latest, progress string) {
+	li.Unread = unread(latest, progress)
+	n, ok := strings.CutSuffix(li.Unread, " new")
+	switch {
+	case !ok:
+		li.Count, li.CountWords = "new", " chapters"
+	case n == "1":
+		li.Count, li.CountWords = n, " new chapter"
+	default:
+		li.Count, li.CountWords = n, " new chapters"
+	}
 }
 
 // unread counts the chapters between Progress and Latest when both are

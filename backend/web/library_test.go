@@ -34,7 +34,7 @@ func TestLibraryListsNewChaptersFirst(t *testing.T) {
 	}
 	for _, want := range []string{
 		`src="/covers/mangapill/2"`, `alt="Cover of mangapill title 2"`, "New Chapter",
-		`href="https://mangapill.test/chapter/2-9"`, "Ch. 9: The Ninth", "Continue: ch. 9", "1 new", "3 hours ago",
+		`href="https://mangapill.test/chapter/2-9"`, "Ch. 9: The Ninth", "Continue: ch. 9", `<span class="badge new">1<span class="vh"> new chapter</span></span>`, "3 hours ago",
 		"checking…", "unreadable since", "Nothing read yet", `href="/series/mangapill/2"`,
 		`aria-label="Mark read: mangapill title 2, up to chapter 9"`, `aria-label="Remove: Never Read Yet"`, `<label for="q">`, `<label for="site">`,
 	} {

@@ -69,7 +69,7 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	now := h.Now()
-	sv := &seriesView{Item: cardOf(it, "", now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
+	sv := &seriesView{Item: cardOf(it, now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
 	if len(field) > 0 {
 		sv.Field = field[0]

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"mangabookmark/backend/store"
@@ -23,7 +22,6 @@ import (
 type libraryCard struct {
 	items []store.LibraryItem
 	work  *store.Work
-	key   string // lower-cased titles, Sites and ids, for the text filter
 }
 
 // memberChip is one member of a Work as its card's chip shows it.
@@ -60,35 +58,14 @@ func (h *Handler) pageCards(r *http.Request, readerID int64, page []store.Librar
 		}
 		if wk == nil {
 			for _, it := range c.Items {
-				cards = append(cards, libraryCard{items: []store.LibraryItem{it}, key: searchKey(it.Title, it.Site, it.SeriesID)})
+				cards = append(cards, libraryCard{items: []store.LibraryItem{it}})
 			}
 			continue
 		}
-		// Each member's title once (members mostly share one), and its
-		// Site and id: the key is in every card's markup.
-		parts := []string{strings.ToLower(wk.Title)}
-		for _, m := range wk.Members {
-			if t := strings.ToLower(m.Title); !slices.Contains(parts, t) {
-				parts = append(parts, t)
-			}
-			parts = append(parts, strings.ToLower(m.Site+" "+m.SeriesID))
-		}
-		cards = append(cards, libraryCard{items: c.Items, work: wk, key: strings.Join(parts, keySep)})
+		cards = append(cards, libraryCard{items: c.Items, work: wk})
 	}
 	return cards, nil
 }
-
-// searchKey is a lone Series' text filter key: its title and "site id",
-// lower-cased. The store's filter looks for the text in each part
-// (store.LibraryQuery.Text); the page's script in the key, whose parts
-// keySep keeps apart, so a text spanning two parts finds neither.
-func searchKey(title, site, id string) string {
-	return strings.ToLower(title) + keySep + strings.ToLower(site+" "+id)
-}
-
-// keySep joins a card key's parts: a line break, which the filter's
-// one-line box cannot hold.
-const keySep = "\n"
 
 // first is the card's face for its hooks and links: for a Work, the member
 // the Reader bookmarked first.
@@ -113,7 +90,7 @@ func (c libraryCard) title() string {
 // view is the card as the template draws it.
 func (c libraryCard) view(now time.Time) libraryItem {
 	if c.work == nil {
-		return cardOf(c.items[0], c.key, now)
+		return cardOf(c.items[0], now)
 	}
 	return workCardOf(c, now)
 }
@@ -123,14 +100,10 @@ func (c libraryCard) view(now time.Time) libraryItem {
 // unread between them, Continue, and a chip per member.
 func workCardOf(c libraryCard, now time.Time) libraryItem {
 	wk, f := c.work, c.first()
-	li := cardOf(f, c.key, now)
+	li := cardOf(f, now)
 	id := strconv.FormatInt(wk.ID, 10)
 	li.WorkID, li.PagePath, li.ActionPath = id, "/works/"+id, "/works/"+id
-	li.Title = c.title()
-	if li.Title == "" {
-		li.Title = f.SeriesID
-	}
-	li.Initial = strings.ToUpper(string([]rune(li.Title + "?")[:1]))
+	li.Title, li.Initial = cardTitle(c.title(), f.URL, f.Site)
 	if li.CoverPath == "" {
 		for _, it := range c.items {
 			if it.HasCover {
@@ -168,9 +141,9 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 		li.Checking = li.Checking && it.CheckedAt == nil
 		li.AddedByRead = li.AddedByRead && it.AddedBy == "read"
 	}
-	li.Failing, li.Unread, li.ContinueNumber, li.ContinueURL = "", "", "", ""
+	li.Failing, li.Unread, li.Count, li.CountWords, li.ContinueNumber, li.ContinueURL = "", "", "", "", "", ""
 	if li.New {
-		li.Unread = unread(li.LatestNumber, li.ProgressNumber)
+		li.setUnread(li.LatestNumber, li.ProgressNumber)
 		// Continue is the chapter after Progress, in Work numbers: its page
 		// when a member showed it, else the Series page of the member
 		// with the next chapter seen (else the one showing the Latest).

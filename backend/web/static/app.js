@@ -1,15 +1,53 @@
 // Progressive enhancement only: every page works without this file.
-// The text filter narrows the library page as you type (the form still
-// works without this, by reloading with ?q=).
-document.addEventListener("input", function (e) {
-  if (e.target.id !== "q") return;
-  var q = e.target.value.trim().toLowerCase(), shown = 0;
-  document.querySelectorAll("li.item").forEach(function (li) {
-    var hit = li.dataset.key.indexOf(q) !== -1;
-    li.hidden = !hit; if (hit) shown++;
+// The library's text filter asks the server as you type, over the whole
+// library (the page's one statement with ?q=): 250 ms after the last key,
+// the page for the form's values is fetched and its count, views and
+// results replace this page's; the URL follows (history.replaceState), so
+// reload and back keep the filter. Without this file the form's submit
+// does the same by reloading.
+(function () {
+  var timer, ctl, asked = 0;
+  function query(form) {
+    var u = new URLSearchParams();
+    // Each field with a value, but a select left at its first option
+    // (the default): the URL is the one the page's own links make.
+    Array.prototype.forEach.call(form.elements, function (e) {
+      var v = e.value;
+      if (!e.name || e.disabled || ((e.type === "checkbox" || e.type === "radio") && !e.checked)) return;
+      if (e.tagName === "SELECT" && e.selectedIndex <= 0) return;
+      if (e.name === "q") v = v.trim();
+      if (v !== "") u.append(e.name, v);
+    });
+    var s = u.toString();
+    return "/" + (s ? "?" + s : "");
+  }
+  function refresh(form) {
+    var url = query(form), mine = ++asked;
+    if (ctl) ctl.abort();
+    ctl = window.AbortController ? new AbortController() : null;
+    fetch(url, { credentials: "same-origin", signal: ctl ? ctl.signal : undefined, headers: { Accept: "text/html" } })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+      .then(function (html) {
+        if (mine !== asked) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var count = document.getElementById("count"), got = doc.getElementById("count");
+        if (!got || !doc.getElementById("results")) return;
+        if (count) count.innerHTML = got.innerHTML;
+        ["views", "results"].forEach(function (id) {
+          var a = document.getElementById(id), b = doc.getElementById(id);
+          if (a && b) a.replaceWith(document.importNode(b, true));
+        });
+        history.replaceState(null, "", url);
+      })
+      .catch(function () {});
+  }
+  document.addEventListener("input", function (e) {
+    var f = e.target.form;
+    if (e.target.id !== "q" || !f || !window.fetch || !window.DOMParser || !document.getElementById("results")) return;
+    clearTimeout(timer);
+    timer = setTimeout(function () { refresh(f); }, 250);
   });
-  var c = document.getElementById("count"); if (c) c.textContent = shown + " shown on this page";
-});
+})();
 // A "Copy" button copies the text of the field its data-copy names.
 document.addEventListener("click", function (e) {
   var id = e.target.dataset && e.target.dataset.copy; if (!id) return;
