@@ -124,6 +124,11 @@ func seedShowcase(t *testing.T, st *store.Store) int64 {
 	if err := st.UpsertFailure(ctx, "weebcentral", "sc0wc", "not_found", now.Add(-72*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
+	// Bookmarked two months ago, so the Chapter Events above are Updates
+	// (a chapter seen before its bookmark never is one).
+	if _, err := st.Pool().Exec(ctx, `UPDATE bookmarks SET created_at = $1 WHERE reader_id = 1`, now.Add(-60*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 	wk, err := st.WorkOf(ctx, "mangadex", "sc0md")
 	if err != nil {
 		t.Fatal(err)
@@ -153,6 +158,7 @@ func TestScreenshots(t *testing.T) {
 		{"library-1280-dark", "/", 1280, true}, {"library-grid-1280", "/?view=grid", 1280, false}, {"library-grid-360", "/?view=grid", 360, false},
 		{"series-360", "/series/" + admintest.SiteNames[0] + "/sc0", 360, false}, {"series-1280-dark", "/series/" + admintest.SiteNames[0] + "/sc0", 1280, true},
 		{"work-360", wk, 360, false}, {"work-1280-dark", wk, 1280, true},
+		{"updates-360", "/updates", 360, false}, {"updates-1280-dark", "/updates", 1280, true},
 		{"admin-360", "/admin", 360, false}, {"admin-1280", "/admin", 1280, false}, {"lane-1280", "/admin/lanes/weebcentral", 1280, false},
 	} {
 		p.MustSetViewport(shot.width, 800, 1, shot.width < 500)
