@@ -134,7 +134,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	lv.paginate(q, lp.Page, len(lp.Cards))
-	now := h.Now()
+	now := h.readerNow(r)
 	for _, c := range cards {
 		li := c.view(now)
 		k, site, status := c.clock()
