@@ -71,14 +71,14 @@ type Bookmark struct {
 // Chapter Events (sg), not a query a bookmark: at 2,000 bookmarks and
 // 20,000 events a LATERAL a row cost more, and its estimate pushed the
 // plan past PostgreSQL's JIT threshold, whose compiling cost more again.
-// The aggregate keys each Series by a number (bk.k) so its sorts compare
-// integers, not text under the database's collation.
+// The aggregate keys each Series by a number (bk.k) so its sort compares
+// integers, not text under the database's collation (loneSightingsSQL).
 func bookmarkSelect(where string) string {
 	return readerWorks(where) + `, bk AS (
 		SELECT b.site, b.series_id, row_number() OVER () AS k FROM bookmarks b WHERE b.reader_id = @reader AND (` + where + `)
 	), sg AS (
 		SELECT bk.site, bk.series_id, x.sightings
-		FROM (` + sightingsSQL(`SELECT k, site, series_id, 0 AS off FROM bk`) + `) x JOIN bk ON bk.k = x.k
+		FROM (` + loneSightingsSQL(`SELECT k, site, series_id FROM bk`) + `) x JOIN bk ON bk.k = x.k
 	)
 	SELECT s.site, s.series_id, s.title, s.url, s.cover_url,
 		EXISTS (SELECT 1 FROM covers c WHERE c.site = s.site AND c.series_id = s.series_id),
