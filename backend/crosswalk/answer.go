@@ -63,8 +63,11 @@ var statuses = map[string]string{
 }
 
 // story is what an answer says of the story itself: its status mapped
-// onto ours (statuses; "" when the series gives none or an empty one) and its final chapter (total_chapters, kept only
-// for a completed story and only as a plain number).
+// onto ours (statuses; unknown when the series gives none, an empty one or
+// a word we do not know: it names the story but says nothing of its
+// status) and its final chapter (total_chapters, kept only for a
+// completed story and only as a plain number). An answer that names no
+// story has the zero story.
 type story struct {
 	Status       string
 	FinalChapter string
@@ -75,13 +78,10 @@ var finalChapter = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?$`)
 
 // storyOf reads s's status and final chapter.
 func storyOf(s series) story {
-	var st story
+	st := story{Status: store.StatusUnknown}
 	if s.Status != nil {
-		if w := strings.ToLower(strings.TrimSpace(*s.Status)); w != "" {
-			st.Status = store.StatusUnknown
-			if ours, ok := statuses[w]; ok {
-				st.Status = ours
-			}
+		if ours, ok := statuses[strings.ToLower(strings.TrimSpace(*s.Status))]; ok {
+			st.Status = ours
 		}
 	}
 	if st.Status == store.StatusCompleted && s.Total != nil {

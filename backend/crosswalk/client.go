@@ -34,8 +34,8 @@ var services = map[string]string{
 // Answer is one lookup's outcome: Status the HTTP status (200, 404),
 // IDs the ids of the one active series it names (none for a 404, for no
 // or several active series), StoryStatus that series' publication status
-// in our words ("" when none) and FinalChapter its total_chapters when it
-// is completed.
+// in our words (unknown when it gives none; "" when the answer names no
+// series) and FinalChapter its total_chapters when it is completed.
 type Answer struct {
 	Status       int
 	IDs          []store.ExternalID

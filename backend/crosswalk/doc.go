@@ -4,10 +4,14 @@
 // no login) names the same story's ids in the other catalogues, and the
 // ones the Series lacks are stored (store.ApplyCrosswalk): with source
 // crosswalk for an id a Site gave, as the same Reader's word for a
-// Reader's own id. They link Works like any other id. A fresh answer's
-// story status (and total_chapters of a completed story) fills the
-// Series' status when its page gives none (store.FillStatus), for an id a
-// Site gave only: a Series' status is everyone's (ADR 0031's addendum).
+// Reader's own id. They link Works like any other id. An answer's story
+// status (and total_chapters of a completed story), fresh or from the
+// cache, is MangaBaka's word on the story for every Series carrying one
+// of the answer's ids as a shared id (store.RecordMangaBakaStatus): one
+// more source beside the Series' own page, never written over it (ADR
+// 0031's second addendum). A Series with MangaBaka's word is asked about
+// again once its answer is older than CacheFor
+// (store.QueueCrosswalkRefresh), so the word follows the story.
 //
 // The lookup never runs in a request: the store queues the id in the
 // transaction that stores it and wakes the Worker (store.ListenCrosswalk),

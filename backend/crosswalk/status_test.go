@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"mangabookmark/backend/crosswalk"
 	"mangabookmark/backend/store"
 )
 
@@ -20,11 +21,13 @@ func (x *world) readStatus(reader int64, site, id, status string, ids ...store.E
 	}
 }
 
-// status is a Series' stored status and final chapter ("-" for none).
+// status is a Series' own status and final chapter, and MangaBaka's
+// ("-" for none): "releasing - / completed 249".
 func (x *world) status(site, id string) string {
 	x.t.Helper()
 	var s string
-	err := x.st.Pool().QueryRow(x.ctx, `SELECT coalesce(status, '-') || ' ' || coalesce(final_chapter::text, '-')
+	err := x.st.Pool().QueryRow(x.ctx, `SELECT coalesce(status, '-') || ' ' || coalesce(final_chapter::text, '-') || ' / ' ||
+			coalesce(mb_status, '-') || ' ' || coalesce(mb_final_chapter::text, '-')
 		FROM series WHERE site = $1 AND series_id = $2`, site, id).Scan(&s)
 	if err != nil {
 		x.t.Fatal(err)
@@ -41,75 +44,124 @@ func (x *world) count(sql string) int {
 	return n
 }
 
-// again queues a Site's id of a Series once more after CacheFor, so the
-// next pass asks MangaBaka again (the same answer).
-func (x *world) again(site, id, kind, value string) {
+// shows is what Reader reader's bookmark of a Series shows as the
+// story's status and final chapter.
+func (x *world) shows(reader int64, site, id string) string {
 	x.t.Helper()
-	x.clock.Advance(8 * 24 * time.Hour)
-	x.exec(`INSERT INTO crosswalk_queue (site, series_id, kind, value, source) VALUES ($1, $2, $3, $4, 'site')`, site, id, kind, value)
+	bm, err := x.st.GetBookmark(x.ctx, reader, site, id)
+	if err != nil {
+		x.t.Fatal(err)
+	}
+	return bm.Status + " " + bm.FinalChapter
 }
 
 // The fixture's series is completed with total_chapters "249": a Series
-// whose page gives no status takes both; the first status is a baseline
-// that tells nobody, and the same answer again feeds nothing.
+// whose page gives no status takes both as MangaBaka's word; the first
+// status is a baseline that tells nobody. After CacheFor the Worker asks
+// again by itself (the refresh), and the same answer feeds nothing.
 func TestCrosswalkStatusFromFixture(t *testing.T) {
 	t.Parallel()
 	x := newWorld(t, 0)
 	x.read(1, "mangapill", "c", id("al", "30003"))
 	if st := x.pass(); st.Requests != 1 || st.Statuses != 1 {
-		t.Fatalf("pass %+v, want one request filling one status", st)
+		t.Fatalf("pass %+v, want one request feeding one status", st)
 	}
-	if got := x.status("mangapill", "c"); got != "completed 249" {
-		t.Fatalf("status %q, want completed 249", got)
+	if got := x.status("mangapill", "c"); got != "- - / completed 249" {
+		t.Fatalf("status %q, want MangaBaka's completed 249", got)
+	}
+	if got := x.shows(1, "mangapill", "c"); got != "completed 249" {
+		t.Fatalf("the bookmark shows %q, want completed 249", got)
 	}
 	if n := x.count(`SELECT count(*) FROM status_changes`); n != 0 {
 		t.Fatalf("%d changes from a first status, want the baseline alone", n)
 	}
-	x.again("mangapill", "c", "al", "30003")
-	if st := x.pass(); st.Requests != 1 || st.Statuses != 0 {
-		t.Fatalf("asked again: %+v, want one request and no status fed", st)
+	if st := x.pass(); st.Queued != 0 || st.Taken != 0 {
+		t.Fatalf("within CacheFor: %+v, want nothing asked again", st)
+	}
+	x.clock.Advance(crosswalk.CacheFor + time.Hour)
+	if st := x.pass(); st.Queued != 1 || st.Requests != 1 || st.Statuses != 0 {
+		t.Fatalf("refreshed: %+v, want one id queued again, one request and no status changed", st)
+	}
+	if st := x.pass(); st.Queued != 0 {
+		t.Fatalf("after the refresh: %+v, want nothing queued", st)
 	}
 	if n := x.count(`SELECT count(*) FROM status_changes`); n != 0 {
 		t.Fatalf("%d changes after the same answer, want none", n)
 	}
 }
 
-// A Series whose page said a word we do not know (unknown) learns from
-// MangaBaka that the story completed: one change, told once to each
-// Reader following it, and not again when the same answer comes back. A
-// Series whose page gives a status of its own keeps it: the crosswalk
-// never argues with a Site.
+// MangaBaka is one more source beside the Site: a Series whose page says
+// "releasing" and whose MangaBaka entry says "completed" is completed,
+// told once to each Reader following it; the Site's column stays its
+// own, and its next read repeating "releasing" tells nothing. When the
+// refreshed answer says "releasing", the story is releasing again, told
+// once.
 func TestCrosswalkStatusChangeToldOnce(t *testing.T) {
 	t.Parallel()
 	x := newWorld(t, 0)
-	x.readStatus(1, "mangapill", "c", store.StatusUnknown, id("al", "30003"))
+	x.readStatus(1, "mangapill", "c", store.StatusReleasing, id("al", "30003"))
 	if _, err := x.st.AddBookmark(x.ctx, 2, "mangapill", "c", "https://mangapill.example/c"); err != nil {
 		t.Fatal(err)
 	}
 	if st := x.pass(); st.Statuses != 1 {
 		t.Fatalf("pass %+v, want one status fed", st)
 	}
-	check := func(when string) {
+	x.readStatus(1, "mangapill", "c", store.StatusReleasing)
+	check := func(when, status, was string, want int) {
 		t.Helper()
-		if n := x.count(`SELECT count(*) FROM status_changes WHERE status = 'completed' AND was = 'unknown' AND final_chapter = 249`); n != 1 {
-			t.Fatalf("%s: %d changes to completed, want 1", when, n)
+		if n := x.count(`SELECT count(*) FROM status_changes WHERE status = '` + status + `' AND was = '` + was + `'`); n != 1 {
+			t.Fatalf("%s: %d changes %s→%s, want 1", when, n, was, status)
 		}
-		if n := x.count(`SELECT count(*) FROM reader_status_notices`); n != 2 {
-			t.Fatalf("%s: %d notices, want one per Reader (2)", when, n)
+		if n := x.count(`SELECT count(*) FROM reader_status_notices`); n != want {
+			t.Fatalf("%s: %d notices, want %d (one per Reader and change)", when, n, want)
 		}
 	}
-	check("first answer")
-	x.again("mangapill", "c", "al", "30003")
+	check("first answer", store.StatusCompleted, store.StatusReleasing, 2)
+	if got := x.status("mangapill", "c"); got != "releasing - / completed 249" {
+		t.Fatalf("status %q", got)
+	}
+	x.clock.Advance(crosswalk.CacheFor + time.Hour)
 	x.pass()
-	check("same answer again")
+	check("same answer again", store.StatusCompleted, store.StatusReleasing, 2)
 
-	x.clock.Advance(8 * 24 * time.Hour)
-	x.readStatus(1, "mangadex", "a", store.StatusReleasing, id("mal", "3"))
-	if st := x.pass(); st.Requests != 1 || st.Statuses != 0 {
-		t.Fatalf("a Series with its Site's status: %+v, want no status fed", st)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 200, body: strings.Replace(fixture(t), `"status": "completed"`, `"status": "releasing"`, 1)})
+	x.clock.Advance(crosswalk.CacheFor + time.Hour)
+	if st := x.pass(); st.Requests != 1 || st.Statuses != 1 {
+		t.Fatalf("refreshed to releasing: %+v, want one request and one status changed", st)
 	}
-	if got := x.status("mangadex", "a"); got != "releasing -" {
-		t.Fatalf("the Site's status became %q", got)
+	x.clock.Advance(crosswalk.CacheFor + time.Hour)
+	x.pass()
+	check("releasing again", store.StatusReleasing, store.StatusCompleted, 4)
+	if got := x.shows(2, "mangapill", "c"); got != "releasing " {
+		t.Fatalf("the bookmark shows %q, want releasing", got)
+	}
+}
+
+// An answer from the cache gives the status as a fresh one: a second Site's
+// Series carrying the story's MyAnimeList id asks nothing and takes
+// MangaBaka's word, and the two Series' Work is completed with no change
+// told (both were a baseline).
+func TestCrosswalkStatusFromCache(t *testing.T) {
+	t.Parallel()
+	x := newWorld(t, 0)
+	x.read(1, "mangapill", "c", id("al", "30003"))
+	x.pass()
+	x.clock.Advance(24 * time.Hour)
+	x.read(1, "weebcentral", "d", id("mal", "3"))
+	if st := x.pass(); st.Requests != 0 || st.Cached != 1 || st.Statuses != 1 {
+		t.Fatalf("pass %+v, want the cache feeding one status", st)
+	}
+	if got := x.status("weebcentral", "d"); got != "- - / completed 249" {
+		t.Fatalf("status %q, want MangaBaka's from the cache", got)
+	}
+	if w := x.workOf("weebcentral", "d"); w == 0 || w != x.workOf("mangapill", "c") {
+		t.Fatal("the two Series are not one Work")
+	}
+	if got := x.shows(1, "weebcentral", "d"); got != "completed 249" {
+		t.Fatalf("the Work shows %q, want completed 249", got)
+	}
+	if n := x.count(`SELECT count(*) FROM status_changes`); n != 0 {
+		t.Fatalf("%d changes, want none", n)
 	}
 }
 
@@ -129,16 +181,16 @@ func TestCrosswalkReaderIDFeedsNoStatus(t *testing.T) {
 	if st := x.pass(); st.Requests != 1 || st.Filled == 0 || st.Statuses != 0 {
 		t.Fatalf("pass %+v, want the Reader's ids filled and no status", st)
 	}
-	if got := x.status("mangapill", "c"); got != "unknown -" {
-		t.Fatalf("status %q after a Reader's id, want the Site's unknown", got)
+	if got := x.status("mangapill", "c"); got != "unknown - / - -" {
+		t.Fatalf("status %q after a Reader's id, want the Site's unknown alone", got)
 	}
 	if n := x.count(`SELECT count(*) FROM status_changes`) + x.count(`SELECT count(*) FROM reader_status_notices`); n != 0 {
 		t.Fatalf("%d change or notice rows from a Reader's id, want none", n)
 	}
 }
 
-// Hostile status values: a word we do not know reads unknown (which says
-// nothing), case and spaces are forgiven, a final chapter that is not a
+// Hostile status values: a word we do not know, or none, reads unknown
+// (which says nothing), case and spaces are forgiven, a final chapter that is not a
 // plain number is dropped and the status kept, and a status or
 // total_chapters of the wrong type refuses the whole answer.
 func TestCrosswalkHostileStatus(t *testing.T) {
@@ -150,12 +202,12 @@ func TestCrosswalkHostileStatus(t *testing.T) {
 		name, body, want string
 		hostile          bool
 	}{
-		{"unknown word", status(`"exploded"`), "- -", false},
-		{"upcoming", status(`"upcoming"`), "- -", false},
-		{"empty", status(`""`), "- -", false},
-		{"null", status(`null`), "- -", false},
+		{"unknown word", status(`"exploded"`), "unknown -", false},
+		{"upcoming", status(`"upcoming"`), "unknown -", false},
+		{"empty", status(`""`), "unknown -", false},
+		{"null", status(`null`), "unknown -", false},
 		{"case and spaces", status(`" Hiatus "`), "hiatus -", false},
-		{"markup", status(`"<script>completed</script>"`), "- -", false},
+		{"markup", status(`"<script>completed</script>"`), "unknown -", false},
 		{"releasing with a total", status(`"releasing"`), "releasing -", false},
 		{"total null", total(`null`), "completed -", false},
 		{"total negative", total(`"-3"`), "completed -", false},
@@ -181,7 +233,7 @@ func TestCrosswalkHostileStatus(t *testing.T) {
 			if c.hostile && st.Filled != 0 {
 				t.Fatalf("a refused answer filled %d ids", st.Filled)
 			}
-			if got := x.status("mangapill", "c"); got != c.want {
+			if got := x.status("mangapill", "c"); got != "- - / "+c.want {
 				t.Fatalf("status %q, want %q", got, c.want)
 			}
 		})

@@ -53,7 +53,8 @@ type Stats struct {
 	Filled   int // ids stored for Series
 	Hostile  int // answers refused whole
 	Retried  int // ids given back for later (429, 5xx, no answer)
-	Statuses int // Series whose status MangaBaka's answer filled
+	Statuses int // Series whose MangaBaka status an answer changed
+	Queued   int // ids queued again to refresh a Series' MangaBaka status
 }
 
 // Worker takes the queued ids and fills the others. It is safe for
@@ -169,10 +170,17 @@ func (w *Worker) listen(ctx context.Context) {
 	}
 }
 
-// RunOnce takes up to one batch of queued ids and answers each: from the
-// cache when an answer is younger than CacheFor, else by one lookup.
+// RunOnce queues again an id of each Series whose MangaBaka status is
+// older than CacheFor (store.QueueCrosswalkRefresh: up to one batch), then
+// takes up to one batch of queued ids and answers each: from the cache
+// when an answer is younger than CacheFor, else by one lookup.
 func (w *Worker) RunOnce(ctx context.Context) (Stats, error) {
 	var st Stats
+	n, err := w.cfg.Store.QueueCrosswalkRefresh(ctx, w.clock.Now().Add(-CacheFor), batch)
+	if err != nil {
+		return st, err
+	}
+	st.Queued = n
 	items, err := w.cfg.Store.ClaimCrosswalk(ctx, w.clock.Now(), batch)
 	if err != nil {
 		return st, err
@@ -202,7 +210,7 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 	if err != nil {
 		return false, err
 	}
-	var fresh Answer
+	keys := []store.ExternalID{{Kind: it.Kind, Value: it.Value}}
 	if cached {
 		st.Cached++
 	} else {
@@ -233,9 +241,8 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 			w.log.Warn("crosswalk lookup refused", "kind", it.Kind, "value", it.Value, "error", err)
 			a = Answer{Status: -1}
 		}
-		fresh = a
-		ans = store.CrosswalkAnswer{Status: a.Status, IDs: a.IDs, FetchedAt: now}
-		if err := w.cfg.Store.SaveCrosswalk(ctx, it.Kind, it.Value, ans); err != nil {
+		ans = store.CrosswalkAnswer{Status: a.Status, IDs: a.IDs, FetchedAt: now, StoryStatus: a.StoryStatus, FinalChapter: a.FinalChapter}
+		if keys, err = w.cfg.Store.SaveCrosswalk(ctx, it.Kind, it.Value, ans); err != nil {
 			return false, err
 		}
 	}
@@ -244,26 +251,24 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 		return false, err
 	}
 	st.Filled += res.Added
-	return false, w.fillStatus(ctx, it, fresh, now, st)
+	return false, w.recordStatus(ctx, ans, keys, now, st)
 }
 
-// fillStatus gives a fresh answer's story status (and final chapter) to
-// the Series the id belongs to, after its ids are stored so the Series
-// is in its Work (store.FillStatus: only where the Series' own page says
-// none). Only for an id a Site gave: a Series' status is everyone's, and
-// a Reader's own id must not let that Reader's word change it for the
-// others (ADR 0021, whose word). A cached answer keeps ids alone and
-// fills no status.
-func (w *Worker) fillStatus(ctx context.Context, it store.CrosswalkItem, a Answer, now time.Time, st *Stats) error {
-	if a.Status != http.StatusOK || a.StoryStatus == "" || it.ReaderID != 0 {
+// recordStatus gives what an answer says of the story's status (and final
+// chapter) to every Series carrying one of keys as a shared id
+// (store.RecordMangaBakaStatus), after the ids are stored so the Series
+// is in its Work: the id asked about, and for a fresh answer every id it
+// cached, so a refreshed answer reaches each Series an earlier one did.
+// A cached answer gives it as a fresh one does. An answer naming no story
+// (a 404, none or several active series, refused) leaves each Series'
+// MangaBaka status as it was: MangaBaka saying nothing is no change of
+// the story. An id that is a Reader's own word gives them ids, and
+// nobody a status through it (ADR 0021, whose word).
+func (w *Worker) recordStatus(ctx context.Context, a store.CrosswalkAnswer, keys []store.ExternalID, now time.Time, st *Stats) error {
+	if a.Status != http.StatusOK || a.StoryStatus == "" {
 		return nil
 	}
-	filled, err := w.cfg.Store.FillStatus(ctx, it.Site, it.SeriesID, a.StoryStatus, a.FinalChapter, now)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil // the Series went away meanwhile
-	}
-	if filled {
-		st.Statuses++
-	}
+	n, err := w.cfg.Store.RecordMangaBakaStatus(ctx, keys, a.StoryStatus, a.FinalChapter, a.FetchedAt, now)
+	st.Statuses += n
 	return err
 }

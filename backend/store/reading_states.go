@@ -60,10 +60,11 @@ const statusJoin = `
 	LEFT JOIN works stw ON stw.id = stm.work_id`
 
 // finalChapterSQL is the final chapter of bookmark b's story in its
-// Series' own numbers, under statusJoin over Series s: the Series' own,
-// else the highest a member of its Work gives, in the Reader's Work
-// numbers less this member's offset (memberOffSQL: the Reader's own).
-var finalChapterSQL = `coalesce(s.final_chapter, (SELECT max(fs.final_chapter + ` + memberOffSQL("b.reader_id", "fm") + `)
+// Series' own numbers, under statusJoin over Series s: the Series' own
+// (the higher of its page's and MangaBaka's), else the highest a member
+// of its Work gives, in the Reader's Work numbers less this member's
+// offset (memberOffSQL: the Reader's own).
+var finalChapterSQL = `coalesce(greatest(s.final_chapter, s.mb_final_chapter), (SELECT max(greatest(fs.final_chapter, fs.mb_final_chapter) + ` + memberOffSQL("b.reader_id", "fm") + `)
 			FROM work_members fm JOIN series fs ON fs.site = fm.site AND fs.series_id = fm.series_id
 			WHERE fm.work_id = stm.work_id) - ` + memberOffSQL("b.reader_id", "stm") + `)`
 
@@ -74,9 +75,10 @@ var finalChapterSQL = `coalesce(s.final_chapter, (SELECT max(fs.final_chapter + 
 var readingStateSQL = `CASE WHEN NOT b.state_by_hand AND b.state = 'reading' AND p.number >= ` + finalChapterSQL + `
 			THEN 'completed' ELSE b.state END`
 
-// statusColumnsSQL are a bookmark's status, final chapter and state (read
-// into Bookmark.Status, FinalChapter and State) under statusJoin.
-var statusColumnsSQL = `coalesce(stw.status, s.status, 'unknown'), coalesce((` + finalChapterSQL + `)::text, ''),
+// statusColumnsSQL are a bookmark's status (its Work's, else its Series'
+// story status: storyStatusSQL), final chapter and state (read into
+// Bookmark.Status, FinalChapter and State) under statusJoin.
+var statusColumnsSQL = `coalesce(stw.status, ` + storyStatusSQL("s") + `, 'unknown'), coalesce((` + finalChapterSQL + `)::text, ''),
 		` + readingStateSQL
 
 // SetBookmarkState sets the Reader's state of one bookmarked Series, by

@@ -18,9 +18,10 @@ import (
 // has not put it on hold or dropped it (reader_status_notices); their
 // next Digest carries it (reader_notices.go, statusOf).
 //
-// MangaBaka's status, when the crosswalk looks up an id a Site gave, comes
-// in through FillStatus (backend/crosswalk): it fills a Series whose own
-// page gives none, and never argues with a Site's word.
+// MangaBaka's status is one more source (status_mangabaka.go): the
+// crosswalk stores it apart (series.mb_status), a Site's read never
+// touches it, and a story's status is the most advanced of the Series'
+// own and MangaBaka's (storyStatus), a Work's over every member's both.
 
 // Statuses of a story (series.status, works.status).
 const (
@@ -61,10 +62,9 @@ func tellable(was, now string) bool {
 	return false
 }
 
-// RecordStatus stores a status and final chapter a source other than the
-// Series' own read gives, with the same rules as a read's (the crosswalk
-// uses FillStatus, which never argues with a Site's word). ErrNotFound for an unknown
-// Series.
+// RecordStatus stores a status and final chapter as the Series' own page
+// saying them, with a read's rules (tests and seeding; MangaBaka's word
+// goes through RecordMangaBakaStatus). ErrNotFound for an unknown Series.
 func (s *Store) RecordStatus(ctx context.Context, site, seriesID, status, finalChapter string, now time.Time) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var one int
@@ -79,37 +79,9 @@ func (s *Store) RecordStatus(ctx context.Context, site, seriesID, status, finalC
 	return nil
 }
 
-// FillStatus is RecordStatus for a source that fills what a Series' own
-// page does not say (the crosswalk's MangaBaka entry): it stores status
-// and finalChapter only while the Series' stored status is none or
-// unknown, under the Series row's lock, and reports whether it did. A
-// Site's word is never argued with, so the Series' next read cannot undo
-// the fill and tell a change that never happened. ErrNotFound for an
-// unknown Series.
-func (s *Store) FillStatus(ctx context.Context, site, seriesID, status, finalChapter string, now time.Time) (bool, error) {
-	var filled bool
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		var was *string
-		if err := tx.QueryRow(ctx, `SELECT status FROM series WHERE site = $1 AND series_id = $2 FOR UPDATE`, site, seriesID).Scan(&was); err != nil {
-			return err
-		}
-		if w := deref(was); (w != "" && w != StatusUnknown) || statusRank[status] == 0 {
-			return nil
-		}
-		filled = true
-		return recordStatus(ctx, tx, site, seriesID, ReadFacts{Status: status, FinalChapter: finalChapter}, now)
-	})
-	if err != nil {
-		return false, notFound("fill status", err)
-	}
-	return filled, nil
-}
-
 // recordStatus stores the read's status and final chapter on the Series
 // (a read without a status keeps the stored one) and, when that changed,
-// the story's: the Work's status for a shared member (under the Work
-// row's lock, so two Lanes reading two members record one change), the
-// Series' own otherwise. A tellable change is recorded and owed.
+// the story's (storyChanged).
 func recordStatus(ctx context.Context, tx pgx.Tx, site, seriesID string, f ReadFacts, now time.Time) error {
 	if statusRank[f.Status] == 0 && f.Status != StatusUnknown {
 		return nil
@@ -118,37 +90,83 @@ func recordStatus(ctx context.Context, tx pgx.Tx, site, seriesID string, f ReadF
 	if f.FinalChapter != "" {
 		final = &f.FinalChapter
 	}
-	var was *string
+	var was, mb, mbFinal *string
 	var changed bool
-	err := tx.QueryRow(ctx, `WITH old AS (SELECT status FROM series WHERE site = $1 AND series_id = $2),
+	err := tx.QueryRow(ctx, `WITH old AS (SELECT status, mb_status, mb_final_chapter::text AS mb_final FROM series WHERE site = $1 AND series_id = $2),
 		upd AS (UPDATE series SET status = $3, final_chapter = $4::numeric
 			WHERE site = $1 AND series_id = $2 AND (status, final_chapter) IS DISTINCT FROM ($3::text, $4::numeric)
 			RETURNING 1)
-		SELECT old.status, EXISTS (SELECT 1 FROM upd) FROM old`, site, seriesID, f.Status, final).Scan(&was, &changed)
+		SELECT old.status, old.mb_status, old.mb_final, EXISTS (SELECT 1 FROM upd) FROM old`, site, seriesID, f.Status, final).Scan(&was, &mb, &mbFinal, &changed)
 	if err != nil {
 		return fmt.Errorf("store: record status: %w", err)
 	}
 	if !changed {
 		return nil
 	}
+	return storyChanged(ctx, tx, site, seriesID, storyStatus(deref(was), deref(mb)),
+		storyWord(f.Status, final, deref(mb), mbFinal), now)
+}
+
+// storyStatus is the story status of a Series whose own page says site
+// and MangaBaka says mb: the more advanced (statusRank), the page's on a
+// tie, "" when neither said anything.
+func storyStatus(site, mb string) string {
+	if site == "" || statusRank[mb] > statusRank[site] {
+		return mb
+	}
+	return site
+}
+
+// word is one source's status and final chapter.
+type word struct {
+	status string
+	final  *string
+}
+
+// storyWord is the word of whichever source storyStatus takes, its final
+// chapter that source's, or the other's when it gives none.
+func storyWord(site string, siteFinal *string, mb string, mbFinal *string) word {
+	if storyStatus(site, mb) == site {
+		if siteFinal == nil {
+			siteFinal = mbFinal
+		}
+		return word{site, siteFinal}
+	}
+	if mbFinal == nil {
+		mbFinal = siteFinal
+	}
+	return word{mb, mbFinal}
+}
+
+// storyStatusSQL is storyStatus over Series s's columns.
+func storyStatusSQL(s string) string {
+	return `CASE WHEN ` + s + `.status IS NULL OR ` + statusRankSQL(s+".mb_status") + ` > ` + statusRankSQL(s+".status") +
+		` THEN ` + s + `.mb_status ELSE ` + s + `.status END`
+}
+
+// storyChanged follows a change of one of Series (site, seriesID)'s
+// sources: for a shared member, the Work's status (recordWorkStatus);
+// for a lone Series, its story status going from was to now, recorded
+// and owed when tellable.
+func storyChanged(ctx context.Context, tx pgx.Tx, site, seriesID, was string, now word, at time.Time) error {
 	var workID int64
-	err = tx.QueryRow(ctx, `SELECT work_id FROM work_members WHERE site = $1 AND series_id = $2`, site, seriesID).Scan(&workID)
+	err := tx.QueryRow(ctx, `SELECT work_id FROM work_members WHERE site = $1 AND series_id = $2`, site, seriesID).Scan(&workID)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		old := deref(was)
-		if tellable(old, f.Status) {
-			return recordChange(ctx, tx, nil, site, seriesID, old, f.Status, final, now)
+		if tellable(was, now.status) {
+			return recordChange(ctx, tx, nil, site, seriesID, was, now.status, now.final, at)
 		}
 		return nil
 	case err != nil:
 		return fmt.Errorf("store: record status: %w", err)
 	}
-	return recordWorkStatus(ctx, tx, workID, site, seriesID, now)
+	return recordWorkStatus(ctx, tx, workID, site, seriesID, at)
 }
 
 // recordWorkStatus sets a shared Work's status to the most advanced its
-// members report. The change, when tellable, is named by the member that
-// says it (the one with a final chapter first, then the one just read),
+// members report, each member's own page and its MangaBaka entry counting
+// as one source each. The change, when tellable, is named by the member
+// that says it (the one with a final chapter first, then the one just read),
 // with that member's final chapter in its own numbers: a Work's numbers
 // are each Reader's own (migration 0018), a Series' are everyone's.
 func recordWorkStatus(ctx context.Context, tx pgx.Tx, workID int64, site, seriesID string, now time.Time) error {
@@ -158,10 +176,11 @@ func recordWorkStatus(ctx context.Context, tx pgx.Tx, workID int64, site, series
 	}
 	var bySite, byID, status string
 	var final *string
-	err := tx.QueryRow(ctx, `SELECT s.site, s.series_id, s.status, s.final_chapter::text
-		FROM work_members m JOIN series s ON s.site = m.site AND s.series_id = m.series_id
-		WHERE m.work_id = $1 AND s.status IS NOT NULL
-		ORDER BY `+statusRankSQL("s.status")+` DESC, s.final_chapter IS NULL, (s.site = $2 AND s.series_id = $3) DESC, s.site, s.series_id
+	err := tx.QueryRow(ctx, `SELECT s.site, s.series_id, w.status, w.final::text
+		FROM work_members m JOIN series s ON s.site = m.site AND s.series_id = m.series_id,
+			LATERAL (VALUES (s.status, s.final_chapter), (s.mb_status, s.mb_final_chapter)) w(status, final)
+		WHERE m.work_id = $1 AND w.status IS NOT NULL
+		ORDER BY `+statusRankSQL("w.status")+` DESC, w.final IS NULL, (s.site = $2 AND s.series_id = $3) DESC, s.site, s.series_id
 		LIMIT 1`, workID, site, seriesID).Scan(&bySite, &byID, &status, &final)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil

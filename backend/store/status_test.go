@@ -144,9 +144,8 @@ func TestFinishedAtTheFinalChapter(t *testing.T) {
 	}
 }
 
-// RecordStatus, the entry point of a status that is not the Series' own
-// read (the crosswalk's MangaBaka entry, once wired), follows a read's
-// rules; an unknown Series is ErrNotFound and a word not of the five
+// RecordStatus, a status given as the Series' own page's outside a read
+// (tests and seeding), follows a read's rules; an unknown Series is ErrNotFound and a word not of the five
 // stores nothing.
 func TestRecordStatusHook(t *testing.T) {
 	t.Parallel()
@@ -170,33 +169,5 @@ func TestRecordStatusHook(t *testing.T) {
 	}
 	if n := w.statusLines(r, store.StatusCancelled); n != 1 {
 		t.Fatalf("%d cancelled lines, want 1", n)
-	}
-}
-
-// FillStatus fills only a Series whose stored status is none or unknown:
-// a status of its own stands, and an unknown Series is ErrNotFound.
-func TestFillStatus(t *testing.T) {
-	t.Parallel()
-	w := newNoticeWorld(t)
-	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	r := w.reader("1")
-	w.bookmark(r, "mangadex", "x", t0.Add(-time.Hour))
-	if _, err := w.st.FillStatus(w.ctx, "mangadex", "nope", store.StatusCompleted, "", t0); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("unknown Series: %v", err)
-	}
-	if ok, err := w.st.FillStatus(w.ctx, "mangadex", "x", store.StatusUnknown, "", t0); err != nil || ok {
-		t.Fatalf("unknown fills nothing: %v %v", ok, err)
-	}
-	if ok, err := w.st.FillStatus(w.ctx, "mangadex", "x", store.StatusHiatus, "", t0); err != nil || !ok {
-		t.Fatalf("none stored: %v %v, want filled", ok, err)
-	}
-	if ok, err := w.st.FillStatus(w.ctx, "mangadex", "x", store.StatusCompleted, "12", t0); err != nil || ok {
-		t.Fatalf("a status stored: %v %v, want it kept", ok, err)
-	}
-	if n := w.count(`SELECT count(*) FROM series WHERE status = 'hiatus' AND final_chapter IS NULL`); n != 1 {
-		t.Fatalf("%d Series hiatus, want the first fill kept", n)
-	}
-	if n := w.statusLines(r, store.StatusCompleted); n != 0 {
-		t.Fatalf("%d completed lines, want none", n)
 	}
 }

@@ -7,14 +7,15 @@ import (
 
 // workStatusSQL reads, for the Works @works, each one's status
 // (works.status; "unknown" before any member said one), its final chapter
-// in the Reader's Work numbers (the highest a member gives, memberOffSQL;
+// in the Reader's Work numbers (the highest a member's page or MangaBaka
+// entry gives, memberOffSQL;
 // "" for none) and
 // Reader @reader's state of it: that of their bookmark of a member (or a
 // hand-linked Series) whose state was set last (readingStateSQL, so a
 // finished story shows completed), "reading" when they bookmark none.
 var workStatusSQL = `
 	SELECT w.id, coalesce(w.status, 'unknown'),
-		coalesce((SELECT max(fs.final_chapter + ` + memberOffSQL("@reader", "fm") + `)::text
+		coalesce((SELECT max(greatest(fs.final_chapter, fs.mb_final_chapter) + ` + memberOffSQL("@reader", "fm") + `)::text
 			FROM work_members fm JOIN series fs ON fs.site = fm.site AND fs.series_id = fm.series_id
 			WHERE fm.work_id = w.id), ''),
 		coalesce((SELECT ` + readingStateSQL + `

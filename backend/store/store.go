@@ -47,6 +47,15 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	case cfg.MaxConns < MinConns:
 		cfg.MaxConns = MinConns // pgxpool's default follows the CPU count
 	}
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		// PostgreSQL's JIT compiles any plan its estimate puts past
+		// jit_above_cost, and the library's statements (a correlated
+		// subquery a row for a story's status and final chapter) pass it
+		// at a few thousand bookmarks: compiling took 0.2 to 0.5 s of
+		// a GET /api/bookmarks that runs in tens of ms without it
+		// (docs/adr/0036-no-jit.md). A DATABASE_URL with jit=on keeps it.
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)

@@ -148,6 +148,20 @@ func sightingsSQL(members string) string {
 		GROUP BY k`
 }
 
+// loneSightingsSQL is sightingsSQL for members that are each one Series
+// in its own numbers (k one a Series, off 0): a Series has one Chapter
+// Event a number (their unique key), so the first sighting of a number is
+// its event, and one aggregate a story with one sort of the keys does what
+// sightingsSQL's three sorts do. GET /api/bookmarks reads every bookmark's
+// sightings with it (bookmarkSelect).
+func loneSightingsSQL(members string) string {
+	return `SELECT mm.k, (array_agg(DISTINCT date_trunc('minute', e.seen_at) ORDER BY date_trunc('minute', e.seen_at) DESC))[1:` +
+		strconv.Itoa(MaxSightings) + `] AS sightings
+		FROM (` + members + `) mm
+		JOIN chapter_events e ON e.site = mm.site AND e.series_id = mm.series_id
+		GROUP BY mm.k`
+}
+
 // clockJoin joins a Series s with its own sightings (sg), for
 // clockColumns.
 var clockJoin = `

@@ -207,9 +207,13 @@ func TestTimeLineFromStoredTimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range list {
-		if b.Site == "mangapill" && !reflect.DeepEqual(b.Clock, c) {
-			t.Fatalf("the bookmark list's clock %+v, the library's %+v", b.Clock, c)
+	for _, b := range list { // the list's one aggregate gives each bookmark the library's own
+		e, err := w.st.LibraryEntry(w.ctx, r, b.Site, b.SeriesID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(b.Clock, e.Clock) {
+			t.Fatalf("%s/%s: the bookmark list's clock %+v, the library's %+v", b.Site, b.SeriesID, b.Clock, e.Clock)
 		}
 	}
 	page, err := w.st.LibraryPage(w.ctx, r, store.LibraryQuery{PerPage: 10})
@@ -309,5 +313,43 @@ func TestContinueNeverSkips(t *testing.T) {
 	got := store.ContinueAfter(work.ProgressNumber, work.ContinueNumber, work.ContinueURL, "")
 	if want := (store.Continue{Number: "21", URL: "https://comix.example/b/21"}); got != want || work.ContinueSite != "comix" {
 		t.Fatalf("the Work once comix shows 21: %+v on %s, want %+v", got, work.ContinueSite, want)
+	}
+}
+
+// GET /api/bookmarks' one aggregate (loneSightingsSQL) gives each
+// bookmark the sightings the library's own statement gives it: the newest
+// MaxSightings, to the minute, two chapters in one minute one sighting,
+// over several bookmarks at once.
+func TestBookmarkListSightings(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r := w.reader("1")
+	var evs []storetest.ChapterEventOpts
+	for s, site := range []string{"mangapill", "comix", "weebcentral"} {
+		w.bookmark(r, site, "x", t0.Add(-time.Hour))
+		for n := 1; n <= 14+s; n++ {
+			at := t0.Add(time.Duration(n)*3*day + time.Duration(s)*time.Hour + time.Duration(n%3)*time.Second)
+			if n%5 == 0 { // with the one before, in the same minute
+				at = t0.Add(time.Duration(n-1)*3*day + time.Duration(s)*time.Hour + 30*time.Second)
+			}
+			evs = append(evs, storetest.ChapterEventOpts{Site: site, SeriesID: "x", Number: strconv.Itoa(n), SeenAt: &at})
+		}
+	}
+	storetest.ChapterEvents(w.ctx, t, w.st, evs...)
+	list, err := w.st.ListBookmarks(w.ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != 3 {
+		t.Fatalf("%d bookmarks, want 3", len(list))
+	}
+	for _, b := range list {
+		e, err := w.st.LibraryEntry(w.ctx, r, b.Site, b.SeriesID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Clock.Sightings) != store.MaxSightings || !reflect.DeepEqual(b.Clock.Sightings, e.Clock.Sightings) {
+			t.Fatalf("%s: the list's sightings %v, the library's %v", b.Site, b.Clock.Sightings, e.Clock.Sightings)
+		}
 	}
 }

@@ -112,11 +112,18 @@ func (s *Store) DropCrosswalk(ctx context.Context, id int64) error {
 
 // CrosswalkAnswer is a cached answer of MangaBaka's source lookup for one
 // id: Status is the HTTP status (200, 404; 0 for an answer refused as
-// hostile), IDs the ids it named (canonical, Source empty).
+// hostile), IDs the ids it named (canonical, Source empty). StoryStatus
+// is what it says of the story's status (one of the five; "unknown" when
+// it names the story without one; "" when it names no story) and
+// FinalChapter the story's final chapter ("" for none): kept with the
+// ids so an answer from the cache gives the status as a fresh one does
+// (RecordMangaBakaStatus).
 type CrosswalkAnswer struct {
-	Status    int
-	IDs       []ExternalID
-	FetchedAt time.Time
+	Status       int
+	IDs          []ExternalID
+	FetchedAt    time.Time
+	StoryStatus  string
+	FinalChapter string
 }
 
 // CachedCrosswalk answers the cached answer for (kind, value) fetched at
@@ -124,8 +131,9 @@ type CrosswalkAnswer struct {
 func (s *Store) CachedCrosswalk(ctx context.Context, kind, value string, since time.Time) (CrosswalkAnswer, bool, error) {
 	var a CrosswalkAnswer
 	var raw []byte
-	err := s.pool.QueryRow(ctx, `SELECT status, ids, fetched_at FROM crosswalk_lookups
-		WHERE kind = $1 AND value = $2 AND fetched_at >= $3`, kind, value, since).Scan(&a.Status, &raw, &a.FetchedAt)
+	err := s.pool.QueryRow(ctx, `SELECT status, ids, fetched_at, coalesce(story_status, ''), coalesce(final_chapter::text, '')
+		FROM crosswalk_lookups WHERE kind = $1 AND value = $2 AND fetched_at >= $3`, kind, value, since).Scan(
+		&a.Status, &raw, &a.FetchedAt, &a.StoryStatus, &a.FinalChapter)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return CrosswalkAnswer{}, false, nil
 	}
@@ -141,8 +149,9 @@ func (s *Store) CachedCrosswalk(ctx context.Context, kind, value string, since t
 // SaveCrosswalk caches the answer for (kind, value). A 200's ids of the
 // crosswalk's kinds are cached as answers of their own too: MangaBaka
 // answers every one of them with the same series, so a Series gaining one
-// of them later asks nothing.
-func (s *Store) SaveCrosswalk(ctx context.Context, kind, value string, a CrosswalkAnswer) error {
+// of them later asks nothing. It answers the keys it cached, as ids (the
+// ids whose Series a refreshed story status reaches).
+func (s *Store) SaveCrosswalk(ctx context.Context, kind, value string, a CrosswalkAnswer) ([]ExternalID, error) {
 	ids := a.IDs
 	if ids == nil {
 		ids = []ExternalID{}
@@ -152,7 +161,7 @@ func (s *Store) SaveCrosswalk(ctx context.Context, kind, value string, a Crosswa
 	}
 	raw, err := json.Marshal(ids)
 	if err != nil {
-		return fmt.Errorf("store: save crosswalk: %w", err)
+		return nil, fmt.Errorf("store: save crosswalk: %w", err)
 	}
 	keys := [][2]string{{kind, value}}
 	if a.Status == 200 {
@@ -162,16 +171,27 @@ func (s *Store) SaveCrosswalk(ctx context.Context, kind, value string, a Crosswa
 			}
 		}
 	}
+	var story, final *string
+	if a.StoryStatus != "" {
+		story = &a.StoryStatus
+		if a.FinalChapter != "" {
+			final = &a.FinalChapter
+		}
+	}
 	b := &pgx.Batch{}
+	out := make([]ExternalID, 0, len(keys))
 	for _, k := range keys {
-		b.Queue(`INSERT INTO crosswalk_lookups (kind, value, status, ids, fetched_at) VALUES ($1, $2, $3, $4, $5)
-			ON CONFLICT (kind, value) DO UPDATE SET status = excluded.status, ids = excluded.ids, fetched_at = excluded.fetched_at`,
-			k[0], k[1], a.Status, raw, a.FetchedAt)
+		b.Queue(`INSERT INTO crosswalk_lookups (kind, value, status, ids, fetched_at, story_status, final_chapter)
+			VALUES ($1, $2, $3, $4, $5, $6, $7::numeric)
+			ON CONFLICT (kind, value) DO UPDATE SET status = excluded.status, ids = excluded.ids, fetched_at = excluded.fetched_at,
+				story_status = excluded.story_status, final_chapter = excluded.final_chapter`,
+			k[0], k[1], a.Status, raw, a.FetchedAt, story, final)
+		out = append(out, ExternalID{Kind: k[0], Value: k[1]})
 	}
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("store: save crosswalk: %w", err)
+		return nil, fmt.Errorf("store: save crosswalk: %w", err)
 	}
-	return nil
+	return out, nil
 }
 
 // ApplyCrosswalk stores the ids the crosswalk found for a queued id and

@@ -155,7 +155,7 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 	}
 	lv.paginate(q, lp.Page, len(lp.Cards))
 	lv.Userscript, lv.PhoneSync = userscript.Path, h.SyncKeys != nil
-	now := h.Now()
+	now := h.readerNow(r)
 	var unread []string // the Sites of the cards whose Series no Lane has read yet
 	for _, c := range cards {
 		li := c.view(now)

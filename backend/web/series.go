@@ -68,7 +68,7 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 		h.unavailable(w, r, err)
 		return
 	}
-	now := h.Now()
+	now := h.readerNow(r)
 	sv := &seriesView{Item: cardOf(it, now), Failing: it.FailingOutcome, Kinds: idKinds, Flash: flash, Error: problem}
 	sv.Back = sv.Item.PagePath
 	if len(field) > 0 {

@@ -11,8 +11,9 @@ import (
 
 // The card's time line (docs/adr/0032-predictions-never-skip-a-read.md),
 // two short lines: "checked 4 min ago · next ≤ 1 h", then "releasing ·
-// around Thu ± 1 day", or, past twice the interval, why nothing came. Dates are UTC, the
-// server's, to the day: a window of a day or more needs no hour.
+// around Thu ± 1 day", or, past twice the interval, why nothing came.
+// Days are the Reader's, in now's zone (readerNow: their browser's, else
+// UTC), to the day: a window of a day or more needs no hour.
 
 // restOf is the Site's Rest (its Lane's pace), DefaultRest for a Site
 // the registry does not know.
@@ -54,7 +55,7 @@ func (h *Handler) withTime(li *libraryItem, c store.Clock, site, status string, 
 		li.Late = "late"
 	case store.OverdueFailing:
 		li.Late = "late: " + c.FailingSite + " failing"
-		li.LateSince = c.FailingSince.UTC().Format("2 Jan")
+		li.LateSince = c.FailingSince.In(now.Location()).Format("2 Jan")
 	case store.OverdueQuiet:
 		li.Late = "late, no sign anywhere"
 	case "":
@@ -97,13 +98,12 @@ func until(now, next time.Time) string {
 
 // window is an expected window as a day and a spread, never a countdown:
 // "Thu ± 1 day", "today ± 6 h", "14 Dec ± 2 days" (the card says
-// "around" before it).
+// "around" before it). Its days are calendar days in now's zone.
 func window(now time.Time, e store.Expected) string {
 	half := e.To.Sub(e.From) / 2
-	mid := e.From.Add(half).UTC()
-	today := now.UTC().Truncate(24 * time.Hour)
+	mid := e.From.Add(half).In(now.Location())
 	var on string
-	switch days := int(mid.Truncate(24*time.Hour).Sub(today) / (24 * time.Hour)); {
+	switch days := dayOf(mid) - dayOf(now); {
 	case days == 0:
 		on = "today"
 	case days == 1:
@@ -118,4 +118,11 @@ func window(now time.Time, e store.Expected) string {
 		spread = plural(int(math.Round(half.Hours()/24)), "day")
 	}
 	return on + " ± " + spread
+}
+
+// dayOf numbers t's calendar day in its own zone: consecutive days differ
+// by one, whatever a change of clocks did to the day's length.
+func dayOf(t time.Time) int {
+	y, m, d := t.Date()
+	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / (24 * 3600))
 }

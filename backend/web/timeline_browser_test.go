@@ -2,8 +2,11 @@ package web_test
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/go-rod/rod/lib/proto"
 
 	"mangabookmark/backend/browser/chromiumtest"
 )
@@ -66,5 +69,27 @@ func TestBrowserCardTellsTime(t *testing.T) {
 	p.MustNavigate(f.srv.URL + "/series/mangapill/3").MustWaitLoad()
 	for _, v := range axeSerious(t, p, src) {
 		t.Errorf("Series page: %s", v)
+	}
+}
+
+// A browser near the date line (UTC+14) stores its zone in the tz cookie
+// from its first page, and the next library page names the weekly story's
+// day in it: Sunday, where UTC says Saturday.
+func TestBrowserCardDaysInBrowserZone(t *testing.T) {
+	chromiumtest.Require(t)
+	f := newFixture(t, "")
+	seedTimeLines(t, f)
+	p := openPage(t).CancelTimeout().Timeout(2 * time.Minute)
+	if err := (proto.EmulationSetTimezoneOverride{TimezoneID: "Pacific/Kiritimati"}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	browserLogin(t, p, f.srv.URL, f.readerToken)
+	p.MustNavigate(f.srv.URL + "/").MustWaitLoad()
+	if c := p.MustEval(`() => document.cookie`).Str(); !strings.Contains(c, "tz=Pacific/Kiritimati") {
+		t.Fatalf("cookies %q, want the browser's zone", c)
+	}
+	when := p.MustEval(`() => document.querySelector('li.item[data-site="mangapill"][data-series-id="2"] .time').textContent`).Str()
+	if !strings.Contains(when, "around Sun ± 1 day") {
+		t.Fatalf("the card says %q, want around Sun in the browser's zone", when)
 	}
 }

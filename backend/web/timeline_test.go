@@ -2,6 +2,8 @@ package web_test
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -88,4 +90,29 @@ func cardOf(body, site, id string) string {
 	}
 	j := strings.Index(body[i:], "</li>")
 	return body[i : i+j]
+}
+
+// A Reader whose browser said its zone (the tz cookie app.js sets) reads
+// the card's days in it: near the date line (UTC+14) the weekly story
+// expected Saturday UTC is expected Sunday, and the failing Site fails
+// since a day later than in UTC. A name that is no zone reads UTC.
+func TestCardDaysInTheReadersZone(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	seedTimeLines(t, f)
+	c := f.login(t, f.readerToken)
+	u, _ := url.Parse(f.srv.URL)
+	for _, z := range []struct{ value, day, since string }{
+		{"Pacific/Kiritimati", "Sun", "22 Nov"},
+		{"America/Los_Angeles", "Sat", "21 Nov"},
+		{"../../etc/localtime", "Sat", "21 Nov"},
+	} {
+		c.Jar.SetCookies(u, []*http.Cookie{{Name: "tz", Value: z.value, Path: "/"}})
+		if b := f.get(t, c, "/").body; !strings.Contains(b, "releasing · around "+z.day+" ± 1 day") {
+			t.Errorf("tz %s: the library lacks around %s", z.value, z.day)
+		}
+		if s := f.get(t, c, "/series/weebcentral/1").body; !strings.Contains(s, `late: weebcentral failing since `+z.since+`</dd>`) {
+			t.Errorf("tz %s: the Series page does not say failing since %s", z.value, z.since)
+		}
+	}
 }

@@ -146,7 +146,7 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 		h.errorPage(w, r, http.StatusNotFound, "Not in your library", "No Work of yours has that id: it holds none of your bookmarks.")
 		return
 	}
-	now := h.Now()
+	now := h.readerNow(r)
 	c := libraryCard{items: items, work: &wk}
 	wv := &workView{Item: workCardOf(c, now), Work: wk, Flash: flash, Error: problem, Notify: c.first(), Kinds: idKinds}
 	wv.Path = wv.Item.PagePath

@@ -390,7 +390,10 @@ CREATE TABLE public.crosswalk_lookups (
     status integer NOT NULL,
     ids jsonb DEFAULT '[]'::jsonb NOT NULL,
     fetched_at timestamp with time zone DEFAULT now() NOT NULL,
+    story_status text,
+    final_chapter numeric,
     CONSTRAINT crosswalk_lookups_kind_check CHECK ((kind = ANY (ARRAY['al'::text, 'mal'::text, 'mu'::text, 'mu_legacy'::text, 'kt'::text]))),
+    CONSTRAINT crosswalk_lookups_story_status_check CHECK ((story_status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text]))),
     CONSTRAINT crosswalk_lookups_value_check CHECK (((value <> ''::text) AND (length(value) <= 100)))
 );
 
@@ -891,6 +894,10 @@ CREATE TABLE public.series (
     alt_titles text[] DEFAULT '{}'::text[] NOT NULL,
     status text,
     final_chapter numeric,
+    mb_status text,
+    mb_final_chapter numeric,
+    mb_status_at timestamp with time zone,
+    CONSTRAINT series_mb_status_check CHECK ((mb_status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text]))),
     CONSTRAINT series_series_id_check CHECK ((series_id <> ''::text)),
     CONSTRAINT series_site_check CHECK ((site <> ''::text)),
     CONSTRAINT series_status_check CHECK ((status = ANY (ARRAY['releasing'::text, 'completed'::text, 'hiatus'::text, 'cancelled'::text, 'unknown'::text])))
@@ -1879,6 +1886,12 @@ CREATE INDEX series_ids_reader_idx ON public.series_ids USING btree (reader_id, 
 --
 
 CREATE INDEX series_ids_value_idx ON public.series_ids USING btree (kind, value);
+
+--
+-- Name: series_mb_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX series_mb_status_idx ON public.series USING btree (site, series_id) WHERE (mb_status IS NOT NULL);
 
 --
 -- Name: series_slow_idx; Type: INDEX; Schema: public; Owner: -

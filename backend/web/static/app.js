@@ -132,3 +132,14 @@ document.addEventListener("submit", function (e) {
   try { s = JSON.parse(sessionStorage.getItem("mb-scroll") || "null"); sessionStorage.removeItem("mb-scroll"); } catch (x) { return; }
   if (s && s.back === location.pathname + location.search && s.y > 0) window.scrollTo(0, s.y);
 })();
+// The browser's time zone, for the card's days ("around Thu", "since 21
+// Nov"): the server knows no Reader's zone, so every page after this one
+// counts days in this one (backend/web/zone.go); without it, UTC.
+(function () {
+  try {
+    var tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    if (!tz || !/^[A-Za-z0-9_+\/-]{1,100}$/.test(tz)) return;
+    if (document.cookie.split("; ").indexOf("tz=" + tz) !== -1) return;
+    document.cookie = "tz=" + tz + "; path=/; max-age=31536000; samesite=lax" + (location.protocol === "https:" ? "; secure" : "");
+  } catch (e) { /* no Intl: UTC days */ }
+})();
