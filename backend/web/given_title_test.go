@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,5 +130,57 @@ func TestImportedTitleIsTheImportersOwn(t *testing.T) {
 	}
 	if page := f.get(t, c, "/series/mangapill/901").body; !regexp.MustCompile(`<title>Natsu no Monogatari`).MatchString(page) {
 		t.Errorf("Bob's Series page after the Lane's read: %.400s", page)
+	}
+}
+
+// A Work of two Series no Lane has read: the importing Reader's Work card,
+// Work page and member rows are titled by their import; another Reader
+// who bookmarks both sees none of it.
+func TestImportedTitlesNameTheWork(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newFixture(t, "")
+	for _, k := range [][2]string{{"mangapill", "911"}, {"comix", "912"}} {
+		if _, err := f.st.AddBookmark(ctx, 1, k[0], k[1], "https://"+k[0]+".test/series/"+k[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := f.login(t, f.readerToken)
+	tok := f.csrf(t, c, "/import")
+	csv := "url,title\nhttps://mangapill.test/series/911,Bob's First Word\nhttps://comix.test/series/912,Bob's Second Word\n"
+	if a := f.postFile(t, c, tok, "mine.csv", []byte(csv)); a.code != http.StatusSeeOther {
+		t.Fatalf("upload: %d %s", a.code, a.body)
+	}
+	al := []store.ExternalID{{Kind: "al", Value: "99911", Source: store.IDFromSite}}
+	if _, err := f.st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "mangapill", SeriesID: "911", IDs: al}, {Site: "comix", SeriesID: "912", IDs: al}}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := f.st.WorkOf(ctx, "mangapill", "911")
+	if v, _ := f.st.WorkOf(ctx, "comix", "912"); err != nil || w != v {
+		t.Fatalf("the two Series did not link: %d %d %v", w, v, err)
+	}
+	path := "/works/" + strconv.FormatInt(w, 10)
+	page := f.get(t, c, path).body
+	for _, want := range []string{"<title>Bob&#39;s ", "Bob&#39;s First Word", "Bob&#39;s Second Word"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("Bob's Work page lacks %q", want)
+		}
+	}
+	if strings.Contains(page, ">911<") || strings.Contains(page, ">912<") {
+		t.Error("Bob's Work page shows a raw id as a title")
+	}
+	lib := f.get(t, c, "/").body
+	if !strings.Contains(lib, `data-work-id="`+strconv.FormatInt(w, 10)+`"`) || !strings.Contains(lib, ">Bob&#39;s ") {
+		t.Error("Bob's Work card is not titled by his import")
+	}
+	ann := f.login(t, f.ownerToken)
+	for _, p := range []string{path, "/"} {
+		a := f.get(t, ann, p)
+		if a.code != http.StatusOK || !strings.Contains(a.body, "Untitled on ") {
+			t.Errorf("Ann's %s: %d, no untitled story", p, a.code)
+		}
+		if strings.Contains(a.body, "Bob&#39;s") || strings.Contains(a.body, "Word") {
+			t.Errorf("Ann's %s shows Bob's title", p)
+		}
 	}
 }
