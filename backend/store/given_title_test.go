@@ -142,3 +142,29 @@ func TestMigrationGivenTitle(t *testing.T) {
 		t.Errorf("the check refused 300 characters: %v", err)
 	}
 }
+
+// A waiting import keeps each entry's title, cleaned, for the run that
+// admits it later.
+func TestWaitingImportKeepsItsTitles(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	r, err := st.UpsertReader(ctx, "40", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	j := store.ImportJob{ReaderID: r.ID, Kind: "csv", State: store.ImportWaiting, Total: 1, CreatedAt: now, DueAt: &now,
+		Entries: []store.ImportEntry{{Item: "x", Site: "mangapill", SeriesID: "1", URL: "https://mangapill.test/series/1",
+			State: store.EntryPending, Title: "\u202eKept\x00 Title " + strings.Repeat("z", 400)}}}
+	if err := st.CreateImport(ctx, &j); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.GetImport(ctx, r.ID, j.ID, true)
+	if err != nil || len(got.Entries) != 1 {
+		t.Fatalf("the job: %+v (%v)", got, err)
+	}
+	if title := got.Entries[0].Title; !strings.HasPrefix(title, "Kept Title zzz") || len([]rune(title)) != 300 {
+		t.Errorf("the stored entry's title (%d characters): %.30q", len([]rune(title)), title)
+	}
+}

@@ -147,7 +147,7 @@ func cleanImport(j *ImportJob) {
 	j.Source = safetext.URL(j.Source)
 	for i := range j.Entries {
 		e := &j.Entries[i]
-		e.Item, e.URL = safetext.Line(e.Item), safetext.URL(e.URL)
+		e.Item, e.URL, e.Title = safetext.Line(e.Item), safetext.URL(e.URL), GivenTitle(e.Title)
 	}
 	j.UnsupportedCount = max(j.UnsupportedCount, len(j.Unsupported))
 	if len(j.Unsupported) > MaxStoredProblems {
