@@ -17,7 +17,7 @@ import (
 const MaxCSVFields = 1000
 
 // DecodeCSV reads a CSV import: a header row naming a "url" column, and
-// optionally "progress" and "read_at" (this server's own CSV export, with
+// optionally "progress", "read_at" and "title" (this server's own CSV export, with
 // "progress_number", "progress_read_at", "notify_mode", a pile
 // bookmark's "notify_pile" and "notify_pile_days", and "state", reads the same). read_at is
 // RFC 3339 or a date (2006-01-02). A row of more than MaxCSVFields fields
@@ -47,7 +47,7 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 	progCol, readCol := pick(col, "progress", "progress_number"), pick(col, "read_at", "progress_read_at")
 	modeCol := pick(col, "notify_mode")
 	pileCol, daysCol := pick(col, "notify_pile"), pick(col, "notify_pile_days")
-	stateCol := pick(col, "state")
+	stateCol, titleCol := pick(col, "state"), pick(col, "title")
 	p := &Parsed{Kind: KindCSV}
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
@@ -78,6 +78,7 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 			}
 			it.NotifyMode = mode
 		}
+		it.Title = csvTitle(field(rec, titleCol))
 		if st := field(rec, stateCol); reason == "" && st != "" {
 			reason, it.State = stateReason(st), st
 		}
@@ -97,6 +98,15 @@ func DecodeCSV(r io.Reader) (*Parsed, error) {
 		return nil, errorf(ErrUnreadable, "the CSV has a header but no rows")
 	}
 	return p, nil
+}
+
+// csvTitle is a CSV's title as written: this server's export puts a "'"
+// before a title starting "=", "+", "-" or "@" (csvSafe), taken off here.
+func csvTitle(s string) string {
+	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@", rune(s[1])) {
+		return s[1:]
+	}
+	return s
 }
 
 // csvPile reads a pile row's notify_pile and notify_pile_days (empty: the

@@ -197,7 +197,7 @@ func fromExport(body jsonBody) (*Parsed, error) {
 			reason = stateReason(b.State)
 		}
 		it.NotifyMode, it.State = b.NotifyMode, b.State
-		it.IDs = idsIn(b.IDs)
+		it.IDs, it.Title = idsIn(b.IDs), b.Title
 		if b.NotifyMode == store.NotifyPile {
 			it.NotifyPile, it.NotifyPileDays = derefInt(b.NotifyPile), derefInt(b.NotifyPileDays)
 		}

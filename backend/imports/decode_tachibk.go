@@ -63,7 +63,7 @@ func ParseTachibk(b *tachibk.Backup, reg *sites.Registry) (*Parsed, error) {
 			// its first member on a Site stands for it, the others are
 			// suggested.
 			own := members[0].URL
-			err = p.add(Item{Label: label, URL: own, IDs: trackedIDs(m.Tracking), Suggest: suggest(reg, own, members)})
+			err = p.add(Item{Label: label, URL: own, IDs: trackedIDs(m.Tracking), Suggest: suggest(reg, own, members), Title: m.Title})
 		case site == nil && name == "":
 			err = p.skip(label, fmt.Sprintf("source %d is not one of the Sites this server reads (%s)", m.Source, strings.Join(reg.Names(), ", ")))
 		case site == nil:
@@ -72,7 +72,7 @@ func ParseTachibk(b *tachibk.Backup, reg *sites.Registry) (*Parsed, error) {
 			err = p.skip(label, "the backup gives no URL for it")
 		default:
 			it := mangaItem(label, site, m)
-			it.IDs, it.Suggest = trackedIDs(m.Tracking), suggest(reg, it.URL, members)
+			it.IDs, it.Suggest, it.Title = trackedIDs(m.Tracking), suggest(reg, it.URL, members), m.Title
 			err = p.add(it)
 		}
 		if err != nil {

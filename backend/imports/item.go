@@ -58,6 +58,10 @@ type Item struct {
 	// Suggest are other Series URLs the file says are the same story (a
 	// TachiyomiSY merged entry): suggestions to the Reader, never links.
 	Suggest []string
+	// Title is the story's title as the file gives it ("" for none): a
+	// backup's manga title, an export's or a CSV's "title". The Reader's
+	// word, shown on their card until a Lane reads the Series' own.
+	Title string
 }
 
 // Parsed is a decoded file: the items to resolve and what the decoder

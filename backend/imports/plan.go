@@ -34,6 +34,9 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		if i, seen := at[key]; seen {
 			pl.Duplicates++
 			pl.Entries[i].IDs = pl.keepIDs(it.Label, pl.Entries[i].IDs, importIDs(it.IDs))
+			if pl.Entries[i].Title == "" {
+				pl.Entries[i].Title = store.GivenTitle(it.Title)
+			}
 			if e := &pl.Entries[i]; it.Number != "" && (e.Number == "" || sites.CompareNumbers(it.Number, e.Number) > 0) {
 				e.Number, e.ReadAt = it.Number, it.ReadAt
 			}
@@ -43,7 +46,7 @@ func MakePlan(p *Parsed, reg *sites.Registry) *Plan {
 		pl.Entries = append(pl.Entries, store.ImportEntry{Item: it.Label, Site: ref.Site, SeriesID: ref.SeriesID,
 			URL: ref.URL, Number: it.Number, ReadAt: it.ReadAt, NotifyMode: it.NotifyMode,
 			NotifyPile: it.NotifyPile, NotifyPileDays: it.NotifyPileDays, State: store.EntryPending, ReadingState: it.State,
-			IDs: pl.keepIDs(it.Label, nil, importIDs(it.IDs))})
+			IDs: pl.keepIDs(it.Label, nil, importIDs(it.IDs)), Title: store.GivenTitle(it.Title)})
 	}
 	return pl
 }

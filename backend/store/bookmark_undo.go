@@ -68,10 +68,10 @@ func (s *Store) RemoveBookmarksHeld(ctx context.Context, readerID int64, keys []
 			}
 			tag, err := tx.Exec(ctx, `
 				INSERT INTO bookmark_undo_items (reader_id, site, series_id, created_at, notify_mode, notify_pile,
-					notify_pile_days, added_by, state, state_by_hand, state_at,
+					notify_pile_days, added_by, state, state_by_hand, state_at, given_title,
 					progress_number, progress_url, progress_read_at, progress_updated_at, progress_source)
 				SELECT b.reader_id, b.site, b.series_id, b.created_at, b.notify_mode, b.notify_pile,
-					b.notify_pile_days, b.added_by, b.state, b.state_by_hand, b.state_at,
+					b.notify_pile_days, b.added_by, b.state, b.state_by_hand, b.state_at, b.given_title,
 					p.number, coalesce(p.url, ''), p.read_at, p.updated_at, coalesce(p.source, 'reader')
 				FROM bookmarks b
 				LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id
@@ -151,13 +151,14 @@ func (s *Store) undoRemove(ctx context.Context, readerID int64, token string, no
 				SELECT * FROM bookmark_undo_items WHERE reader_id = $1
 			), b AS (
 				INSERT INTO bookmarks (reader_id, site, series_id, created_at, notify_mode, notify_pile,
-					notify_pile_days, added_by, state, state_by_hand, state_at)
+					notify_pile_days, added_by, state, state_by_hand, state_at, given_title)
 				SELECT reader_id, site, series_id, created_at, notify_mode, notify_pile,
-					notify_pile_days, added_by, state, state_by_hand, state_at FROM i
+					notify_pile_days, added_by, state, state_by_hand, state_at, given_title FROM i
 				ON CONFLICT (reader_id, site, series_id) DO UPDATE SET created_at = EXCLUDED.created_at,
 					notify_mode = EXCLUDED.notify_mode, notify_pile = EXCLUDED.notify_pile,
 					notify_pile_days = EXCLUDED.notify_pile_days, added_by = EXCLUDED.added_by,
-					state = EXCLUDED.state, state_by_hand = EXCLUDED.state_by_hand, state_at = EXCLUDED.state_at
+					state = EXCLUDED.state, state_by_hand = EXCLUDED.state_by_hand, state_at = EXCLUDED.state_at,
+					given_title = EXCLUDED.given_title
 				RETURNING site, series_id
 			)
 			SELECT site, series_id FROM b ORDER BY site, series_id`, readerID)

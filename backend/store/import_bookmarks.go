@@ -37,6 +37,9 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 			if err != nil {
 				return err
 			}
+			if err := giveTitles(ctx, tx, readerID, entries, func(i int) bool { return adm[i].Refused == nil }); err != nil {
+				return err
+			}
 			b := &pgx.Batch{}
 			var queued []int
 			for i, a := range adm {
@@ -84,6 +87,39 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 		return nil, fmt.Errorf("store: import bookmarks: %w", err)
 	}
 	return out, nil
+}
+
+// giveTitles keeps the title an import or a phone's favourite gives each
+// entry (have(i): its bookmark is in) on the Reader's bookmark, cleaned
+// as a line, while its Series has no title of its own: a Reader's word
+// stays in that Reader's library and never reaches series.title, which
+// every Reader shares. A later import's title replaces an earlier one; an
+// entry with none leaves what is there. One statement for all entries.
+func giveTitles(ctx context.Context, tx pgx.Tx, readerID int64, entries []ImportEntry, have func(int) bool) error {
+	var sitesArr, ids, titles []string
+	for i, e := range entries {
+		t := GivenTitle(e.Title)
+		if t == "" || !have(i) {
+			continue
+		}
+		sitesArr, ids, titles = append(sitesArr, e.Site), append(ids, e.SeriesID), append(titles, t)
+	}
+	if len(titles) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE bookmarks b SET given_title = k.title
+		FROM unnest($2::text[], $3::text[], $4::text[]) k (site, series_id, title), series s
+		WHERE b.reader_id = $1 AND b.site = k.site AND b.series_id = k.series_id
+			AND s.site = k.site AND s.series_id = k.series_id AND s.title = ''
+			AND b.given_title IS DISTINCT FROM k.title`, readerID, sitesArr, ids, titles)
+	return err
+}
+
+// GivenTitle is a title a file or a phone gives, as a bookmark keeps it:
+// one line (safetext.Line: controls and bidi controls dropped, trimmed,
+// at most safetext.MaxLine characters), "" when nothing is left.
+func GivenTitle(s string) string {
+	return safetext.Line(s)
 }
 
 func validNotifyMode(m string) bool { return m == "each" || m == "off" || m == "pile" }

@@ -50,6 +50,10 @@ type ImportEntry struct {
 	// IDs are the Series' external ids the file named (source import),
 	// stored once its bookmark is in.
 	IDs []ExternalID `json:"ids,omitempty"`
+	// Title is the story's title as the file gives it ("" for none): the
+	// Reader's word, kept on their bookmark while the Series has no title
+	// of its own (giveTitles), never on the shared Series.
+	Title string `json:"title,omitempty"`
 }
 
 // ImportProblem is one item an import could not bring in, with the reason
@@ -143,7 +147,7 @@ func cleanImport(j *ImportJob) {
 	j.Source = safetext.URL(j.Source)
 	for i := range j.Entries {
 		e := &j.Entries[i]
-		e.Item, e.URL = safetext.Line(e.Item), safetext.URL(e.URL)
+		e.Item, e.URL, e.Title = safetext.Line(e.Item), safetext.URL(e.URL), GivenTitle(e.Title)
 	}
 	j.UnsupportedCount = max(j.UnsupportedCount, len(j.Unsupported))
 	if len(j.Unsupported) > MaxStoredProblems {

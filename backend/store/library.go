@@ -18,6 +18,10 @@ type LibraryItem struct {
 	// URL, or the Latest); both "" when none is known. Continue (continue.go)
 	// tells whether it is the chapter right after Progress.
 	ContinueNumber, ContinueURL string
+	// GivenTitle is the title an import or the Reader's phone gave the
+	// Series ("" for none): the Reader's own word, for the pages to show
+	// only while Title is "" (the Lane has read none).
+	GivenTitle string
 }
 
 // Library returns a Reader's bookmarks in the library's order: New Chapters
@@ -112,7 +116,8 @@ func libraryItemColumns(isNew, workID string) string {
 			b.notify_mode, b.notify_pile, b.notify_pile_days,
 			coalesce(nx.number::text, ''), coalesce(nx.url, ''),
 			` + statusColumnsSQL + `,
-			` + clockColumns
+			` + clockColumns + `,
+			coalesce(b.given_title, '')`
 }
 
 // libraryItemJoins joins bookmark b to what libraryItemColumns reads: its
@@ -142,7 +147,8 @@ func (it *LibraryItem) dests() []any {
 		&b.NotifyMode, &b.NotifyPile, &b.NotifyPileDays,
 		&it.ContinueNumber, &it.ContinueURL,
 		&b.Status, &b.FinalChapter, &b.State,
-		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings}
+		&b.Clock.CheckedAt, &b.Clock.ForcePollAt, &b.Clock.Slow, &b.Clock.FailingSince, &b.Clock.Sightings,
+		&it.GivenTitle}
 }
 
 // MarkRead sets a Reader's Progress on a bookmarked Series to its Latest

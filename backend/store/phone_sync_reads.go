@@ -60,6 +60,9 @@ func (s *Store) ApplySyncReads(ctx context.Context, readerID int64, entries []Im
 					out[i] = SyncReadResult{Have: a.Refused == nil, Created: a.Created, Refused: a.Refused}
 				}
 			}
+			if err := giveTitles(ctx, tx, readerID, entries, func(i int) bool { return out[i].Have }); err != nil {
+				return err
+			}
 			var queued []int
 			var readers []int64
 			var sitesArr, ids, numbers, urls []string

@@ -56,10 +56,13 @@ func readSentence(number, title string) string {
 
 // titleOf is a bookmark's title as its card shows it.
 func titleOf(it store.LibraryItem) string {
-	if it.Title == "" {
-		return it.SeriesID
+	switch {
+	case it.Title != "":
+		return it.Title
+	case it.GivenTitle != "":
+		return it.GivenTitle
 	}
-	return it.Title
+	return it.SeriesID
 }
 
 // remove deletes a bookmark and keeps what Undo needs.

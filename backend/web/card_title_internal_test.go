@@ -24,9 +24,28 @@ func TestCardTitleBeforeTheFirstRead(t *testing.T) {
 		{"", "::not a url", "comix", "Untitled on comix", "U"},
 		{"2046", "", "comix", "2046", "•"},
 	} {
-		title, initial := cardTitle(c.title, c.url, c.site)
+		title, initial := cardTitle(c.title, "", c.url, c.site)
 		if title != c.want || initial != c.initial {
 			t.Errorf("cardTitle(%q, %q) = %q, %q; want %q, %q", c.title, c.url, title, initial, c.want, c.initial)
+		}
+	}
+}
+
+// The order of a card's title: the Series' own, then the title the
+// Reader's import gave it, then the slug, then "Untitled on {site}".
+func TestCardTitleOrder(t *testing.T) {
+	t.Parallel()
+	const slugged = "https://a.test/manga/12345/the_quiet_sea"
+	for _, c := range []struct{ title, given, url, want string }{
+		{"Read By The Lane", "Imported", slugged, "Read By The Lane"},
+		{"", "Imported", slugged, "Imported"},
+		{"", "  ", slugged, "The Quiet Sea"},
+		{"", "", slugged, "The Quiet Sea"},
+		{"", "", "https://a.test/manga/0", "Untitled on comix"},
+		{"", "Imported", "https://a.test/manga/0", "Imported"},
+	} {
+		if got, _ := cardTitle(c.title, c.given, c.url, "comix"); got != c.want {
+			t.Errorf("cardTitle(%q, %q, %q) = %q, want %q", c.title, c.given, c.url, got, c.want)
 		}
 	}
 }

@@ -8,13 +8,18 @@ import (
 )
 
 // cardTitle is a story's title as a card shows it and its cover's initial:
-// the stored title; before the Lane's first read, the words of the
-// Series URL's slug ("/title/01ab…/the-summer-story" is "The Summer
-// Story"); else "Untitled on {site}", never the raw id. The initial is
-// the title's first letter, upper-cased, or a neutral glyph when it has
-// none (a title of digits gives no "0" cover).
-func cardTitle(title, rawURL, site string) (string, string) {
+// the stored title; before the Lane's first read, the title the Reader's
+// import or phone gave it (given, the Reader's own word: never another
+// Reader's), else the words of the Series URL's slug
+// ("/title/01ab…/the-summer-story" is "The Summer Story"); else
+// "Untitled on {site}", never the raw id. The initial is the title's
+// first letter, upper-cased, or a neutral glyph when it has none (a title
+// of digits gives no "0" cover).
+func cardTitle(title, given, rawURL, site string) (string, string) {
 	title = strings.TrimSpace(title)
+	if title == "" {
+		title = strings.TrimSpace(given)
+	}
 	if title == "" {
 		title = slugTitle(rawURL)
 	}

@@ -252,7 +252,7 @@ func cardOf(it store.LibraryItem, now time.Time) libraryItem {
 	if it.HasCover {
 		li.CoverPath = "/covers/" + path
 	}
-	li.Title, li.Initial = cardTitle(it.Title, it.URL, it.Site)
+	li.Title, li.Initial = cardTitle(it.Title, it.GivenTitle, it.URL, it.Site)
 	if it.FailingSince != nil {
 		li.Failing = it.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
 	}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"errors"
 	"math/big"
 	"net/http"
@@ -161,13 +162,17 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 		return
 	}
 	members := map[[2]string]bool{}
+	given := map[[2]string]string{} // the Reader's own titles of the members they bookmark
+	for _, it := range items {
+		given[[2]string{it.Site, it.SeriesID}] = it.GivenTitle
+	}
 	for i, m := range wk.Members {
 		members[[2]string{m.Site, m.SeriesID}] = true
 		row := workMemberRow{Site: m.Site, SeriesID: m.SeriesID, Title: m.Title, URL: siteLink(m.URL),
 			Latest: m.LatestNumber, LatestURL: siteLink(m.LatestURL), Offset: m.Offset, LinkedBy: linkedBy(m),
 			ActPath: wv.Path + "/members/" + url.PathEscape(m.Site) + "/" + url.PathEscape(m.SeriesID), Input: "offset-" + strconv.Itoa(i)}
 		if row.Title == "" {
-			row.Title = m.SeriesID
+			row.Title = cmp.Or(given[[2]string{m.Site, m.SeriesID}], m.SeriesID)
 		}
 		if m.FailingSince != nil {
 			row.Failing = m.FailingOutcome + " since " + m.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")

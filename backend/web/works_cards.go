@@ -103,7 +103,7 @@ func workCardOf(c libraryCard, now time.Time) libraryItem {
 	li := cardOf(f, now)
 	id := strconv.FormatInt(wk.ID, 10)
 	li.WorkID, li.PagePath, li.ActionPath = id, "/works/"+id, "/works/"+id
-	li.Title, li.Initial = cardTitle(c.title(), f.URL, f.Site)
+	li.Title, li.Initial = cardTitle(c.title(), f.GivenTitle, f.URL, f.Site)
 	if li.CoverPath == "" {
 		for _, it := range c.items {
 			if it.HasCover {

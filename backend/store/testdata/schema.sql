@@ -310,7 +310,9 @@ CREATE TABLE public.bookmark_undo_items (
     progress_url text DEFAULT ''::text NOT NULL,
     progress_read_at timestamp with time zone,
     progress_updated_at timestamp with time zone,
-    progress_source text DEFAULT 'reader'::text NOT NULL
+    progress_source text DEFAULT 'reader'::text NOT NULL,
+    given_title text,
+    CONSTRAINT bookmark_undo_items_given_title_check CHECK (((given_title IS NULL) OR ((char_length(given_title) >= 1) AND (char_length(given_title) <= 300))))
 );
 
 --
@@ -329,7 +331,9 @@ CREATE TABLE public.bookmarks (
     state text DEFAULT 'reading'::text NOT NULL,
     state_by_hand boolean DEFAULT false NOT NULL,
     state_at timestamp with time zone,
+    given_title text,
     CONSTRAINT bookmarks_added_by_check CHECK ((added_by = ANY (ARRAY['reader'::text, 'read'::text]))),
+    CONSTRAINT bookmarks_given_title_check CHECK (((given_title IS NULL) OR ((char_length(given_title) >= 1) AND (char_length(given_title) <= 300)))),
     CONSTRAINT bookmarks_notify_mode_check CHECK ((notify_mode = ANY (ARRAY['each'::text, 'off'::text, 'pile'::text]))),
     CONSTRAINT bookmarks_notify_pile_check CHECK (((notify_pile >= 1) AND (notify_pile <= 1000))),
     CONSTRAINT bookmarks_notify_pile_days_check CHECK (((notify_pile_days >= 1) AND (notify_pile_days <= 60))),
