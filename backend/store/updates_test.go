@@ -191,6 +191,30 @@ func TestUpdatesWorkOncePerNumber(t *testing.T) {
 		`mangapill/a #11 "The Work" work read`)
 }
 
+// A Work's number is its first sighting's, the earliest by time and then
+// by event id: one first shown before the story joined the library stays
+// out when a later member shows it, and of two sightings at the same
+// instant the older event is the one shown, page size aside.
+func TestUpdatesWorkFirstSightingDecides(t *testing.T) {
+	t.Parallel()
+	w := newUpdatesWorld(t)
+	r := w.readers(1)[0]
+	w.series("mangapill/a", "mangadex/b")
+	storetest.Works(w.ctx, t, w.st, storetest.WorkOpts{Members: []storetest.MemberOpts{
+		{Site: "mangapill", SeriesID: "a"}, {Site: "mangadex", SeriesID: "b", Offset: "-100"}}})
+	w.bookmark(r, "mangapill/a", u0)
+	w.event("mangadex/b", "105", -10) // 5, before the bookmark
+	w.event("mangapill/a", "5", 10)   // 5 again: not new
+	w.event("mangapill/a", "6", 20)
+	w.event("mangadex/b", "106", 20) // 6 at the same instant, a later event
+	w.event("mangadex/b", "107", 25)
+	w.event("mangapill/a", "7", 30) // 7 again
+	want := []string{`mangadex/b #7 "T mangadex/b" (own 107) work`, `mangapill/a #6 "T mangadex/b" work`}
+	for _, per := range []int{1, 50} {
+		wantUpdates(t, w.all(r, per), want...)
+	}
+}
+
 // A Reader's own unlinks hold: a member they unlinked is no part of the
 // Work for them (its chapters not shown unless they bookmark it, then as
 // a Series of its own), and a Work their unlinks thin below two members

@@ -3,11 +3,13 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"mangabookmark/backend/admin/admintest"
+	"mangabookmark/backend/store"
 	"mangabookmark/backend/store/storetest"
 	"mangabookmark/backend/web"
 )
@@ -161,4 +163,43 @@ func TestLibraryCardBytes(t *testing.T) {
 		t.Errorf("%d cards of %d bytes on average, over 1.5 KB", len(cards), total/len(cards))
 	}
 	t.Logf("%d cards, %d bytes each on average, %d at most", len(cards), total/len(cards), most)
+}
+
+// The Series page of a Series no Lane has read on a Site that refuses us
+// says so, as its card does, not "checking…"; so does the Work page of a
+// Work none of whose members has been read, and its refused member's
+// state (the other member still reads fine).
+func TestRefusedSiteOnSeriesAndWorkPages(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, "")
+	seedRefused(t, f)
+	c := f.login(t, f.readerToken)
+	b := f.get(t, c, "/series/comix/0815").body
+	if !strings.Contains(b, `<dd><span class="failing">comix refuses us since `) || strings.Contains(b, "checking…") {
+		t.Fatalf("the Series page does not say comix refuses us: %s", b)
+	}
+
+	ctx := context.Background()
+	storetest.Series(ctx, t, f.st, storetest.SeriesOpts{Site: "mangapill", ID: "q1", URL: "https://mangapill.test/manga/q1", Title: "The Quiet Sea"})
+	storetest.Bookmarks(ctx, t, f.st, storetest.BookmarkOpts{ReaderID: 2, Site: "mangapill", SeriesID: "q1"})
+	al := []store.ExternalID{{Kind: "al", Value: "40815", Source: store.IDFromSite}}
+	if _, err := f.st.AddSeriesIDs(ctx, []store.SeriesIDs{{Site: "comix", SeriesID: "0815", IDs: al}, {Site: "mangapill", SeriesID: "q1", IDs: al}}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := f.st.WorkOf(ctx, "comix", "0815")
+	if other, _ := f.st.WorkOf(ctx, "mangapill", "q1"); err != nil || id == 0 || id != other {
+		t.Fatalf("the two Series did not link: %d %d %v", id, other, err)
+	}
+	b = f.get(t, c, fmt.Sprint("/works/", id)).body
+	if !strings.Contains(b, `<dt>Latest</dt><dd><span class="failing">comix refuses us since `) || strings.Contains(b, "checking…") {
+		t.Fatalf("the Work page does not say comix refuses us: %s", b)
+	}
+	states := regexp.MustCompile(`data-site="(\w+)"[\s\S]*?<dd class="member-state( trouble)?">([^<]*)</dd>`).FindAllStringSubmatch(b, -1)
+	got := map[string]string{}
+	for _, s := range states {
+		got[s[1]] = s[3]
+	}
+	if !strings.HasPrefix(got["comix"], "comix refuses us since ") || got["mangapill"] != "reading fine" {
+		t.Errorf("member states %q", got)
+	}
 }

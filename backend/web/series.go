@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
@@ -76,6 +77,16 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 	}
 	k, ksite, kstatus := libraryCard{items: []store.LibraryItem{it}}.clock()
 	h.withTime(&sv.Item, k, ksite, kstatus, now)
+	// Not read yet and its Site refuses us: say so, as the library card
+	// does, instead of "checking…".
+	if sv.Item.Checking && sv.Item.LatestNumber == "" {
+		refusing, err := h.refusals(r.Context(), []string{site}, now)
+		if err != nil {
+			h.unavailable(w, r, err)
+			return
+		}
+		sv.Item.Refusing = refusing[site]
+	}
 	for _, e := range evs {
 		sv.Chapters = append(sv.Chapters, seriesChapter{Number: e.Number, Title: chapterTitle(e.ChapterTitle, e.Number),
 			URL: siteLink(e.URL), Seen: ago(now, e.SeenAt)})
@@ -93,4 +104,18 @@ func (h *Handler) showSeries(w http.ResponseWriter, r *http.Request, status int,
 		sv.Suggestions = append(sv.Suggestions, suggestionOf(g, now, "/series/"+url.PathEscape(site)+"/"+url.PathEscape(id)))
 	}
 	h.render(w, r, status, "series", page{Title: sv.Item.Title, V: v, Series: sv})
+}
+
+// refusals is RefusingSites of sites worded for a page: "{Site} refuses us
+// since 3 h ago" by Site, none for a Site that reads.
+func (h *Handler) refusals(ctx context.Context, sites []string, now time.Time) (map[string]string, error) {
+	since, err := h.Store.RefusingSites(ctx, sites, now)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(since))
+	for site, at := range since {
+		out[site] = site + " refuses us since " + shortAgo(now, at)
+	}
+	return out, nil
 }

@@ -50,6 +50,7 @@ type workMemberRow struct {
 	LinkedBy                   string       // how it joined: "id: al", "Readers", "your link (only you)"
 	Failing                    string       // "not_found since …", "" when not failing for a day
 	Drifted                    string       // since when its numbers drifted, "" when not (or no longer in the Reader's numbers)
+	Refusing                   string       // "{Site} refuses us since …" while its Site's Lane backs off a refusal, else ""
 	Advice                     *driftAdvice // the offset that ends the drift, nil when none is needed
 	SeriesPath                 string       // the Series page, "" when the Reader does not bookmark it
 	ActPath                    string       // /works/{id}/members/{site}/{series_id}
@@ -161,6 +162,28 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 		h.unavailable(w, r, err)
 		return
 	}
+	// A Site that refuses us says so: on the card's Latest while no
+	// member has been read (instead of "checking…"), and on its members.
+	var sites []string
+	for _, m := range wk.Members {
+		if !slices.Contains(sites, m.Site) {
+			sites = append(sites, m.Site)
+		}
+	}
+	refusing, err := h.refusals(ctx, sites, now)
+	if err != nil {
+		h.unavailable(w, r, err)
+		return
+	}
+	if wv.Item.Checking && wv.Item.LatestNumber == "" {
+		var says []string
+		for _, s := range sites {
+			if refusing[s] != "" {
+				says = append(says, refusing[s])
+			}
+		}
+		wv.Item.Refusing = strings.Join(says, "; ")
+	}
 	members := map[[2]string]bool{}
 	given := map[[2]string]string{} // the Reader's own titles of the members they bookmark
 	for _, it := range items {
@@ -177,6 +200,7 @@ func (h *Handler) showWork(w http.ResponseWriter, r *http.Request, status int, w
 		if m.FailingSince != nil {
 			row.Failing = m.FailingOutcome + " since " + m.FailingSince.UTC().Format("2 Jan 2006 15:04 UTC")
 		}
+		row.Refusing = refusing[m.Site]
 		if m.DriftSince != nil {
 			// Drift is judged on the shared offsets; the Reader sees their
 			// own: advise only while their numbers still drift, so the

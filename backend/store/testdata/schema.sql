@@ -1766,10 +1766,10 @@ CREATE INDEX bookmark_undo_items_series_idx ON public.bookmark_undo_items USING 
 CREATE INDEX bookmarks_series_idx ON public.bookmarks USING btree (site, series_id);
 
 --
--- Name: chapter_events_seen_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: chapter_events_seen_id_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX chapter_events_seen_idx ON public.chapter_events USING btree (seen_at);
+CREATE INDEX chapter_events_seen_id_idx ON public.chapter_events USING btree (seen_at, id);
 
 --
 -- Name: chapter_events_series_seen_idx; Type: INDEX; Schema: public; Owner: -
