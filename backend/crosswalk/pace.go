@@ -2,7 +2,6 @@ package crosswalk
 
 import (
 	"context"
-	"sync"
 	"time"
 )
 
@@ -31,37 +30,5 @@ func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
-	}
-}
-
-// pacer lets at most per starts into any sliding minute.
-type pacer struct {
-	clock Clock
-	per   int
-
-	mu     sync.Mutex
-	starts []time.Time // the last per starts, oldest first
-}
-
-// wait returns when one more start fits in the minute, and counts it.
-func (p *pacer) wait(ctx context.Context) error {
-	for {
-		p.mu.Lock()
-		now := p.clock.Now()
-		if len(p.starts) < p.per {
-			p.starts = append(p.starts, now)
-			p.mu.Unlock()
-			return nil
-		}
-		next := p.starts[0].Add(time.Minute)
-		if !now.Before(next) {
-			p.starts = append(p.starts[1:], now)
-			p.mu.Unlock()
-			return nil
-		}
-		p.mu.Unlock()
-		if err := p.clock.Sleep(ctx, next.Sub(now)); err != nil {
-			return err
-		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/trackers"
 )
 
 // CacheFor is how long an answer stands: MangaBaka's own cache TTL on the
@@ -61,7 +62,7 @@ type Stats struct {
 // concurrent use; Start and Stop bound its goroutines.
 type Worker struct {
 	cfg   Config
-	pace  *pacer
+	pace  *trackers.Limiter
 	loop  startstop.Loop
 	wake  chan struct{}
 	sent  atomic.Int64
@@ -90,7 +91,11 @@ func New(cfg Config) (*Worker, error) {
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
 	}
-	w.pace = &pacer{clock: w.clock, per: cfg.PerMinute}
+	pace, err := trackers.NewLimiter(trackers.LimiterConfig{PerMinute: cfg.PerMinute, Max: PerMinute, Clock: w.clock})
+	if err != nil {
+		return nil, fmt.Errorf("crosswalk: new: %w", err)
+	}
+	w.pace = pace
 	return w, nil
 }
 
@@ -217,7 +222,7 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 		if _, ok := Path(it.Kind, it.Value); !ok {
 			return false, w.cfg.Store.DropCrosswalk(ctx, it.ID) // a value of no form MangaBaka reads
 		}
-		if err := w.pace.wait(ctx); err != nil {
+		if err := w.pace.Wait(ctx); err != nil {
 			return false, err
 		}
 		w.sent.Add(1)

@@ -113,7 +113,8 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 		return m.storeError(ctx, l, &res, err)
 	}
 	gap := m.gap(l, eligible, now)
-	batch, err := m.cfg.Store.DueBatch(ctx, s.Name, s.Rest, now, passLimit(m.cfg.PassSpan, gap))
+	limit := passLimit(m.cfg.PassSpan, gap)
+	batch, err := m.cfg.Store.DueBatch(ctx, s.Name, s.Rest, now, limit)
 	if err != nil {
 		return m.storeError(ctx, l, &res, err)
 	}
@@ -121,38 +122,48 @@ func (m *Manager) runPass(ctx context.Context, l *lane) (res store.Pass, pace ti
 	if listRefused {
 		refused = 1
 	}
-	return m.readAll(ctx, l, &res, batch, gap, refused)
+	return m.readAll(ctx, l, &res, batch, limit, gap, refused)
 }
 
-// readAll reads the batch in order, one fetch per effective gap; refused
-// counts refusals the pass met before (a refused listing).
-func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, gap time.Duration, refused int) (store.Pass, time.Duration) {
+// readAll reads the batch (at most limit Series) in order, one fetch per
+// effective gap; refused counts refusals the pass met before (a refused
+// listing).
+func (m *Manager) readAll(ctx context.Context, l *lane, res *store.Pass, batch []store.DueSeries, limit int, gap time.Duration, refused int) (store.Pass, time.Duration) {
 	s := l.site
-	for i, d := range batch {
+	for i := 0; i < len(batch); i++ {
+		d := batch[i]
 		// The gap is kept across passes, and shared with every other reader
 		// of the Site in this process (a MangaDex list import): the fetch
 		// slot is taken from the Site's Pacer. A wake between fetches ends
-		// the pass so the next one re-reads what is due (a Forced Poll first).
+		// the pass so the next one re-reads what is due (a Forced Poll
+		// first). A wake while the pass waits for its first slot reads what
+		// is due again and keeps the slot: a Forced Poll made then is read
+		// in it, within one gap, and wakes, however many, never cost the
+		// pass its read.
 		for {
 			wait := l.pace.Take(m.clock.Now(), gap)
 			if wait <= 0 {
 				break
-			}
-			if i == 0 {
-				if err := m.clock.Sleep(ctx, wait); err != nil {
-					res.Skip = SkipStopped
-					return *res, 0
-				}
-				continue
 			}
 			woken, err := sleepOrWake(ctx, m.clock, l.wake, wait)
 			if err != nil {
 				res.Skip = SkipStopped
 				return *res, 0
 			}
-			if woken {
+			if !woken {
+				continue
+			}
+			if i > 0 {
 				return *res, 0
 			}
+			again, err := m.cfg.Store.DueBatch(ctx, s.Name, s.Rest, m.clock.Now(), limit)
+			if err != nil {
+				return m.storeError(ctx, l, res, err)
+			}
+			if len(again) == 0 {
+				return *res, 0
+			}
+			batch, d = again, again[0]
 		}
 		l.beat.progress(res.Checked)
 		if err := l.stillOwned(ctx); err != nil {

@@ -13,8 +13,9 @@ import (
 // together may pass it, and then their 429s are waited out.
 const DefaultPerMinute = 25
 
-// maxPerMinute is the highest pace NewLimiter accepts (AniList's
-// documented, undegraded limit).
+// maxPerMinute is the highest pace NewLimiter accepts unless
+// LimiterConfig.Max says otherwise (AniList's documented, undegraded
+// limit).
 const maxPerMinute = 90
 
 // Clock is the limiter's time: Now and a Sleep that ends early with ctx.
@@ -56,8 +57,11 @@ type Limiter struct {
 // LimiterConfig configures a Limiter.
 type LimiterConfig struct {
 	// PerMinute is the most requests started in any minute (0:
-	// DefaultPerMinute); negative or over 90 is refused.
+	// DefaultPerMinute); negative or over Max is refused.
 	PerMinute int
+	// Max is the highest PerMinute accepted (0: 90, AniList's documented
+	// limit); a service with a higher documented limit names its own.
+	Max int
 	// Clock is the time the limiter waits on (nil: the wall clock).
 	Clock Clock
 }
@@ -65,8 +69,12 @@ type LimiterConfig struct {
 // NewLimiter builds a limiter, or an error naming the field that cannot
 // work.
 func NewLimiter(cfg LimiterConfig) (*Limiter, error) {
-	if cfg.PerMinute < 0 || cfg.PerMinute > maxPerMinute {
-		return nil, fmt.Errorf("trackers: new limiter: LimiterConfig.PerMinute %d is outside 0..%d", cfg.PerMinute, maxPerMinute)
+	ceiling := maxPerMinute
+	if cfg.Max > 0 {
+		ceiling = cfg.Max
+	}
+	if cfg.PerMinute < 0 || cfg.PerMinute > ceiling {
+		return nil, fmt.Errorf("trackers: new limiter: LimiterConfig.PerMinute %d is outside 0..%d", cfg.PerMinute, ceiling)
 	}
 	if cfg.PerMinute == 0 {
 		cfg.PerMinute = DefaultPerMinute

@@ -158,3 +158,17 @@ func TestNewLimiterValidates(t *testing.T) {
 		}
 	}
 }
+
+// TestNewLimiterMax: a service with a higher documented limit names its
+// own ceiling (the crosswalk's 150 a minute); without one it is 90.
+func TestNewLimiterMax(t *testing.T) {
+	t.Parallel()
+	if _, err := NewLimiter(LimiterConfig{PerMinute: 150, Max: 150}); err != nil {
+		t.Errorf("150 under a ceiling of 150: %v", err)
+	}
+	for _, cfg := range []LimiterConfig{{PerMinute: 151, Max: 150}, {PerMinute: 150}, {PerMinute: -1, Max: 150}} {
+		if _, err := NewLimiter(cfg); err == nil {
+			t.Errorf("%+v accepted", cfg)
+		}
+	}
+}
