@@ -104,7 +104,13 @@ func (s *Server) putProgress(w http.ResponseWriter, r *http.Request) {
 		s.internalError(w, r, "set progress", err)
 		return
 	}
-	b, err := s.Store.GetBookmark(r.Context(), id.ReaderID, site.Name, seriesID)
+	s.writeBookmarkBack(w, r, id.ReaderID, site.Name, seriesID)
+}
+
+// writeBookmarkBack answers 200 with the Reader's bookmark as it now
+// stands, read back after a change (Progress, reading state).
+func (s *Server) writeBookmarkBack(w http.ResponseWriter, r *http.Request, readerID int64, site, seriesID string) {
+	b, err := s.Store.GetBookmark(r.Context(), readerID, site, seriesID)
 	if err != nil {
 		s.internalError(w, r, "read bookmark back", err)
 		return

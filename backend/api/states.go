@@ -64,12 +64,7 @@ func (s *Server) putBookmarkState(w http.ResponseWriter, r *http.Request) {
 	if !s.found(w, r, err, "set bookmark state", "you have no bookmark for that Series on "+site.Name) {
 		return
 	}
-	b, err := s.Store.GetBookmark(r.Context(), id.ReaderID, site.Name, seriesID)
-	if err != nil {
-		s.internalError(w, r, "read bookmark back", err)
-		return
-	}
-	writeJSON(w, http.StatusOK, s.bookmarkJSON(b))
+	s.writeBookmarkBack(w, r, id.ReaderID, site.Name, seriesID)
 }
 
 func (s *Server) putWorkState(w http.ResponseWriter, r *http.Request) {

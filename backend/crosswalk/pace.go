@@ -1,9 +1,6 @@
 package crosswalk
 
-import (
-	"context"
-	"time"
-)
+import "mangabookmark/backend/trackers"
 
 // PerMinute is the most lookups one process starts in any minute:
 // MangaBaka counts 180 uncached requests a minute per address for its
@@ -11,24 +8,6 @@ import (
 // docs/sources.md (ids) §2), and 150 leaves room for a second tool on one address.
 const PerMinute = 150
 
-// Clock is the Worker's time: Now and a Sleep that ends early with ctx.
-// lanestest.FakeClock satisfies it.
-type Clock interface {
-	Now() time.Time
-	Sleep(ctx context.Context, d time.Duration) error
-}
-
-type wallClock struct{}
-
-func (wallClock) Now() time.Time { return time.Now() }
-
-func (wallClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+// Clock is the Worker's time: Now and a Sleep that ends early with ctx,
+// the trackers' clock (lanestest.FakeClock satisfies it).
+type Clock = trackers.Clock

@@ -86,7 +86,7 @@ func New(cfg Config) (*Worker, error) {
 	}
 	w := &Worker{cfg: cfg, wake: make(chan struct{}, 1), clock: cfg.Clock, log: cfg.Log}
 	if w.clock == nil {
-		w.clock = wallClock{}
+		w.clock = trackers.WallClock{}
 	}
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)

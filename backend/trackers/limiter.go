@@ -25,11 +25,14 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
-type realClock struct{}
+// WallClock is the wall clock: a Clock for production.
+type WallClock struct{}
 
-func (realClock) Now() time.Time { return time.Now() }
+// Now is time.Now.
+func (WallClock) Now() time.Time { return time.Now() }
 
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
+// Sleep waits d of wall time, or until ctx ends (ctx's error).
+func (WallClock) Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -80,7 +83,7 @@ func NewLimiter(cfg LimiterConfig) (*Limiter, error) {
 		cfg.PerMinute = DefaultPerMinute
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
+		cfg.Clock = WallClock{}
 	}
 	return &Limiter{clock: cfg.Clock, per: cfg.PerMinute, window: time.Minute}, nil
 }

@@ -128,3 +128,23 @@ var (
 	// answered 5xx.
 	ErrUnavailable = errors.New("trackers: the tracker is unavailable")
 )
+
+// OnePerMedia keeps one entry per media, in the place of its first, with
+// the highest count any of them had: a list may name a media twice (in
+// two of the Reader's lists, on two pages), and the Reader's Progress is
+// the furthest. Every tracker's List reads its answer through it.
+func OnePerMedia(entries []Entry) []Entry {
+	at := make(map[string]int, len(entries))
+	out := entries[:0:0]
+	for _, e := range entries {
+		if i, seen := at[e.MediaID]; seen {
+			if e.Progress > out[i].Progress {
+				out[i] = e
+			}
+			continue
+		}
+		at[e.MediaID] = len(out)
+		out = append(out, e)
+	}
+	return out
+}

@@ -112,22 +112,15 @@ func parseChunk(raw json.RawMessage) ([]json.RawMessage, bool, error) {
 // the refused ones.
 func collect(entries []json.RawMessage) trackers.Collection {
 	var out trackers.Collection
-	at := map[string]int{}
 	for _, raw := range entries {
 		e, refused := readEntry(raw)
 		if refused != nil {
 			out.Refused = append(out.Refused, *refused)
 			continue
 		}
-		if i, seen := at[e.MediaID]; seen {
-			if e.Progress > out.Entries[i].Progress {
-				out.Entries[i] = e
-			}
-			continue
-		}
-		at[e.MediaID] = len(out.Entries)
 		out.Entries = append(out.Entries, e)
 	}
+	out.Entries = trackers.OnePerMedia(out.Entries)
 	return out
 }
 

@@ -68,7 +68,6 @@ func (c *Client) ListMine(ctx context.Context, token string) (trackers.Collectio
 		return trackers.Collection{}, fmt.Errorf("mangabaka: list: not a personal access token: %w", trackers.ErrTokenRefused)
 	}
 	var coll trackers.Collection
-	at := map[string]int{}
 	for n := 1; ; n++ {
 		if n > MaxPages {
 			return trackers.Collection{}, fmt.Errorf("mangabaka: list: more than %d pages: %w", MaxPages, trackers.ErrAnswerTooLarge)
@@ -94,18 +93,12 @@ func (c *Client) ListMine(ctx context.Context, token string) (trackers.Collectio
 				coll.Refused = append(coll.Refused, *bad)
 				continue
 			}
-			if i, seen := at[e.MediaID]; seen {
-				if e.Progress > coll.Entries[i].Progress {
-					coll.Entries[i] = e
-				}
-				continue
-			}
-			at[e.MediaID] = len(coll.Entries)
 			coll.Entries = append(coll.Entries, e)
 		}
 		var p page
 		_ = json.Unmarshal(a.env.Pagination, &p)
 		if len(items) < PageSize || string(p.Next) == "null" {
+			coll.Entries = trackers.OnePerMedia(coll.Entries)
 			return coll, nil
 		}
 	}
