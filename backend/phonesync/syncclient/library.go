@@ -1,7 +1,9 @@
 // Package syncclient is a SyncYomi client for tests, benchmarks and the
 // demo: it holds a phone's library as the app does and syncs it with a
-// server the way TachiyomiSY's client does (v1.go; v2.go for protocol
-// v2). The library model follows Mihon's backup models field by field
+// server the way TachiyomiSY's client does (v1.go after SY-stable's
+// SyncYomi v1 client; v2.go after SY-v2's protocol v2 client: docs/sources.md
+// ("Phone sync") §2 and §3, last checked 2026-12-06). The library model
+// follows Mihon's backup models field by field
 // (docs/sources.md ("Phone sync") §4); every field the client does not
 // look at is kept as its raw bytes, so what a server answers can be
 // compared field by field with what was uploaded.

@@ -1,5 +1,6 @@
 // Package backuptest builds phone libraries for tests, from the backup
-// model in backuppb (Mihon's and TachiyomiSY's Kotlin models; see
+// model in backuppb (Mihon's and TachiyomiSY's Kotlin models, SY-stable in
+// docs/sources.md ("Phone sync") §4, last checked 2026-12-06; see
 // ../README.md), and compares two libraries field by field.
 package backuptest
 

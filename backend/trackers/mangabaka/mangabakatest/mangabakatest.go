@@ -1,6 +1,8 @@
 // Package mangabakatest is a local MangaBaka stand-in built from
 // MangaBaka's published OpenAPI document and a recorded library answer
-// (see backend/trackers/mangabaka/testdata/README.md): the library routes
+// (MB-OpenAPI and MB-library-fixture in docs/sources.md ("Ids, MangaBaka
+// and MangaUpdates") §2, last checked 2026-12-06; see
+// backend/trackers/mangabaka/testdata/README.md): the library routes
 // under /v1/my (list in pages, one entry, update, create) and the profile,
 // every one behind the x-api-key header. The tests use it, and
 // TRACKER_ORIGINS' mangabaka entry can point at it.
