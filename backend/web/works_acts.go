@@ -16,10 +16,10 @@ import (
 // reason, and nothing changes.
 
 // flashes are the messages an act's redirect may ask for (?done=): a
-// fixed set, so nothing in the URL is ever shown as text.
+// fixed set, so nothing in the URL is ever shown as text. Mark read and
+// the Progress correction say what they did in the signed flash instead
+// (setFlash, flash.go).
 var flashes = map[string]string{
-	"read":     "Marked read up to the Latest Chapter.",
-	"progress": "Progress saved on every member you bookmark.",
 	"notify":   "Notice settings saved.",
 	"offset":   "Offset saved for you: your numbers of this Work are recomputed; other Readers keep theirs.",
 	"unlink":   "Member unlinked for you: it is no part of this Work in your library; other Readers keep it. Link it by hand to undo.",
