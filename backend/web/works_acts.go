@@ -252,13 +252,24 @@ func (h *Handler) refuseOnBackStatus(w http.ResponseWriter, r *http.Request, sta
 	h.showSeries(w, r, status, r.PathValue("site"), r.PathValue("series_id"), "", problem)
 }
 
-// withFlash adds ?done=code to a local path.
+// withFlash sets done=code on a local path: a done the path already
+// carries (the page's own, after an earlier act) goes, so the page says
+// what this act did; the other parameters keep their order and the
+// fragment stays last.
 func withFlash(path, code string) string {
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
+	path, frag, hasFrag := strings.Cut(path, "#")
+	base, query, _ := strings.Cut(path, "?")
+	var keep []string
+	for _, kv := range strings.Split(query, "&") {
+		if kv != "" && kv != "done" && !strings.HasPrefix(kv, "done=") {
+			keep = append(keep, kv)
+		}
 	}
-	return path + sep + "done=" + code
+	out := base + "?" + strings.Join(append(keep, "done="+code), "&")
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
 }
 
 // notifyForm reads a notice form (mode, pile, pile_days) with the rules of
