@@ -134,7 +134,7 @@ func safeBack(b string) string {
 		return "/"
 	}
 	// A path that decodes to "//" or a backslash is the same trick, escaped.
-	if strings.HasPrefix(u.EscapedPath(), "//") || strings.Contains(u.Path, "\\") || strings.HasPrefix(u.Path, "//") {
+	if strings.HasPrefix(u.EscapedPath(), "//") || strings.Contains(u.Path, "\\") {
 		return "/"
 	}
 	for _, seg := range strings.Split(u.Path, "/") {

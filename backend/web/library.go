@@ -167,15 +167,15 @@ func (h *Handler) library(w http.ResponseWriter, r *http.Request) {
 		lv.Items = append(lv.Items, li)
 	}
 	// Of those, the ones whose Site refuses us say so instead of "checking…".
-	refusing, err := h.Store.RefusingSites(r.Context(), unread, now)
+	refusing, err := h.refusals(r.Context(), unread, now)
 	if err != nil {
 		h.unavailable(w, r, err)
 		return
 	}
 	for i := range lv.Items {
 		li := &lv.Items[i]
-		if since, ok := refusing[li.Site]; ok && li.Checking && li.LatestNumber == "" {
-			li.Refusing = li.Site + " refuses us since " + shortAgo(now, since)
+		if says := refusing[li.Site]; says != "" && li.Checking && li.LatestNumber == "" {
+			li.Refusing = says
 		}
 	}
 	h.render(w, r, http.StatusOK, "library", page{Title: "Library", V: v, Lib: lv})

@@ -177,13 +177,13 @@ func (h *Handler) updateRead(w http.ResponseWriter, r *http.Request) {
 }
 
 // updatesBack is where an Updates Mark read returns: the Updates page the
-// form names in back (its cursor kept when it is one, and the row's
-// anchor), with done=read; anything else is the newest page.
+// form names in back, once safeBack keeps it (its cursor kept when it is
+// one, and the row's anchor), with done=read; anything else is the newest
+// page.
 func updatesBack(back string) string {
 	var before *store.UpdatesCursor
 	anchor := ""
-	if u, err := url.Parse(back); err == nil && u.Scheme == "" && u.Host == "" && u.User == nil && u.Path == "/updates" &&
-		!strings.ContainsAny(back, "\\\r\n\t") {
+	if u, err := url.Parse(safeBack(back)); err == nil && u.Path == "/updates" {
 		if c, err := store.ParseUpdatesCursor(u.Query().Get("before")); err == nil {
 			before = &c
 		}

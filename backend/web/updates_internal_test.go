@@ -70,3 +70,23 @@ func TestUpdatesBack(t *testing.T) {
 		}
 	}
 }
+
+// updatesBack refuses, through safeBack, a back that only looks like the
+// Updates page: escaped slashes, backslashes, control bytes, schemes and
+// paths that climb out; each returns to the newest page.
+func TestUpdatesBackRefusesHostile(t *testing.T) {
+	for _, back := range []string{
+		"/updates?before=12.3\r\nSet-Cookie: x=1#u9",
+		"/updates?before=12.3\t#u9",
+		"/\\evil.example/updates?before=12.3",
+		"/%2F%2Fevil.example/updates?before=12.3",
+		"/updates/../updates?before=12.3#u9",
+		"javascript:alert(1)//updates",
+		"/updates?before=12.3 #u9",
+		"/updates?before=" + strings.Repeat("1", 3000) + "#u9",
+	} {
+		if got := updatesBack(back); got != "/updates?done=read" {
+			t.Errorf("updatesBack(%.40q) = %q, want /updates?done=read", back, got)
+		}
+	}
+}

@@ -16,10 +16,10 @@ import (
 // reason, and nothing changes.
 
 // flashes are the messages an act's redirect may ask for (?done=): a
-// fixed set, so nothing in the URL is ever shown as text.
+// fixed set, so nothing in the URL is ever shown as text. Mark read and
+// the Progress correction say what they did in the signed flash instead
+// (setFlash, flash.go).
 var flashes = map[string]string{
-	"read":     "Marked read up to the Latest Chapter.",
-	"progress": "Progress saved on every member you bookmark.",
 	"notify":   "Notice settings saved.",
 	"offset":   "Offset saved for you: your numbers of this Work are recomputed; other Readers keep theirs.",
 	"unlink":   "Member unlinked for you: it is no part of this Work in your library; other Readers keep it. Link it by hand to undo.",
@@ -252,13 +252,24 @@ func (h *Handler) refuseOnBackStatus(w http.ResponseWriter, r *http.Request, sta
 	h.showSeries(w, r, status, r.PathValue("site"), r.PathValue("series_id"), "", problem)
 }
 
-// withFlash adds ?done=code to a local path.
+// withFlash sets done=code on a local path: a done the path already
+// carries (the page's own, after an earlier act) goes, so the page says
+// what this act did; the other parameters keep their order and the
+// fragment stays last.
 func withFlash(path, code string) string {
-	sep := "?"
-	if strings.Contains(path, "?") {
-		sep = "&"
+	path, frag, hasFrag := strings.Cut(path, "#")
+	base, query, _ := strings.Cut(path, "?")
+	var keep []string
+	for _, kv := range strings.Split(query, "&") {
+		if kv != "" && kv != "done" && !strings.HasPrefix(kv, "done=") {
+			keep = append(keep, kv)
+		}
 	}
-	return path + sep + "done=" + code
+	out := base + "?" + strings.Join(append(keep, "done="+code), "&")
+	if hasFrag {
+		out += "#" + frag
+	}
+	return out
 }
 
 // notifyForm reads a notice form (mode, pile, pile_days) with the rules of
