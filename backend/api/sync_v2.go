@@ -216,7 +216,7 @@ func (s *Server) getSyncSnapshot(w http.ResponseWriter, r *http.Request) {
 		s.syncBad(w, r, "invalid X-Sync-Cursor: send the cursor of the last answer, a whole number of 0 or more")
 		return
 	}
-	snap, err := s.SyncV2.Snapshot(r.Context(), id.ReaderID)
+	snap, err := s.SyncV2.SnapshotRaw(r.Context(), id.ReaderID)
 	switch {
 	case errors.Is(err, merge.ErrNoData):
 		s.Metrics.ObserveSync(r.Pattern, SyncNotFound)

@@ -169,19 +169,17 @@ func nextDigests(p readPlan, kept keptDigests, flags []byte) []byte {
 		d uint64
 		f byte
 	}
-	var out []entry
-	changed := map[int]int{}
-	for k, i := range p.changed {
-		changed[i] = k
-	}
+	out := make([]entry, 0, len(p.digests))
+	k := 0 // into p.changed, which planRead made in order
 	for i, d := range p.digests {
-		k, read := changed[i]
-		switch {
-		case !read:
-			out = append(out, entry{d, kept[d]})
-		case k < len(flags) && flags[k]&digestDone != 0:
-			out = append(out, entry{d, flags[k] &^ digestDone})
+		if k < len(p.changed) && p.changed[k] == i {
+			if k < len(flags) && flags[k]&digestDone != 0 {
+				out = append(out, entry{d, flags[k] &^ digestDone})
+			}
+			k++
+			continue
 		}
+		out = append(out, entry{d, kept[d]})
 	}
 	slices.SortFunc(out, func(a, b entry) int { return cmp.Compare(a.d, b.d) })
 	out = slices.CompactFunc(out, func(a, b entry) bool { return a.d == b.d })

@@ -132,7 +132,7 @@ func (s *Service) Put(ctx context.Context, readerID int64, library []byte, recei
 		s.cfg.Log.Warn("phone sync result not recorded", "reader_id", readerID, "error", err)
 	}
 	s.cfg.Log.Info("phone sync upload", "reader_id", readerID, "bytes", len(library), "manga", res.Manga,
-		"read", len(in.plan.changed), "matched", res.Matched, "progress_moved", res.ProgressMoved,
+		"read", len(in.backup.Manga), "matched", res.Matched, "progress_moved", res.ProgressMoved,
 		"bookmarks_added", res.BookmarksAdded, "not_added", res.NotAdded)
 	return out, nil
 }

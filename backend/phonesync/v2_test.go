@@ -212,3 +212,41 @@ func TestV2CapabilitiesWithoutV2(t *testing.T) {
 		t.Fatalf("probe of a server without v2: v2 %v, error %v; want v1 (404)", ok, err)
 	}
 }
+
+// TestV2SnapshotAnswersByCursor: GET /api/sync/v2/snapshot with the
+// library's cursor is 304 with that cursor; with another cursor (or
+// none) it is the whole library, the cursor and ETag beside it. A cursor
+// the phone sends that is not a whole number of 0 or more is 400.
+func TestV2SnapshotAnswersByCursor(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, noPace)
+	tok, _ := e.reader("300000000000000009")
+	key := e.syncKey(tok)
+	lib := e.v2Lib(1, "1", 0, 3)
+	if r := e.v2Sync(e.v2Phone(key, "phone-a", proto.Clone(lib).(*dynamicpb.Message)), false); r.Cursor != 1 {
+		t.Fatalf("first sync: %+v", r)
+	}
+	for _, tc := range []struct {
+		cursor string
+		want   int
+	}{{"1", http.StatusNotModified}, {"0", http.StatusOK}, {"", http.StatusOK}, {"7", http.StatusOK},
+		{"-1", http.StatusBadRequest}, {"1e3", http.StatusBadRequest}, {"99999999999999999999", http.StatusBadRequest}} {
+		hdr := map[string]string{}
+		if tc.cursor != "" {
+			hdr["X-Sync-Cursor"] = tc.cursor
+		}
+		resp, body := e.call(http.MethodGet, "/api/sync/v2/snapshot", "", key, nil, hdr)
+		if resp.StatusCode != tc.want {
+			t.Fatalf("cursor %q: %d %s, want %d", tc.cursor, resp.StatusCode, body, tc.want)
+		}
+		if tc.want == http.StatusBadRequest {
+			continue
+		}
+		if got := resp.Header.Get("X-Sync-Cursor"); got != "1" || resp.Header.Get("ETag") != "seq=1" {
+			t.Fatalf("cursor %q: X-Sync-Cursor %q ETag %q, want 1 and seq=1", tc.cursor, got, resp.Header.Get("ETag"))
+		}
+		if (tc.want == http.StatusNotModified) != (len(body) == 0) {
+			t.Fatalf("cursor %q: %d with a body of %d bytes", tc.cursor, resp.StatusCode, len(body))
+		}
+	}
+}

@@ -141,9 +141,22 @@ func (e *Engine) Merge(ctx context.Context, req Request) (Answer, error) {
 	return ans, nil
 }
 
-// Snapshot returns the Reader's whole library (GET /api/sync/v2/snapshot),
-// or ErrNoData when nothing was ever merged.
+// Snapshot returns the Reader's whole library (SnapshotRaw), decoded.
 func (e *Engine) Snapshot(ctx context.Context, reader int64) (Answer, error) {
+	ans, err := e.SnapshotRaw(ctx, reader)
+	if err != nil {
+		return Answer{}, err
+	}
+	if ans.Backup, err = bp.Unmarshal(e.msgs.Backup, ans.Raw); err != nil {
+		return Answer{}, fmt.Errorf("merge: snapshot: %w", err)
+	}
+	return ans, nil
+}
+
+// SnapshotRaw returns the Reader's whole library as its bytes
+// (GET /api/sync/v2/snapshot answers Answer.Raw; Answer.Backup is nil),
+// or ErrNoData when nothing was ever merged.
+func (e *Engine) SnapshotRaw(ctx context.Context, reader int64) (Answer, error) {
 	var ans Answer
 	err := e.store.SyncV2(ctx, reader, func(tx *store.SyncV2Tx) error {
 		if tx.Seq() == 0 {
@@ -154,10 +167,7 @@ func (e *Engine) Snapshot(ctx context.Context, reader int64) (Answer, error) {
 			return err
 		}
 		ans.Cursor, ans.Changed = tx.Seq(), true
-		if ans.Raw, err = RenderBytes(e.msgs, all); err != nil {
-			return err
-		}
-		ans.Backup, err = bp.Unmarshal(e.msgs.Backup, ans.Raw)
+		ans.Raw, err = RenderBytes(e.msgs, all)
 		return err
 	})
 	if errors.Is(err, ErrNoData) {

@@ -48,6 +48,11 @@ func RenderBytes(msgs bp.Messages, items []*Item) ([]byte, error) {
 		fChURL      = num(msgs.Chapter, "url")
 		fPrefKey    = num(msgs.SourcePreferences, "source_key")
 		fPrefs      = num(msgs.SourcePreferences, "prefs")
+		fSources    = num(msgs.Backup, "backup_sources")
+		fPrefList   = num(msgs.Backup, "backup_preferences")
+		fExtStores  = num(msgs.Backup, "backup_extension_stores")
+		fSearches   = num(msgs.Backup, "backup_saved_searches")
+		fSourcePref = num(msgs.Backup, "backup_source_preferences")
 	)
 
 	type cat struct {
@@ -131,13 +136,13 @@ func RenderBytes(msgs bp.Messages, items []*Item) ([]byte, error) {
 		var field protowire.Number
 		switch it.Kind {
 		case KindSource:
-			field = num(msgs.Backup, "backup_sources")
+			field = fSources
 		case KindPref:
-			field = num(msgs.Backup, "backup_preferences")
+			field = fPrefList
 		case KindExtStore:
-			field = num(msgs.Backup, "backup_extension_stores")
+			field = fExtStores
 		case KindSavedSearch:
-			field = num(msgs.Backup, "backup_saved_searches")
+			field = fSearches
 		case KindSourcePref:
 			g, ok := groups[it.Parent]
 			if !ok {
@@ -157,12 +162,9 @@ func RenderBytes(msgs bp.Messages, items []*Item) ([]byte, error) {
 		l := protowire.AppendTag(lists[field], field, protowire.BytesType)
 		lists[field] = protowire.AppendBytes(l, it.Payload)
 	}
-	if len(groupOrder) > 0 {
-		field := num(msgs.Backup, "backup_source_preferences")
-		for _, k := range groupOrder {
-			l := protowire.AppendTag(lists[field], field, protowire.BytesType)
-			lists[field] = protowire.AppendBytes(l, groups[k])
-		}
+	for _, k := range groupOrder {
+		l := protowire.AppendTag(lists[fSourcePref], fSourcePref, protowire.BytesType)
+		lists[fSourcePref] = protowire.AppendBytes(l, groups[k])
 	}
 	fields := make([]protowire.Number, 0, len(lists))
 	for f := range lists {
