@@ -140,15 +140,17 @@ func (e *RateLimited) Error() string {
 // Unwrap is ErrRateLimited.
 func (e *RateLimited) Unwrap() error { return ErrRateLimited }
 
-// RetryAfterSeconds is a Retry-After header in its seconds form (false
-// when it is absent, negative or not a number; the date form is not
-// used by the trackers).
+// RetryAfterSeconds is a Retry-After header in its seconds form, at most
+// MaxHold (false when it is absent, negative or not a number; the date
+// form is not used by the trackers).
 func RetryAfterSeconds(h http.Header) (time.Duration, bool) {
 	s, err := strconv.Atoi(strings.TrimSpace(h.Get("Retry-After")))
 	if err != nil || s < 0 {
 		return 0, false
 	}
-	return time.Duration(s) * time.Second, true
+	// Bounded before it becomes a Duration: a huge number of seconds
+	// would overflow into a negative or tiny wait.
+	return time.Duration(min(s, int(MaxHold/time.Second))) * time.Second, true
 }
 
 // CleanOrigin checks an origin (TRACKER_ORIGINS' entry, a stand-in's

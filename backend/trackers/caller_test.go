@@ -124,7 +124,9 @@ func TestHoldFor429Bounded(t *testing.T) {
 func TestRetryAfterSeconds(t *testing.T) {
 	t.Parallel()
 	for v, want := range map[string]time.Duration{"": -1, "12": 12 * time.Second, " 0 ": 0, "-3": -1,
-		"Wed, 21 Oct 2015 07:28:00 GMT": -1, "1e9": -1} {
+		"Wed, 21 Oct 2015 07:28:00 GMT": -1, "1e9": -1,
+		// Hostile: seconds that would overflow a Duration are MaxHold.
+		"18446744074": MaxHold, "9223372036": MaxHold, "601": MaxHold} {
 		h := http.Header{}
 		if v != "" {
 			h.Set("Retry-After", v)
