@@ -23,10 +23,12 @@ type updatesView struct {
 	Paged bool   // a later page (?before=): the page links back to the newest
 	Self  string // this page's URL, where Mark read returns
 	Done  bool   // ?done=read: the last Mark read worked
+	Zone  string // the zone the days are counted in: "UTC", or the Reader's (readerZone)
 }
 
-// updatesDay is one day's New Chapters. Days are UTC days: the server
-// keeps no time zone for a Reader.
+// updatesDay is one day's New Chapters. Days are the Reader's, in their
+// browser's zone as the library's cards count them (readerNow), UTC
+// without it.
 type updatesDay struct {
 	ID    string // the heading's id, "d-2026-12-06"
 	Label string // "Today", "Yesterday", else "Mon 30 Nov 2026"
@@ -81,7 +83,9 @@ func (h *Handler) updatesPage(w http.ResponseWriter, r *http.Request) {
 	if p.Next != nil {
 		uv.Older = updatesPath(p.Next, "")
 	}
-	uv.Days = updatesDays(p.Updates, h.Now())
+	now := h.readerNow(r)
+	uv.Zone = now.Location().String()
+	uv.Days = updatesDays(p.Updates, now)
 	h.render(w, r, http.StatusOK, "updates", page{Title: "Updates", V: v, Upd: uv})
 }
 
@@ -101,14 +105,14 @@ func updatesPath(before *store.UpdatesCursor, done string) string {
 	return "/updates?" + u.Encode()
 }
 
-// updatesDays groups Updates (newest first) by their UTC day and shows
-// each as its row.
+// updatesDays groups Updates (newest first) by their day in now's zone
+// (the Reader's) and shows each as its row.
 func updatesDays(us []store.Update, now time.Time) []updatesDay {
 	var days []updatesDay
-	today := now.UTC().Format(time.DateOnly)
-	yesterday := now.UTC().AddDate(0, 0, -1).Format(time.DateOnly)
+	today := now.Format(time.DateOnly)
+	yesterday := now.AddDate(0, 0, -1).Format(time.DateOnly)
 	for _, u := range us {
-		at := u.SeenAt.UTC()
+		at := u.SeenAt.In(now.Location())
 		day := at.Format(time.DateOnly)
 		if len(days) == 0 || days[len(days)-1].ID != "d-"+day {
 			label := at.Format("Mon 2 Jan 2006")

@@ -90,3 +90,22 @@ func TestUpdatesBackRefusesHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdatesDaysInTheReadersZone: with the Reader's zone (the tz cookie,
+// readerNow), Updates group by their day there, as the library's cards
+// count days: at UTC+14, 12:00 UTC on the 5th is 02:00 on the 6th, today.
+func TestUpdatesDaysInTheReadersZone(t *testing.T) {
+	zone := time.FixedZone("UTC+14", 14*3600)
+	now := time.Date(2026, 12, 6, 9, 0, 0, 0, zone)
+	us := []store.Update{
+		{EventID: 2, Site: "mangapill", SeriesID: "a", StoryTitle: "A", Number: "3", SeriesNumber: "3", SeenAt: time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)},
+		{EventID: 1, Site: "mangapill", SeriesID: "a", StoryTitle: "A", Number: "2", SeriesNumber: "2", SeenAt: time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)},
+	}
+	days := updatesDays(us, now)
+	if len(days) != 2 || days[0].Label != "Today" || days[0].ID != "d-2026-12-06" || days[1].Label != "Yesterday" {
+		t.Fatalf("days %+v", days)
+	}
+	if utc := updatesDays(us, now.UTC()); len(utc) != 1 || utc[0].ID != "d-2026-12-05" {
+		t.Fatalf("in UTC: %+v", utc)
+	}
+}
