@@ -174,6 +174,28 @@ func TestCrosswalkTransient(t *testing.T) {
 	}
 }
 
+// A 429 whose Retry-After is a count of seconds too large for a Duration
+// waits the cap (an hour), not whatever the overflowed product is: 2^64
+// ns rounded up to seconds wraps to under a second.
+func TestCrosswalkHostileRetryAfter(t *testing.T) {
+	t.Parallel()
+	x := newWorld(t, 0)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 429, body: `{"status":429}`, header: map[string]string{"Retry-After": "18446744074"}})
+	x.read(1, "mangadex", "a", id("al", "30003"))
+	if st := x.pass(); st.Retried != 1 {
+		t.Fatalf("429: %+v", st)
+	}
+	x.clock.Advance(59 * time.Minute)
+	if st := x.pass(); st.Taken != 0 {
+		t.Fatalf("taken again within the hour: %+v", st)
+	}
+	x.clock.Advance(2 * time.Minute)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 200, body: fixture(t)})
+	if st := x.pass(); st.Requests != 1 || st.Filled != 4 {
+		t.Fatalf("after the hour: %+v, want 4 ids filled", st)
+	}
+}
+
 // A Reader's own id is looked up too, and the ids it brings are that
 // Reader's word (their source and Reader), linking in their library only.
 func TestCrosswalkReaderWordStaysTheReaders(t *testing.T) {
