@@ -196,13 +196,12 @@ func (w *Worker) RunOnce(ctx context.Context) (Stats, error) {
 		if err != nil {
 			return st, err
 		}
-		if stop { // MangaBaka asked us to wait: the rest go back too
-			for _, rest := range items[i+1:] {
-				if err := w.cfg.Store.RetryCrosswalk(ctx, rest.ID, w.clock.Now().Add(time.Minute), false); err != nil {
-					return st, err
-				}
+		if stop { // MangaBaka asked us to wait: the rest go back too, in one statement
+			rest := make([]int64, 0, len(items)-i-1)
+			for _, r := range items[i+1:] {
+				rest = append(rest, r.ID)
 			}
-			return st, nil
+			return st, w.cfg.Store.RetryCrosswalk(ctx, w.clock.Now().Add(time.Minute), false, rest...)
 		}
 	}
 	return st, nil
@@ -237,7 +236,7 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 				wait = min(time.Minute<<min(it.Tries, 10), maxBackoff)
 			}
 			w.log.Info("crosswalk lookup to ask again", "kind", it.Kind, "status", te.Status, "wait", wait)
-			return te.Status == http.StatusTooManyRequests, w.cfg.Store.RetryCrosswalk(ctx, it.ID, now.Add(wait), true)
+			return te.Status == http.StatusTooManyRequests, w.cfg.Store.RetryCrosswalk(ctx, now.Add(wait), true, it.ID)
 		case errors.Is(err, ErrHostile):
 			st.Hostile++
 			w.log.Warn("crosswalk answer refused", "kind", it.Kind, "value", it.Value, "error", err)

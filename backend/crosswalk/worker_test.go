@@ -174,6 +174,27 @@ func TestCrosswalkTransient(t *testing.T) {
 	}
 }
 
+// A 429 ends the pass: the ids claimed after it go back to the queue
+// untried, for a minute, and are taken then.
+func TestCrosswalk429GivesTheRestBack(t *testing.T) {
+	t.Parallel()
+	x := newWorld(t, 0)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 429, body: `{"status":429}`, header: map[string]string{"Retry-After": "120"}})
+	x.read(1, "mangadex", "a", id("al", "30003"))
+	x.read(1, "mangadex", "b", id("al", "30004"))
+	x.read(1, "mangadex", "c", id("al", "30005"))
+	if st := x.pass(); st.Taken != 3 || st.Requests != 1 || st.Retried != 1 {
+		t.Fatalf("429: %+v, want 3 taken, 1 asked", st)
+	}
+	if st := x.pass(); st.Taken != 0 {
+		t.Fatalf("taken again within the minute: %+v", st)
+	}
+	x.clock.Advance(61 * time.Second)
+	if st := x.pass(); st.Taken != 2 || st.Requests != 2 {
+		t.Fatalf("after the minute: %+v, want the 2 given back taken and asked", st)
+	}
+}
+
 // A 429 whose Retry-After is a count of seconds too large for a Duration
 // waits the cap (an hour), not whatever the overflowed product is: 2^64
 // ns rounded up to seconds wraps to under a second.
