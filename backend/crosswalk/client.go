@@ -141,13 +141,14 @@ func (c *Client) Lookup(ctx context.Context, kind, value string) (Answer, error)
 }
 
 // retryAfter reads a Retry-After of whole seconds (0 when absent or not
-// seconds; capped at an hour).
+// seconds; capped at an hour). The cap comes before the seconds become a
+// Duration: a huge count must not overflow into a short or negative wait.
 func retryAfter(v string) time.Duration {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil || n <= 0 {
 		return 0
 	}
-	return min(time.Duration(n)*time.Second, time.Hour)
+	return time.Duration(min(n, int(time.Hour/time.Second))) * time.Second
 }
 
 // IsTransient reports whether err is worth asking again later.

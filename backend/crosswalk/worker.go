@@ -196,34 +196,34 @@ func (w *Worker) RunOnce(ctx context.Context) (Stats, error) {
 		if err != nil {
 			return st, err
 		}
-		if stop { // MangaBaka asked us to wait: the rest go back too
-			for _, rest := range items[i+1:] {
-				if err := w.cfg.Store.RetryCrosswalk(ctx, rest.ID, w.clock.Now().Add(time.Minute), false); err != nil {
-					return st, err
-				}
+		if stop > 0 { // MangaBaka asked us to wait: the rest go back for as long (a minute at least), in one statement
+			rest := make([]int64, 0, len(items)-i-1)
+			for _, r := range items[i+1:] {
+				rest = append(rest, r.ID)
 			}
-			return st, nil
+			return st, w.cfg.Store.RetryCrosswalk(ctx, w.clock.Now().Add(max(stop, time.Minute)), false, rest...)
 		}
 	}
 	return st, nil
 }
 
-// one answers one queued id; stop is true when MangaBaka refused for now.
-func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (stop bool, err error) {
+// one answers one queued id; stop is how long MangaBaka asked us to wait
+// (a 429), zero otherwise.
+func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (stop time.Duration, err error) {
 	now := w.clock.Now()
 	ans, cached, err := w.cfg.Store.CachedCrosswalk(ctx, it.Kind, it.Value, now.Add(-CacheFor))
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	keys := []store.ExternalID{{Kind: it.Kind, Value: it.Value}}
 	if cached {
 		st.Cached++
 	} else {
 		if _, ok := Path(it.Kind, it.Value); !ok {
-			return false, w.cfg.Store.DropCrosswalk(ctx, it.ID) // a value of no form MangaBaka reads
+			return 0, w.cfg.Store.DropCrosswalk(ctx, it.ID) // a value of no form MangaBaka reads
 		}
 		if err := w.pace.Wait(ctx); err != nil {
-			return false, err
+			return 0, err
 		}
 		w.sent.Add(1)
 		st.Requests++
@@ -237,7 +237,10 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 				wait = min(time.Minute<<min(it.Tries, 10), maxBackoff)
 			}
 			w.log.Info("crosswalk lookup to ask again", "kind", it.Kind, "status", te.Status, "wait", wait)
-			return te.Status == http.StatusTooManyRequests, w.cfg.Store.RetryCrosswalk(ctx, it.ID, now.Add(wait), true)
+			if te.Status == http.StatusTooManyRequests {
+				stop = wait
+			}
+			return stop, w.cfg.Store.RetryCrosswalk(ctx, now.Add(wait), true, it.ID)
 		case errors.Is(err, ErrHostile):
 			st.Hostile++
 			w.log.Warn("crosswalk answer refused", "kind", it.Kind, "value", it.Value, "error", err)
@@ -248,15 +251,15 @@ func (w *Worker) one(ctx context.Context, it store.CrosswalkItem, st *Stats) (st
 		}
 		ans = store.CrosswalkAnswer{Status: a.Status, IDs: a.IDs, FetchedAt: now, StoryStatus: a.StoryStatus, FinalChapter: a.FinalChapter}
 		if keys, err = w.cfg.Store.SaveCrosswalk(ctx, it.Kind, it.Value, ans); err != nil {
-			return false, err
+			return 0, err
 		}
 	}
 	res, err := w.cfg.Store.ApplyCrosswalk(ctx, it, ans.IDs)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	st.Filled += res.Added
-	return false, w.recordStatus(ctx, ans, keys, now, st)
+	return 0, w.recordStatus(ctx, ans, keys, now, st)
 }
 
 // recordStatus gives what an answer says of the story's status (and final

@@ -174,6 +174,52 @@ func TestCrosswalkTransient(t *testing.T) {
 	}
 }
 
+// A 429 ends the pass: the ids claimed after it go back to the queue
+// untried, for the wait the answer named (MangaBaka counts per address,
+// not per id), and are taken then.
+func TestCrosswalk429GivesTheRestBack(t *testing.T) {
+	t.Parallel()
+	x := newWorld(t, 0)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 429, body: `{"status":429}`, header: map[string]string{"Retry-After": "120"}})
+	x.read(1, "mangadex", "a", id("al", "30003"))
+	x.read(1, "mangadex", "b", id("al", "30004"))
+	x.read(1, "mangadex", "c", id("al", "30005"))
+	if st := x.pass(); st.Taken != 3 || st.Requests != 1 || st.Retried != 1 {
+		t.Fatalf("429: %+v, want 3 taken, 1 asked", st)
+	}
+	x.clock.Advance(61 * time.Second)
+	if st := x.pass(); st.Taken != 0 {
+		t.Fatalf("taken again before Retry-After: %+v", st)
+	}
+	x.clock.Advance(time.Minute)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 200, body: fixture(t)})
+	if st := x.pass(); st.Taken != 3 || st.Requests != 3 {
+		t.Fatalf("after Retry-After: %+v, want all 3 taken and asked", st)
+	}
+}
+
+// A 429 whose Retry-After is a count of seconds too large for a Duration
+// waits the cap (an hour), not whatever the overflowed product is: 2^64
+// ns rounded up to seconds wraps to under a second.
+func TestCrosswalkHostileRetryAfter(t *testing.T) {
+	t.Parallel()
+	x := newWorld(t, 0)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 429, body: `{"status":429}`, header: map[string]string{"Retry-After": "18446744074"}})
+	x.read(1, "mangadex", "a", id("al", "30003"))
+	if st := x.pass(); st.Retried != 1 {
+		t.Fatalf("429: %+v", st)
+	}
+	x.clock.Advance(59 * time.Minute)
+	if st := x.pass(); st.Taken != 0 {
+		t.Fatalf("taken again within the hour: %+v", st)
+	}
+	x.clock.Advance(2 * time.Minute)
+	x.mb.set("/v1/source/anilist/30003", answer{status: 200, body: fixture(t)})
+	if st := x.pass(); st.Requests != 1 || st.Filled != 4 {
+		t.Fatalf("after the hour: %+v, want 4 ids filled", st)
+	}
+}
+
 // A Reader's own id is looked up too, and the ids it brings are that
 // Reader's word (their source and Reader), linking in their library only.
 func TestCrosswalkReaderWordStaysTheReaders(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"mangabookmark/backend/trackers"
 )
 
 // The outcome of one page fetch, and of a read: the word the feed's state
@@ -43,19 +45,20 @@ type Client struct {
 }
 
 // NewClient builds a Client for origin ("" : DefaultOrigin), an http(s)
-// scheme and host only, with hc (nil: a client with a 30-second timeout).
+// scheme and host only (trackers.CleanOrigin, the rule TRACKER_ORIGINS
+// follows), with hc (nil: a client with a 30-second timeout).
 func NewClient(origin string, hc *http.Client) (*Client, error) {
 	if origin == "" {
 		origin = DefaultOrigin
 	}
-	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") {
-		return nil, fmt.Errorf("releasefeed: origin %q is not an http(s) scheme and host", origin)
+	o, err := trackers.CleanOrigin(origin, "http://127.0.0.1:9102")
+	if err != nil {
+		return nil, fmt.Errorf("releasefeed: origin %q %w", origin, err)
 	}
 	if hc == nil {
 		hc = &http.Client{Timeout: 30 * time.Second}
 	}
-	return &Client{base: strings.TrimSuffix(origin, "/") + "/v1/releases/days", http: hc}, nil
+	return &Client{base: o + "/v1/releases/days", http: hc}, nil
 }
 
 // FetchError is a page fetch that failed: its outcome word, and how long

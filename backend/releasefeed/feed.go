@@ -10,6 +10,7 @@ import (
 	"mangabookmark/backend/sites"
 	"mangabookmark/backend/startstop"
 	"mangabookmark/backend/store"
+	"mangabookmark/backend/trackers"
 )
 
 // DefaultEvery is how often the list is read.
@@ -54,7 +55,7 @@ func New(cfg Config) (*Feed, error) {
 		return nil, errors.New("releasefeed: Every and MaxPages must not be negative")
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = realClock{}
+		cfg.Clock = trackers.WallClock{}
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
@@ -193,18 +194,3 @@ func (f *Feed) say(r readResult, st store.ReleaseFeedState, hinted map[string]in
 	log.Debug("release feed read", "pages", r.Pages, "releases", len(r.Releases), "hinted", n)
 }
 
-// realClock is the wall clock.
-type realClock struct{}
-
-func (realClock) Now() time.Time { return time.Now() }
-
-func (realClock) Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}

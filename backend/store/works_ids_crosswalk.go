@@ -91,12 +91,15 @@ func (s *Store) ClaimCrosswalk(ctx context.Context, now time.Time, limit int) ([
 	return out, nil
 }
 
-// RetryCrosswalk gives a claimed id back to the queue, to be taken again
-// at retryAt at the earliest (a 429, a 5xx, no answer); tried counts the
-// try (its next wait grows with the count).
-func (s *Store) RetryCrosswalk(ctx context.Context, id int64, retryAt time.Time, tried bool) error {
-	if _, err := s.pool.Exec(ctx, `UPDATE crosswalk_queue SET claimed_until = $2, tries = tries + $3::int WHERE id = $1`,
-		id, retryAt, map[bool]int{true: 1}[tried]); err != nil {
+// RetryCrosswalk gives claimed ids back to the queue, in one statement,
+// to be taken again at retryAt at the earliest (a 429, a 5xx, no answer);
+// tried counts the try (its next wait grows with the count).
+func (s *Store) RetryCrosswalk(ctx context.Context, retryAt time.Time, tried bool, ids ...int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if _, err := s.pool.Exec(ctx, `UPDATE crosswalk_queue SET claimed_until = $2, tries = tries + $3::int WHERE id = ANY($1)`,
+		ids, retryAt, map[bool]int{true: 1}[tried]); err != nil {
 		return fmt.Errorf("store: retry crosswalk: %w", err)
 	}
 	return nil
