@@ -40,6 +40,9 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 			if err := giveTitles(ctx, tx, readerID, entries, func(i int) bool { return adm[i].Refused == nil }); err != nil {
 				return err
 			}
+			if err := importStates(ctx, tx, readerID, entries, adm); err != nil {
+				return err
+			}
 			b := &pgx.Batch{}
 			var queued []int
 			for i, a := range adm {
@@ -50,12 +53,6 @@ func (s *Store) ImportBookmarks(ctx context.Context, readerID int64, entries []I
 							notify_pile = coalesce(nullif($5, 0), notify_pile), notify_pile_days = coalesce(nullif($6, 0), notify_pile_days)
 						WHERE reader_id = $1 AND site = $2 AND series_id = $3`,
 						readerID, e.Site, e.SeriesID, e.NotifyMode, pileBound(e.NotifyPile, NotifyPileMax), pileBound(e.NotifyPileDays, NotifyPileDaysMax)); err != nil {
-						return err
-					}
-				}
-				if a.Created && ValidState(e.ReadingState) && e.ReadingState != StateReading {
-					if _, err := tx.Exec(ctx, `UPDATE bookmarks SET state = $4, state_by_hand = true
-						WHERE reader_id = $1 AND site = $2 AND series_id = $3`, readerID, e.Site, e.SeriesID, e.ReadingState); err != nil {
 						return err
 					}
 				}
@@ -112,6 +109,28 @@ func giveTitles(ctx context.Context, tx pgx.Tx, readerID int64, entries []Import
 		WHERE b.reader_id = $1 AND b.site = k.site AND b.series_id = k.series_id
 			AND s.site = k.site AND s.series_id = k.series_id AND s.title = ''
 			AND b.given_title IS DISTINCT FROM k.title`, readerID, sitesArr, ids, titles)
+	return err
+}
+
+// importStates sets, by hand, the reading state each entry gives on the
+// bookmark it created (not on one the Reader already had), when that is
+// another state than reading (an entry given twice: its last), in one
+// statement for all entries.
+func importStates(ctx context.Context, tx pgx.Tx, readerID int64, entries []ImportEntry, adm []admission) error {
+	var sitesArr, ids, states []string
+	for i, e := range entries {
+		if adm[i].Created && ValidState(e.ReadingState) && e.ReadingState != StateReading {
+			sitesArr, ids, states = append(sitesArr, e.Site), append(ids, e.SeriesID), append(states, e.ReadingState)
+		}
+	}
+	if len(states) == 0 {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE bookmarks b SET state = k.state, state_by_hand = true
+		FROM (SELECT DISTINCT ON (site, series_id) site, series_id, state
+			FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY u (site, series_id, state, i)
+			ORDER BY site, series_id, i DESC) k
+		WHERE b.reader_id = $1 AND b.site = k.site AND b.series_id = k.series_id`, readerID, sitesArr, ids, states)
 	return err
 }
 

@@ -53,3 +53,36 @@ func TestImportOwesNoPastChapters(t *testing.T) {
 		t.Errorf("the earlier Reader is owed %v, want 11 and 12", got)
 	}
 }
+
+// An import sets the reading state it gives on the bookmarks it creates,
+// by hand, and only a valid one: a bookmark the Reader had keeps theirs.
+func TestImportSetsTheStatesOfNewBookmarksOnly(t *testing.T) {
+	t.Parallel()
+	w := newNoticeWorld(t)
+	r := w.reader("1")
+	w.bookmark(r, "mangapill", "1", t0.Add(-time.Hour))
+	entry := func(id, state string) store.ImportEntry {
+		return store.ImportEntry{Item: "https://mangapill.example/" + id, Site: "mangapill", SeriesID: id,
+			URL: "https://mangapill.example/" + id, State: store.EntryPending, ReadingState: state}
+	}
+	if _, err := w.st.ImportBookmarks(w.ctx, r, []store.ImportEntry{entry("1", "dropped"), entry("2", "on_hold"),
+		entry("3", "'; DROP TABLE bookmarks; --"), entry("4", "completed")}); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	rows, err := w.st.Pool().Query(w.ctx, `SELECT series_id, state || ' ' || state_by_hand FROM bookmarks WHERE reader_id = $1`, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id, v string
+		if err := rows.Scan(&id, &v); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = v
+	}
+	want := map[string]string{"1": "reading false", "2": "on_hold true", "3": "reading false", "4": "completed true"}
+	if rows.Err() != nil || len(got) != 4 || got["1"] != want["1"] || got["2"] != want["2"] || got["3"] != want["3"] || got["4"] != want["4"] {
+		t.Fatalf("states %v, want %v (%v)", got, want, rows.Err())
+	}
+}

@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // LibraryItem is one row of a Reader's library page: the bookmark with what
@@ -151,34 +154,30 @@ func (it *LibraryItem) dests() []any {
 		&it.GivenTitle}
 }
 
+// markReadSQL is the Progress rule (progressUpsertFrom) over the Series'
+// Latest Chapter as the one read ($1 reader, $2 Site, $3 Series id, $4
+// read_at): no row when the Reader has no such bookmark; past is ” (not
+// written) when no Latest Chapter is known.
+var markReadSQL = progressUpsertFrom(`SELECT b.reader_id, b.site, b.series_id, s.latest_number::text, s.latest_url,
+			$4::timestamptz, 1::bigint
+		FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
+		WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3`, `CASE WHEN u.number IS NULL THEN '' END`, "reader")
+
 // MarkRead sets a Reader's Progress on a bookmarked Series to its Latest
-// Chapter, read at `at`. Like every read it only moves Progress forward. It
-// reports whether Progress moved; a Series with no Latest Chapter known
-// moves nothing. A bookmark the Reader does not have is ErrNotFound (and is
-// not created, unlike a read from the userscript).
+// Chapter, read at `at`, through the Progress rule every read takes
+// (markReadSQL), so it only moves Progress forward. It reports whether
+// Progress moved; a Series with no Latest Chapter known moves nothing. A
+// bookmark the Reader does not have is ErrNotFound (and is not created,
+// unlike a read from the userscript).
 func (s *Store) MarkRead(ctx context.Context, readerID int64, site, seriesID string, at time.Time) (bool, error) {
 	var found, moved bool
-	err := s.pool.QueryRow(ctx, `
-		WITH src AS (
-			SELECT b.reader_id, b.site, b.series_id, s.latest_number, s.latest_url
-			FROM bookmarks b JOIN series s ON s.site = b.site AND s.series_id = b.series_id
-			WHERE b.reader_id = $1 AND b.site = $2 AND b.series_id = $3
-		), up AS (
-			INSERT INTO progress (reader_id, site, series_id, number, url, read_at, updated_at)
-			SELECT reader_id, site, series_id, latest_number, latest_url, $4, now()
-			FROM src WHERE latest_number IS NOT NULL
-			ON CONFLICT (reader_id, site, series_id) DO UPDATE
-				SET number = excluded.number, url = excluded.url, read_at = excluded.read_at, updated_at = now()
-				WHERE excluded.number > progress.number
-			RETURNING 1
-		)
-		SELECT EXISTS (SELECT 1 FROM src), EXISTS (SELECT 1 FROM up)`,
-		readerID, site, seriesID, at).Scan(&found, &moved)
+	var past *string
+	err := s.pool.QueryRow(ctx, markReadSQL, readerID, site, seriesID, at).Scan(&found, &moved, &past)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, ErrNotFound
+	}
 	if err != nil {
 		return false, fmt.Errorf("store: mark read: %w", err)
-	}
-	if !found {
-		return false, ErrNotFound
 	}
 	return moved, nil
 }

@@ -116,7 +116,7 @@ var libraryPageSQL = `
 			bool_or(mine.site = @site) AS on_site, max(mine.d) AS d, min(mine.title) AS first_title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.title) ELSE min(w.title) END AS title,
 			CASE WHEN mine.work_id IS NULL THEN min(mine.latest_seen_at) ELSE min(w.appeared) END AS appeared,
-			(array_agg(mine.state ORDER BY mine.state_at DESC NULLS LAST, mine.site, mine.series_id))[1] AS state,
+			` + storyStateSQL("mine.state", "mine.state_at", "mine.site", "mine.series_id") + ` AS state,
 			CASE WHEN mine.work_id IS NULL THEN max(mine.latest_number - mine.number) ELSE max(w.latest - w.progress) END AS unread,
 			max(mine.read_at) AS read_at
 		FROM mine LEFT JOIN w ON w.work_id = mine.work_id

@@ -48,7 +48,7 @@ func notQuietSQL(b string) string {
 // when it was set, its Site and id): the one set last. For a Series in no
 // Work that is its bookmark's; a Work's state is set on every bookmark of
 // its members (SetWorkState), and a member bookmarked later keeps its own
-// until then. The library's cards (library_page.go) aggregate the same.
+// until then. The library's cards (library_page.go) and Updates use it.
 func storyStateSQL(state, stateAt, site, seriesID string) string {
 	return `(array_agg(` + state + ` ORDER BY ` + stateAt + ` DESC NULLS LAST, ` + site + `, ` + seriesID + `))[1]`
 }

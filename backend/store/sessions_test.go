@@ -165,3 +165,47 @@ func joined(s []string) string {
 	}
 	return out
 }
+
+// A Mark read takes the Progress rule every read takes: it moves a
+// Progress a phone synced (or a tracker pulled) forward as the Reader's
+// own (source reader, the Latest's URL), and never moves it back.
+func TestMarkReadIsTheReadersOwnProgress(t *testing.T) {
+	t.Parallel()
+	st := dbtest.New(t)
+	ctx := context.Background()
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	r, _ := st.UpsertReader(ctx, "8", "Rin", nil)
+	for _, id := range []string{"a", "b"} {
+		if _, err := st.AddBookmark(ctx, r.ID, "kagane", id, "https://kagane.test/series/"+id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := st.Pool().Exec(ctx, `UPDATE series SET latest_number = 7, latest_url = 'https://kagane.test/c/'||series_id||'-7' WHERE series_id IN ('a', 'b')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Pool().Exec(ctx, `INSERT INTO progress (reader_id, site, series_id, number, read_at, source)
+		VALUES ($1, 'kagane', 'a', 3, $2, 'sync'), ($1, 'kagane', 'b', 9, $2, 'sync')`, r.ID, now.Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if moved, err := st.MarkRead(ctx, r.ID, "kagane", "a", now); err != nil || !moved {
+		t.Fatalf("mark read: %v %v", moved, err)
+	}
+	if moved, err := st.MarkRead(ctx, r.ID, "kagane", "b", now); err != nil || moved {
+		t.Fatalf("mark read behind Progress moved: %v %v", moved, err)
+	}
+	got := map[string]string{}
+	rows, err := st.Pool().Query(ctx, `SELECT series_id, number::text || ' ' || url || ' ' || source FROM progress WHERE reader_id = $1`, r.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id, v string
+		if err := rows.Scan(&id, &v); err != nil {
+			t.Fatal(err)
+		}
+		got[id] = v
+	}
+	if rows.Err() != nil || got["a"] != "7 https://kagane.test/c/a-7 reader" || got["b"] != "9  sync" {
+		t.Fatalf("progress after mark read: %v %v", got, rows.Err())
+	}
+}

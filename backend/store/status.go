@@ -200,7 +200,7 @@ func recordWorkStatus(ctx context.Context, tx pgx.Tx, workID int64, site, series
 // recordChange records one tellable change and owes it once to each
 // Reader who bookmarks the Series (a lone one) or any member of the Work,
 // unless every such bookmark of theirs is on hold or dropped
-// (quietStateSQL).
+// (notQuietSQL).
 func recordChange(ctx context.Context, tx pgx.Tx, workID *int64, site, seriesID, was, status string, final *string, now time.Time) error {
 	_, err := tx.Exec(ctx, `WITH c AS (
 			INSERT INTO status_changes (work_id, site, series_id, status, was, final_chapter, changed_at)

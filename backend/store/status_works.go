@@ -8,24 +8,22 @@ import (
 // workStatusSQL reads, for the Works @works, each one's status
 // (works.status; "unknown" before any member said one), its final chapter
 // in the Reader's Work numbers (the highest a member's page or MangaBaka
-// entry gives, memberOffSQL;
-// "" for none) and
-// Reader @reader's state of it: that of their bookmark of a member (or a
-// hand-linked Series) whose state was set last (readingStateSQL, so a
-// finished story shows completed), "reading" when they bookmark none.
+// entry gives, memberOffSQL; "" for none) and Reader @reader's state of
+// it: that of their bookmark of a member (or a hand-linked Series) whose
+// state was set last (storyStateSQL over readingStateSQL, so a finished
+// story shows completed), "reading" when they bookmark none.
 var workStatusSQL = `
 	SELECT w.id, coalesce(w.status, 'unknown'),
 		coalesce((SELECT max(greatest(fs.final_chapter, fs.mb_final_chapter) + ` + memberOffSQL("@reader", "fm") + `)::text
 			FROM work_members fm JOIN series fs ON fs.site = fm.site AND fs.series_id = fm.series_id
 			WHERE fm.work_id = w.id), ''),
-		coalesce((SELECT ` + readingStateSQL + `
+		coalesce((SELECT ` + storyStateSQL(readingStateSQL, "b.state_at", "b.site", "b.series_id") + `
 			FROM bookmarks b
 			JOIN series s ON s.site = b.site AND s.series_id = b.series_id
 			LEFT JOIN progress p ON p.reader_id = b.reader_id AND p.site = b.site AND p.series_id = b.series_id` + statusJoin + `
 			WHERE b.reader_id = @reader AND (b.site, b.series_id) IN (
 				SELECT site, series_id FROM work_members WHERE work_id = w.id
-				UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = @reader AND work_id = w.id)
-			ORDER BY b.state_at DESC NULLS LAST, b.site, b.series_id LIMIT 1), 'reading')
+				UNION SELECT site, series_id FROM work_hand_links WHERE reader_id = @reader AND work_id = w.id)), 'reading')
 	FROM works w WHERE w.id = ANY(@works)`
 
 // fillWorkStatus sets each Work's Status, FinalChapter and State.
