@@ -193,4 +193,3 @@ func (f *Feed) say(r readResult, st store.ReleaseFeedState, hinted map[string]in
 	}
 	log.Debug("release feed read", "pages", r.Pages, "releases", len(r.Releases), "hinted", n)
 }
-
