@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -187,14 +188,16 @@ func TestV1Bodies(t *testing.T) {
 func TestV1OneUploadAtOnce(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *phonesync.Config) { c.Burst = 3 })
-	tok, _ := e.reader("200000000000000040")
+	tok, readerID := e.reader("200000000000000040")
 	key := e.syncKey(tok)
 	pr, pw := io.Pipe()
 	var wg sync.WaitGroup
 	var first int
+	ended := make(chan struct{})
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		defer close(ended)
 		req, _ := http.NewRequest(http.MethodPut, e.srv.URL+"/api/sync/content", pr)
 		req.Header.Set("X-API-Token", key)
 		resp, err := http.DefaultClient.Do(req)
@@ -204,10 +207,17 @@ func TestV1OneUploadAtOnce(t *testing.T) {
 		}
 	}()
 	lib := pillLibrary(pillManga("1", 1, 1, 1)).Proto()
-	// The write returns once the server reads the body: the upload holds
-	// the key's slot.
+	// The upload holds the key's slot once the server has its request:
+	// wait for that, not for the client to take the first bytes.
 	if _, err := pw.Write(lib[:4]); err != nil {
 		t.Fatal(err)
+	}
+	for !e.ps.Uploading(readerID) {
+		select {
+		case <-ended:
+			t.Fatal("the first upload ended before it held the slot")
+		case <-time.After(time.Millisecond):
+		}
 	}
 	resp, body := e.call(http.MethodPut, "/api/sync/content", "", key, bytes.NewReader(lib), nil)
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {

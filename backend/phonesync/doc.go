@@ -21,7 +21,8 @@
 //     kept); the same slice when nothing is to mark.
 //   - (*Service).Begin(readerID) (release func(), err error): the
 //     per-key gate of an upload (ErrBusy: one in flight; *PacedError:
-//     over the pace, with RetryAfter).
+//     over the pace, with RetryAfter); Uploading(readerID) says whether
+//     an upload holds it now.
 //   - ReadBody(r, gzipped, maxBody, maxInflated) ([]byte, error) and
 //     ReadBodySized (with the size the body is said to be): a body
 //     read and inflated within the caps (ErrTooLarge with a sentence).

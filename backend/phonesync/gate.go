@@ -51,6 +51,15 @@ func (s *Service) Begin(readerID int64) (release func(), err error) {
 	return s.gates.begin(readerID, s.cfg.Now())
 }
 
+// Uploading reports whether an upload of the Reader's key holds its slot
+// now (between Begin and its release).
+func (s *Service) Uploading(readerID int64) bool {
+	s.gates.mu.Lock()
+	defer s.gates.mu.Unlock()
+	k := s.gates.keys[readerID]
+	return k != nil && k.busy
+}
+
 func (g *gates) begin(readerID int64, now time.Time) (func(), error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
